@@ -1,0 +1,86 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// One settings list shared by every Swift target.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "fieldpass",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "fieldpass", targets: ["FieldpassCLI"]),
+        .library(name: "Fieldpass", targets: ["Fieldpass"]),
+        .library(name: "Tokens", targets: ["Tokens"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CJWT",
+            pkgConfig: "libjwt",
+            providers: [.apt(["libjwt-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "Tokens",
+            dependencies: ["CJWT", "COpenSSL"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Fieldpass",
+            dependencies: [
+                "Tokens",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "FieldpassCLI",
+            dependencies: [
+                "Fieldpass",
+                "Tokens",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TokensTests",
+            dependencies: ["Tokens"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FieldpassTests",
+            dependencies: [
+                "Fieldpass",
+                "Tokens",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,26 @@
+/// The keys a configuration file may contain; `*` stands for an environment id.
+enum ConfigurationKeys {
+    static let known: [[String]] = [
+        ["server", "host"], ["server", "port"], ["server", "public_url"],
+        ["storage", "sqlite_path"],
+        ["tokens", "keys_dir"], ["tokens", "audience"], ["tokens", "access_token_ttl"], ["tokens", "refresh_token_ttl"],
+        ["sessions", "ttl"], ["sessions", "sweep_interval"], ["sessions", "retention"],
+        ["environments"],
+        ["environments", "*", "id"], ["environments", "*", "email_domains"],
+        ["environments", "*", "idp", "issuer"], ["environments", "*", "idp", "client_id"],
+        ["environments", "*", "idp", "client_secret_env"], ["environments", "*", "idp", "scopes"],
+        ["environments", "*", "idp", "token_endpoint_auth"], ["environments", "*", "idp", "id_token_algorithms"],
+    ]
+
+    static func checkKnown(_ keys: [[String]]) throws(ConfigurationError) {
+        for key in keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) where !isKnown(key) {
+            throw ConfigurationError(key: key.joined(separator: "."), "is not a known configuration key")
+        }
+    }
+
+    private static func isKnown(_ key: [String]) -> Bool {
+        known.contains { pattern in
+            pattern.count == key.count && zip(pattern, key).allSatisfy { $0 == "*" || $0 == $1 }
+        }
+    }
+}

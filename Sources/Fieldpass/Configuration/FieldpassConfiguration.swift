@@ -1,0 +1,83 @@
+public import Configuration
+public import Foundation
+
+/// The whole configuration, validated.
+///
+/// Read from a YAML file, with environment variables overriding any key (`server.port` →
+/// `SERVER_PORT`, `environments.dev.idp.issuer` → `ENVIRONMENTS_DEV_IDP_ISSUER`). See each
+/// settings type for its keys. Unknown keys in the file stop start-up, so a typo never
+/// passes silently.
+public struct FieldpassConfiguration: Sendable {
+    /// Listening and public URL.
+    public var server: ServerSettings
+    /// SQLite location.
+    public var storage: StorageSettings
+    /// Token signing and lifetimes.
+    public var tokens: TokenSettings
+    /// Onboarding session lifetimes.
+    public var sessions: SessionSettings
+    /// Companies and their IdPs.
+    public var environments: [EnvironmentSettings]
+
+    /// Reads and validates the configuration from `reader`; `environment` supplies client secrets.
+    public init(reader: ConfigReader, environment: [String: String]) throws(ConfigurationError) {
+        let settings = SettingsReader(reader: reader)
+        server = try ServerSettings(settings)
+        storage = try StorageSettings(settings)
+        tokens = try TokenSettings(settings)
+        sessions = try SessionSettings(settings)
+        let ids = try settings.strings(["environments"])
+        var environments: [EnvironmentSettings] = []
+        var domainOwners: [String: String] = [:]
+        for id in ids {
+            guard YAMLConfigFlattener.isValidID(id) else {
+                throw ConfigurationError(key: "environments", "'\(id)' is not a valid id")
+            }
+            let environmentSettings = try EnvironmentSettings(id: id, settings, environment: environment)
+            for domain in environmentSettings.emailDomains {
+                if let owner = domainOwners[domain] {
+                    throw ConfigurationError(
+                        key: "environments.\(id).email_domains",
+                        "'\(domain)' already belongs to environment '\(owner)'"
+                    )
+                }
+                domainOwners[domain] = id
+            }
+            environments.append(environmentSettings)
+        }
+        guard !environments.isEmpty else {
+            throw ConfigurationError(key: "environments", "must define at least one environment")
+        }
+        self.environments = environments
+    }
+
+    /// Loads the YAML file at `path`, lets `environment` override it, and validates the result.
+    public static func load(
+        path: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigurationError) -> FieldpassConfiguration {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigurationError(key: "(file)", "cannot read '\(path)': \(error.localizedDescription)")
+        }
+        return try parse(yaml: text, environment: environment)
+    }
+
+    /// Parses YAML text (see ``load(path:environment:)``).
+    public static func parse(yaml: String, environment: [String: String]) throws(ConfigurationError) -> FieldpassConfiguration {
+        let values = try YAMLConfigFlattener().flatten(yaml: yaml)
+        try ConfigurationKeys.checkKnown(values.keys.map(\.components))
+        let reader = ConfigReader(providers: [
+            EnvironmentVariablesProvider(environmentVariables: environment),
+            InMemoryProvider(name: "file", values: values),
+        ])
+        return try FieldpassConfiguration(reader: reader, environment: environment)
+    }
+
+    /// The environment an email domain belongs to.
+    public func environment(forDomain domain: String) -> EnvironmentSettings? {
+        environments.first { $0.emailDomains.contains(domain) }
+    }
+}

@@ -1,0 +1,19 @@
+/// Lifetime of onboarding sessions.
+///
+/// Keys: `sessions.ttl` (seconds from registration until an unfinished session expires,
+/// default 600), `sessions.sweep_interval` (seconds between sweeps, default 5),
+/// `sessions.retention` (seconds an ended session's events are kept for late readers, default 3600).
+public struct SessionSettings: Sendable {
+    /// Seconds until an unfinished session expires.
+    public var ttl: Int
+    /// Seconds between two sweeps.
+    public var sweepInterval: Int
+    /// Seconds an ended session is kept before it is deleted.
+    public var retention: Int
+
+    init(_ settings: SettingsReader) throws(ConfigurationError) {
+        ttl = try settings.int(["sessions", "ttl"], default: 600, in: 1...86_400)
+        sweepInterval = try settings.int(["sessions", "sweep_interval"], default: 5, in: 1...3600)
+        retention = try settings.int(["sessions", "retention"], default: 3600, in: 0...604_800)
+    }
+}

@@ -1,0 +1,52 @@
+import Configuration
+import Foundation
+
+/// Typed, validated reads over a `ConfigReader`; every failure names its key.
+///
+/// Values are read as text and parsed here, so that a mistyped value stops start-up instead
+/// of silently falling back to the default.
+struct SettingsReader: Sendable {
+    let reader: ConfigReader
+
+    func string(_ key: [String], default defaultValue: String? = nil) throws(ConfigurationError) -> String {
+        guard let value = reader.string(forKey: ConfigKey(key)) ?? defaultValue else {
+            throw ConfigurationError(key: dotted(key), "is required")
+        }
+        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ConfigurationError(key: dotted(key), "must not be empty")
+        }
+        return value
+    }
+
+    func int(_ key: [String], default defaultValue: Int, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+        guard let text = reader.string(forKey: ConfigKey(key)) else { return defaultValue }
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
+            throw ConfigurationError(
+                key: dotted(key),
+                "must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'"
+            )
+        }
+        return value
+    }
+
+    func strings(_ key: [String], default defaultValue: [String]? = nil) throws(ConfigurationError) -> [String] {
+        guard let values = reader.stringArray(forKey: ConfigKey(key)) ?? defaultValue else {
+            throw ConfigurationError(key: dotted(key), "is required (a list)")
+        }
+        return values.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// An absolute http(s) URL without query or fragment, with any trailing `/` removed.
+    func baseURL(_ key: [String], default defaultValue: String? = nil) throws(ConfigurationError) -> String {
+        let text = try string(key, default: defaultValue)
+        guard let components = URLComponents(string: text),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            components.host?.isEmpty == false, components.query == nil, components.fragment == nil
+        else {
+            throw ConfigurationError(key: dotted(key), "must be an absolute http(s) URL, not '\(text)'")
+        }
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+
+    func dotted(_ key: [String]) -> String { key.joined(separator: ".") }
+}

@@ -1,0 +1,86 @@
+import Foundation
+public import Hummingbird
+public import HummingbirdWebSocket
+import NIOWebSocket
+
+/// `GET /events?session_id=…[&after=N]`: the device's event WebSocket.
+///
+/// Checks run before the upgrade, so a bad request gets a plain HTTP error. After the
+/// upgrade the socket gets the stored events with `seq > after`, then live ones, each
+/// exactly once and in order; after a terminal event the session ends and the socket closes
+/// normally.
+public struct EventSocketController: Sendable {
+    let store: any FieldpassStore
+    let hub: SessionEventHub
+
+    /// Registers the route on `router`.
+    public func addRoutes(to router: Router<AppRequestContext>) {
+        router.ws("events") { request, _ in
+            let query = try EventQuery(request)
+            guard try await store.session(id: query.sessionID) != nil else {
+                throw APIError(.notFound, "unknown_session", "No such onboarding session.")
+            }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            let query = try EventQuery(context.request)
+            let subscription = await hub.subscribe(sessionID: query.sessionID)
+            var failure: (any Error)?
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await stream(query, subscription.events, to: outbound) }
+                    // Frames from the device mean nothing; the loop ends when the device goes away.
+                    group.addTask { for try await _ in inbound {} }
+                    try await group.next()
+                    group.cancelAll()
+                }
+            } catch {
+                failure = error
+            }
+            await hub.unsubscribe(sessionID: query.sessionID, id: subscription.id)
+            if let failure { throw failure }
+        }
+    }
+
+    private func stream(_ query: EventQuery, _ live: AsyncStream<StoredEvent>, to outbound: WebSocketOutboundWriter) async throws {
+        var lastSeq = query.after
+        for event in try await store.events(sessionID: query.sessionID, after: lastSeq) {
+            lastSeq = event.seq
+            if try await send(event, to: outbound) { return }
+        }
+        for await event in live where event.seq > lastSeq {
+            lastSeq = event.seq
+            if try await send(event, to: outbound) { return }
+        }
+    }
+
+    /// Sends one event; after a terminal one, ends the session and closes. Returns whether it closed.
+    private func send(_ event: StoredEvent, to outbound: WebSocketOutboundWriter) async throws -> Bool {
+        try await outbound.write(.text(event.frame))
+        guard event.isTerminal else { return false }
+        try await store.endSession(id: event.sessionID, now: Date())
+        try await outbound.close(.normalClosure, reason: nil)
+        return true
+    }
+
+    /// The validated query of an event socket request.
+    struct EventQuery {
+        let sessionID: String
+        let after: Int
+
+        init(_ request: Request) throws {
+            let parameters = request.uri.queryParameters
+            guard let sessionID = parameters.get("session_id"), OpaqueToken.isWellFormed(sessionID) else {
+                throw APIError.invalidRequest("session_id is missing or malformed.")
+            }
+            self.sessionID = sessionID
+            if let afterText = parameters.get("after") {
+                guard let after = Int(afterText), after >= 0 else {
+                    throw APIError.invalidRequest("after must be a non-negative integer.")
+                }
+                self.after = after
+            } else {
+                self.after = 0
+            }
+        }
+    }
+}

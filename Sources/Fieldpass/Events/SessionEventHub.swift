@@ -1,0 +1,95 @@
+public import Logging
+public import ServiceLifecycle
+
+/// Delivers stored events to the sockets of this process.
+///
+/// Every event is written to the store first; the hub reads the store's event feed in row
+/// order and hands each event to the sockets of its session. Writers in this process call
+/// ``notify()`` so their events go out at once; writers in other processes (the CLI, other
+/// instances) are picked up by the next poll, at most `pollInterval` later.
+public actor SessionEventHub: Service {
+    private let store: any FieldpassStore
+    private let pollInterval: Duration
+    private let logger: Logger
+    private let wakeups: AsyncStream<Void>
+    private let wakeupContinuation: AsyncStream<Void>.Continuation
+    private var lastRowID: Int64?
+    private var subscribers: [String: [Int: AsyncStream<StoredEvent>.Continuation]] = [:]
+    private var nextSubscriberID = 0
+
+    /// Creates a hub reading `store`'s feed.
+    public init(store: any FieldpassStore, logger: Logger, pollInterval: Duration = .milliseconds(50)) {
+        self.store = store
+        self.logger = logger
+        self.pollInterval = pollInterval
+        (wakeups, wakeupContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Polls until shutdown, then ends every subscription.
+    public func run() async throws {
+        lastRowID = try await store.latestEventRowID()
+        let interval = pollInterval
+        let continuation = wakeupContinuation
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                while (try? await Task.sleep(for: interval)) != nil {
+                    continuation.yield()
+                }
+            }
+            await cancelWhenGracefulShutdown {
+                for await _ in self.wakeups {
+                    await self.poll()
+                }
+            }
+            group.cancelAll()
+        }
+        finishAll()
+    }
+
+    /// Wakes the hub: an event was just stored by this process.
+    public nonisolated func notify() {
+        wakeupContinuation.yield()
+    }
+
+    /// Events of `sessionID` stored from now on. Call before reading stored events, so
+    /// nothing falls between the two; duplicates are told apart by `seq`.
+    func subscribe(sessionID: String) -> (id: Int, events: AsyncStream<StoredEvent>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: StoredEvent.self)
+        nextSubscriberID += 1
+        subscribers[sessionID, default: [:]][nextSubscriberID] = continuation
+        return (nextSubscriberID, stream)
+    }
+
+    /// Ends a subscription.
+    func unsubscribe(sessionID: String, id: Int) {
+        subscribers[sessionID]?.removeValue(forKey: id)?.finish()
+        if subscribers[sessionID]?.isEmpty == true { subscribers[sessionID] = nil }
+    }
+
+    /// Number of live subscriptions, for tests and metrics.
+    var subscriberCount: Int { subscribers.values.reduce(0) { $0 + $1.count } }
+
+    private func poll() async {
+        guard let after = lastRowID else { return }
+        do {
+            let events = try await store.events(afterRowID: after, limit: 1000)
+            guard let last = events.last else { return }
+            lastRowID = max(lastRowID ?? 0, last.rowID)
+            for event in events {
+                subscribers[event.sessionID]?.values.forEach { $0.yield(event) }
+            }
+            // A full batch means more are waiting.
+            if events.count == 1000 { notify() }
+        } catch {
+            // The next tick retries; a store outage must not end delivery for good.
+            logger.warning("Reading the event feed failed", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
+        }
+    }
+
+    private func finishAll() {
+        for continuations in subscribers.values {
+            continuations.values.forEach { $0.finish() }
+        }
+        subscribers = [:]
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+public import Logging
+public import ServiceLifecycle
+
+/// Expires unfinished sessions (their devices get `session_expired`) and deletes old ones.
+public struct SessionSweeper: Service {
+    let store: any FieldpassStore
+    let hub: SessionEventHub
+    let settings: SessionSettings
+    let logger: Logger
+
+    /// Sweeps every `sessions.sweep_interval` seconds until shutdown.
+    public func run() async throws {
+        let interval = Duration.seconds(settings.sweepInterval)
+        await cancelWhenGracefulShutdown {
+            while (try? await Task.sleep(for: interval)) != nil {
+                await sweep(now: Date())
+            }
+        }
+    }
+
+    /// One sweep; errors are logged and the next sweep tries again.
+    func sweep(now: Date) async {
+        do {
+            let events = try await store.sweepSessions(
+                now: now, deleteBefore: now.addingTimeInterval(-TimeInterval(settings.retention))
+            )
+            if !events.isEmpty {
+                hub.notify()
+                logger.info("Sessions expired", metadata: ["count": "\(events.count)"])
+            }
+        } catch {
+            logger.warning("Session sweep failed", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
+        }
+    }
+}

@@ -1,0 +1,39 @@
+public import Hummingbird
+import Foundation
+
+/// A JSON API error: `{"error": code, "error_description": text}` with a 4xx/5xx status.
+///
+/// The description is written for the caller; internal details go to the log, never here.
+public struct APIError: HTTPResponseError, Equatable {
+    /// HTTP status.
+    public let status: HTTPResponse.Status
+    /// Machine-readable code (RFC 6749 style).
+    public let code: String
+    /// Human-readable explanation.
+    public let description: String
+
+    /// Creates an error answered with `status`.
+    public init(_ status: HTTPResponse.Status, _ code: String, _ description: String) {
+        self.status = status
+        self.code = code
+        self.description = description
+    }
+
+    /// The JSON response.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body = ["error": code, "error_description": description]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(body)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func invalidRequest(_ description: String) -> APIError {
+        APIError(.badRequest, "invalid_request", description)
+    }
+
+    static let serverError = APIError(.internalServerError, "server_error", "The server could not complete the request.")
+}

@@ -1,0 +1,29 @@
+public import Foundation
+public import Hummingbird
+public import HummingbirdWebSocket
+
+/// The request context of every route, WebSocket upgrades included.
+public struct AppRequestContext: RequestContext, WebSocketRequestContext {
+    /// Hummingbird's per-request storage.
+    public var coreContext: CoreRequestContextStorage
+    /// Set by the router when a route upgrades to a WebSocket.
+    public let webSocket: WebSocketHandlerReference<Self>
+
+    /// Creates the context for one request.
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.webSocket = .init()
+    }
+
+    /// No endpoint takes more than this; bigger bodies get 413 before they are read whole.
+    public var maxUploadSize: Int { 64 * 1024 }
+
+    /// Plain URLs in JSON (`https://…`, not `https:\/\/…`); one encoder for all requests.
+    public var responseEncoder: JSONEncoder { Self.encoder }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}

@@ -1,0 +1,57 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Outbound HTTP to IdPs, with a timeout and a cap on what an IdP may send back.
+struct IdPHTTPClient: Sendable {
+    let client: HTTPClient
+    var timeout: TimeAmount = .seconds(10)
+    var maxResponseBytes = 1 << 20
+
+    /// GETs a JSON document; any non-2xx status or unparsable body is an error.
+    func getJSON<T: Decodable>(_ type: T.Type, from url: String, bearer: String? = nil) async throws(OIDCError) -> T {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "Accept", value: "application/json")
+        if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+        let (status, body) = try await send(request, to: url)
+        guard (200..<300).contains(status) else {
+            throw OIDCError.idpUnavailable("\(Self.hostOf(url)) answered HTTP \(status)")
+        }
+        return try decode(type, from: body, source: url)
+    }
+
+    /// POSTs a form and returns the status with the raw body, for the caller to interpret.
+    func postForm(_ fields: [(String, String)], to url: String, basicAuth: String?) async throws(OIDCError) -> (Int, Data) {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.headers.add(name: "Accept", value: "application/json")
+        if let basicAuth { request.headers.add(name: "Authorization", value: "Basic \(basicAuth)") }
+        request.body = .bytes(ByteBuffer(string: FormEncoding.encode(fields)))
+        return try await send(request, to: url)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, from data: Data, source url: String) throws(OIDCError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw OIDCError.idpUnavailable("\(Self.hostOf(url)) sent an unexpected response")
+        }
+    }
+
+    private func send(_ request: HTTPClientRequest, to url: String) async throws(OIDCError) -> (Int, Data) {
+        do {
+            let response = try await client.execute(request, timeout: timeout)
+            let body = try await response.body.collect(upTo: maxResponseBytes)
+            return (Int(response.status.code), Data(buffer: body))
+        } catch {
+            throw OIDCError.idpUnavailable("\(Self.hostOf(url)) could not be reached")
+        }
+    }
+
+    /// Only the host goes into messages: URLs may carry query secrets.
+    static func hostOf(_ url: String) -> String {
+        URLComponents(string: url)?.host ?? "the identity provider"
+    }
+}

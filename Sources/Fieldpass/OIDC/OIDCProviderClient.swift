@@ -1,0 +1,164 @@
+import AsyncHTTPClient
+import Foundation
+import Tokens
+
+/// Talks to one environment's OpenID Connect provider: discovery, the authorization URL,
+/// the code exchange, ID token validation and userinfo.
+///
+/// Discovery and the IdP's keys are fetched once and cached; an unknown `kid` triggers one
+/// re-fetch of the keys (the IdP rotated them), never more per token.
+actor OIDCProviderClient {
+    private let settings: IdentityProviderSettings
+    private let redirectURI: String
+    private let http: IdPHTTPClient
+    private var discoveryDocument: OIDCDiscoveryDocument?
+    private var keys: [VerificationKey]?
+
+    init(settings: IdentityProviderSettings, redirectURI: String, http: IdPHTTPClient) {
+        self.settings = settings
+        self.redirectURI = redirectURI
+        self.http = http
+    }
+
+    /// The URL the device opens to sign in.
+    func authorizationURL(state: String, nonce: String, codeChallenge: String, loginHint: String) async throws(OIDCError) -> String {
+        let endpoint = try await discovery().authorizationEndpoint
+        let query = FormEncoding.encode([
+            ("response_type", "code"),
+            ("client_id", settings.clientID),
+            ("redirect_uri", redirectURI),
+            ("scope", settings.scopes.joined(separator: " ")),
+            ("state", state),
+            ("nonce", nonce),
+            ("code_challenge", codeChallenge),
+            ("code_challenge_method", "S256"),
+            ("login_hint", loginHint),
+        ])
+        return endpoint + (endpoint.contains("?") ? "&" : "?") + query
+    }
+
+    /// Exchanges an authorization code, with the PKCE verifier, for the IdP's tokens.
+    func exchange(code: String, codeVerifier: String) async throws(OIDCError) -> (idToken: String, accessToken: String?) {
+        let endpoint = try await discovery().tokenEndpoint
+        guard let secret = settings.clientSecret else {
+            throw OIDCError("server_error", "The client secret for this IdP is not configured.")
+        }
+        var fields = [
+            ("grant_type", "authorization_code"), ("code", code),
+            ("redirect_uri", redirectURI), ("code_verifier", codeVerifier),
+        ]
+        var basicAuth: String?
+        switch settings.clientAuthentication {
+        case .clientSecretBasic:
+            // RFC 6749 2.3.1: both parts are form-encoded before they are joined.
+            let pair = "\(FormEncoding.escape(settings.clientID)):\(FormEncoding.escape(secret))"
+            basicAuth = Data(pair.utf8).base64EncodedString()
+        case .clientSecretPost:
+            fields += [("client_id", settings.clientID), ("client_secret", secret)]
+        }
+        let (status, body) = try await http.postForm(fields, to: endpoint, basicAuth: basicAuth)
+        let response = try http.decode(TokenEndpointResponse.self, from: body, source: endpoint)
+        guard (200..<300).contains(status) else {
+            throw OIDCError(
+                LoginErrorText.code(response.error ?? "invalid_grant"),
+                LoginErrorText.description(response.errorDescription ?? "The IdP refused the authorization code.")
+            )
+        }
+        guard let idToken = response.idToken else {
+            throw OIDCError.invalidIDToken("The IdP returned no ID token.")
+        }
+        return (idToken, response.accessToken)
+    }
+
+    /// Validates an ID token (OIDC Core 3.1.3.7) and returns its claims.
+    func validateIDToken(_ idToken: String, nonce: String, now: Date) async throws(OIDCError) -> (subject: String, claims: IDTokenClaims) {
+        let verified = try await verify(idToken, now: now)
+        let claims: IDTokenClaims
+        do {
+            claims = try verified.decode(IDTokenClaims.self)
+        } catch {
+            throw OIDCError.invalidIDToken("The ID token's claims have the wrong types.")
+        }
+        guard let subject = claims.sub, !subject.isEmpty else {
+            throw OIDCError.invalidIDToken("The ID token has no subject.")
+        }
+        guard verified.claims.iat != nil else {
+            throw OIDCError.invalidIDToken("The ID token has no issue time.")
+        }
+        guard claims.nonce == nonce else {
+            throw OIDCError.invalidIDToken("The ID token's nonce does not match this sign-in.")
+        }
+        let audiences = verified.claims.aud ?? []
+        if audiences.count > 1 || claims.azp != nil {
+            guard claims.azp == settings.clientID else {
+                throw OIDCError.invalidIDToken("The ID token was issued to another client.")
+            }
+        }
+        return (subject, claims)
+    }
+
+    /// The email from the userinfo endpoint, whose `sub` must be the ID token's.
+    func userInfoEmail(accessToken: String, subject: String) async throws(OIDCError) -> String? {
+        guard let endpoint = try await discovery().userinfoEndpoint else { return nil }
+        let info = try await http.getJSON(UserInfoResponse.self, from: endpoint, bearer: accessToken)
+        guard info.sub == subject else {
+            throw OIDCError.invalidIDToken("The userinfo subject differs from the ID token's.")
+        }
+        return info.email
+    }
+
+    /// The exact issuer, for the RFC 9207 `iss` check.
+    nonisolated var issuer: String { settings.issuer }
+
+    private func verify(_ token: String, now: Date) async throws(OIDCError) -> VerifiedToken {
+        let policy = JWTVerificationPolicy(
+            issuer: settings.issuer, audience: settings.clientID, leeway: 60,
+            requireExpiry: true, allowedAlgorithms: settings.idTokenAlgorithms
+        )
+        let cachedKeys = try await signingKeys(refresh: false)
+        do {
+            return try JWTVerifier(keys: cachedKeys, policy: policy).verify(token, now: now)
+        } catch .unknownKey {
+            let freshKeys = try await signingKeys(refresh: true)
+            do {
+                return try JWTVerifier(keys: freshKeys, policy: policy).verify(token, now: now)
+            } catch {
+                throw OIDCError.invalidIDToken(Self.explain(error))
+            }
+        } catch {
+            throw OIDCError.invalidIDToken(Self.explain(error))
+        }
+    }
+
+    private func discovery() async throws(OIDCError) -> OIDCDiscoveryDocument {
+        if let discoveryDocument { return discoveryDocument }
+        let url = settings.issuer + "/.well-known/openid-configuration"
+        let document = try await http.getJSON(OIDCDiscoveryDocument.self, from: url)
+            .validated(expectedIssuer: settings.issuer)
+        discoveryDocument = document
+        return document
+    }
+
+    private func signingKeys(refresh: Bool) async throws(OIDCError) -> [VerificationKey] {
+        if !refresh, let keys { return keys }
+        let jwksURI = try await discovery().jwksURI
+        let set = try await http.getJSON(JWKSet.self, from: jwksURI)
+        // Keys we cannot use (encryption keys, other curves) are skipped, not fatal.
+        let usable = set.keys.filter { $0.use == nil || $0.use == "sig" }.compactMap { try? VerificationKey(jwk: $0) }
+        keys = usable
+        return usable
+    }
+
+    private static func explain(_ error: TokenError) -> String {
+        switch error {
+        case .expired: "The ID token has expired."
+        case .notYetValid: "The ID token is not valid yet."
+        case .wrongIssuer: "The ID token was issued by someone else."
+        case .wrongAudience: "The ID token was issued to another client."
+        case .algorithmNotAllowed: "The ID token uses an algorithm that is not allowed."
+        case .unknownKey: "The ID token is signed with a key the IdP does not publish."
+        case .invalidSignature: "The ID token's signature is invalid."
+        default: "The ID token is malformed."
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+public import Hummingbird
+import Tokens
+
+/// `GET /auth_callback`: where the IdP sends the browser back.
+///
+/// The state is taken first and atomically, so a replayed, forged or expired callback gets
+/// a 400 page and touches no session. From then on every outcome, good or bad, is stored as
+/// the session's event and shown to the person as a small page.
+struct AuthCallbackController: Sendable {
+    let store: any FieldpassStore
+    let environments: EnvironmentDirectory
+    let tokenIssuer: TokenIssuer
+    let hub: SessionEventHub
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("auth_callback", use: callback)
+    }
+
+    @Sendable func callback(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        guard let state = query.get("state"), OpaqueToken.isWellFormed(state),
+            let session = try await store.consumeState(state, now: Date()),
+            let environment = environments.entry(id: session.environmentID)
+        else {
+            throw HTMLErrorPage(
+                status: .badRequest,
+                page: HTMLPage(
+                    title: "Sign-in link not valid",
+                    message: "This sign-in link is unknown, was already used or has expired. Start again from the app."
+                )
+            )
+        }
+        do {
+            let login = try await signIn(session: session, query: query, idp: environment.idp)
+            let events = try await store.completeLogin(login, now: Date())
+            hub.notify()
+            guard !events.isEmpty else {
+                return HTMLPage(title: "Sign-in expired", message: "This sign-in took too long. Start again from the app.")
+                    .response(status: .badRequest)
+            }
+            return HTMLPage(title: "Signed in", message: "You are signed in. You can close this window and return to the app.")
+                .response(status: .ok)
+        } catch let failure as OIDCError {
+            context.logger.info("Sign-in failed", metadata: ["environment": "\(session.environmentID)", "error": "\(failure.code)"])
+            _ = try await store.failLogin(sessionID: session.id, error: failure.code, description: failure.description, now: Date())
+            hub.notify()
+            return HTMLPage(title: "Sign-in failed", message: failure.description).response(status: .badRequest)
+        }
+    }
+
+    /// The IdP's answer, checked step by step (RFC 6749 4.1.2, RFC 9207, OIDC Core 3.1.3).
+    private func signIn(session: OnboardingSession, query: Parameters, idp: OIDCProviderClient) async throws -> CompletedLogin {
+        if let error = query.get("error") {
+            throw OIDCError(
+                LoginErrorText.code(error),
+                LoginErrorText.description(query.get("error_description") ?? "The identity provider refused the sign-in.")
+            )
+        }
+        if let issuer = query.get("iss"), issuer != idp.issuer {
+            throw OIDCError("invalid_request", "The response came from another identity provider.")
+        }
+        guard let code = query.get("code"), !code.isEmpty, code.utf8.count <= 2048 else {
+            throw OIDCError("invalid_request", "The identity provider sent no authorization code.")
+        }
+        let tokens = try await idp.exchange(code: code, codeVerifier: session.codeVerifier)
+        let now = Date()
+        let identity = try await idp.validateIDToken(tokens.idToken, nonce: session.nonce, now: now)
+        var email = identity.claims.email
+        if email == nil, let accessToken = tokens.accessToken {
+            email = try await idp.userInfoEmail(accessToken: accessToken, subject: identity.subject)
+        }
+        guard let email else {
+            throw OIDCError("email_mismatch", "The identity provider did not say which email address signed in.")
+        }
+        guard EmailAddress(email)?.value == session.email else {
+            throw OIDCError("email_mismatch", "You signed in with another account than the one registered on the device.")
+        }
+        if identity.claims.emailVerified == false {
+            throw OIDCError("email_not_verified", "The identity provider has not verified this email address.")
+        }
+        do {
+            return try tokenIssuer.issue(for: session, idpSubject: identity.subject, now: now)
+        } catch {
+            throw OIDCError("server_error", "The device token could not be issued.")
+        }
+    }
+}

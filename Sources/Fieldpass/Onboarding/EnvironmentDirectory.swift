@@ -1,0 +1,25 @@
+import AsyncHTTPClient
+
+/// The configured environments, found by email domain, each with its IdP client.
+struct EnvironmentDirectory: Sendable {
+    struct Entry: Sendable {
+        let settings: EnvironmentSettings
+        let idp: OIDCProviderClient
+    }
+
+    private let byDomain: [String: Entry]
+    private let byID: [String: Entry]
+
+    init(environments: [EnvironmentSettings], redirectURI: String, httpClient: HTTPClient) {
+        let http = IdPHTTPClient(client: httpClient)
+        let entries = environments.map { settings in
+            Entry(settings: settings, idp: OIDCProviderClient(settings: settings.idp, redirectURI: redirectURI, http: http))
+        }
+        byID = Dictionary(uniqueKeysWithValues: entries.map { ($0.settings.id, $0) })
+        byDomain = Dictionary(uniqueKeysWithValues: entries.flatMap { entry in entry.settings.emailDomains.map { ($0, entry) } })
+    }
+
+    func entry(forDomain domain: String) -> Entry? { byDomain[domain] }
+
+    func entry(id: String) -> Entry? { byID[id] }
+}

@@ -1,0 +1,103 @@
+import Foundation
+public import Hummingbird
+import Tokens
+
+/// `POST /register_device`: finds the email's environment and starts an onboarding session.
+///
+/// Everything is validated, and the IdP's discovery document fetched, before anything is
+/// stored: a rejected request changes nothing.
+struct RegisterDeviceController: Sendable {
+    let store: any FieldpassStore
+    let environments: EnvironmentDirectory
+    let server: ServerSettings
+    let sessions: SessionSettings
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("register_device", use: register)
+    }
+
+    @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<RegisterResponse> {
+        let body = try await JSONBody.decode(RegisterRequest.self, from: request, context: context)
+        guard let email = EmailAddress(body.email) else {
+            throw APIError(.badRequest, "invalid_email", "email is not a valid email address.")
+        }
+        let device = try body.device.validated()
+        guard let environment = environments.entry(forDomain: email.domain) else {
+            throw APIError(.notFound, "unknown_domain", "No environment is configured for this email domain.")
+        }
+        let now = Date()
+        let sessionID = try OpaqueToken.make()
+        let state = try OpaqueToken.make()
+        let nonce = try OpaqueToken.make()
+        let verifier = try OpaqueToken.make()
+        let loginURL: String
+        do {
+            loginURL = try await environment.idp.authorizationURL(
+                state: state, nonce: nonce, codeChallenge: Crypto.pkceChallenge(verifier: verifier), loginHint: email.value
+            )
+        } catch {
+            context.logger.warning("IdP discovery failed", metadata: ["environment": "\(environment.settings.id)", "reason": "\(error)"])
+            throw APIError(.serviceUnavailable, "idp_unavailable", "The sign-in service of this environment cannot be reached.")
+        }
+        let expiresAt = now.addingTimeInterval(TimeInterval(sessions.ttl))
+        _ = try await store.registerDevice(
+            DeviceRegistration(
+                email: email.value, environmentID: environment.settings.id, deviceName: device.name,
+                platform: device.platform, sessionID: sessionID, state: state, nonce: nonce,
+                codeVerifier: verifier, now: now, expiresAt: expiresAt
+            )
+        )
+        var headers = HTTPFields()
+        headers[.cacheControl] = "no-store"
+        return EditedResponse(
+            status: .created, headers: headers,
+            response: RegisterResponse(
+                sessionID: sessionID, loginURL: loginURL,
+                websocketURL: "\(server.publicWebSocketURL)/events?session_id=\(sessionID)",
+                expiresIn: sessions.ttl
+            )
+        )
+    }
+
+    struct RegisterRequest: Decodable {
+        var email: String
+        var device: DeviceInfo
+    }
+
+    struct DeviceInfo: Decodable {
+        var name: String
+        var platform: String
+
+        /// A name a person can read (1–100 characters, no control characters) and a short
+        /// lower-case platform tag such as `ios`, `android` or `cli`.
+        func validated() throws -> DeviceInfo {
+            let trimmedName = name.trimmingCharacters(in: .whitespaces)
+            guard (1...100).contains(trimmedName.count),
+                !trimmedName.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else {
+                throw APIError.invalidRequest("device.name must be 1 to 100 printable characters.")
+            }
+            let tag = platform.lowercased()
+            guard (1...32).contains(tag.count),
+                tag.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" })
+            else {
+                throw APIError.invalidRequest("device.platform must be 1 to 32 letters, digits, '-' or '_'.")
+            }
+            return DeviceInfo(name: trimmedName, platform: tag)
+        }
+    }
+
+    struct RegisterResponse: ResponseEncodable {
+        var sessionID: String
+        var loginURL: String
+        var websocketURL: String
+        var expiresIn: Int
+
+        enum CodingKeys: String, CodingKey {
+            case sessionID = "session_id"
+            case loginURL = "login_url"
+            case websocketURL = "websocket_url"
+            case expiresIn = "expires_in"
+        }
+    }
+}

@@ -1,0 +1,46 @@
+public import Foundation
+
+/// Everything Fieldpass keeps. SQLite is the default; the protocol keeps the door open for
+/// a PostgreSQL store shared by several instances.
+///
+/// Every method that changes more than one row does so in one transaction, so a crash or
+/// a concurrent writer (the CLI, another instance) never sees half a change.
+public protocol FieldpassStore: Sendable {
+    /// Creates the user, their personal realm and the device if absent, and a pending session.
+    func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession
+
+    /// Takes the session that `state` belongs to and marks the state used, atomically.
+    /// Returns `nil` when the state is unknown, already used, or its session has expired.
+    func consumeState(_ state: String, now: Date) async throws -> OnboardingSession?
+
+    /// Stores the refresh token hash and the token, `realm_initialized` and, if the realm is
+    /// initialized already, `data_ready` events. Returns the events stored.
+    func completeLogin(_ login: CompletedLogin, now: Date) async throws -> [StoredEvent]
+
+    /// Stores `login_failed` and fails the session.
+    func failLogin(sessionID: String, error: String, description: String, now: Date) async throws -> [StoredEvent]
+
+    /// The session with this id, if it has not been swept.
+    func session(id: String) async throws -> OnboardingSession?
+
+    /// A session's stored events with `seq > after`, in order.
+    func events(sessionID: String, after: Int) async throws -> [StoredEvent]
+
+    /// Events of all sessions with a row id above `id`, in row order: the cross-process feed.
+    func events(afterRowID id: Int64, limit: Int) async throws -> [StoredEvent]
+
+    /// The highest event row id so far (0 when none).
+    func latestEventRowID() async throws -> Int64
+
+    /// Ends a session whose terminal event reached the device: its token event is purged.
+    func endSession(id: String, now: Date) async throws
+
+    /// Expires every unfinished session past its expiry (storing `session_expired`), purges
+    /// token events of sessions past their expiry, and deletes sessions expired before
+    /// `deleteBefore`. Returns the events stored.
+    func sweepSessions(now: Date, deleteBefore: Date) async throws -> [StoredEvent]
+
+    /// Marks a realm initialized and stores `data_ready` for every session of its user that
+    /// waits for it. Returns `nil` for an unknown realm, else the events stored.
+    func markRealmInitialized(path: String, now: Date) async throws -> [StoredEvent]?
+}

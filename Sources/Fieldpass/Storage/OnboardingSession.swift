@@ -1,0 +1,34 @@
+public import Foundation
+
+/// An onboarding session: one device signing in once.
+public struct OnboardingSession: Sendable, Equatable {
+    /// Where a session stands.
+    public enum Status: String, Sendable {
+        /// Registered; the device has not come back from the IdP.
+        case pending
+        /// The callback took the state; the code is being exchanged.
+        case exchanging
+        /// Tokens issued; waiting for the realm's data.
+        case authenticated
+        /// `data_ready` stored.
+        case completed
+        /// `login_failed` stored.
+        case failed
+        /// `session_expired` stored.
+        case expired
+    }
+
+    public var id: String
+    public var userID: String
+    public var deviceID: String
+    public var environmentID: String
+    public var email: String
+    public var role: String
+    public var nonce: String
+    public var codeVerifier: String
+    public var status: Status
+    public var expiresAt: Date
+
+    /// The user's personal realm.
+    public var realmPath: String { RealmPath.personal(userID: userID) }
+}

@@ -1,0 +1,152 @@
+public import Foundation
+import GRDB
+
+extension SQLiteStore {
+    public func completeLogin(_ login: CompletedLogin, now: Date) async throws -> [StoredEvent] {
+        try await write { db in
+            let session = login.session
+            let timestamp = now.timeIntervalSince1970
+            try db.execute(
+                sql: "UPDATE sessions SET status = 'authenticated' WHERE id = ? AND status = 'exchanging' AND expires_at > ?",
+                arguments: [session.id, timestamp]
+            )
+            // The sweeper may have expired the session while the IdP was answering.
+            guard db.changesCount == 1 else { return [] }
+            try db.execute(
+                sql: "UPDATE users SET idp_subject = ? WHERE id = ? AND idp_subject IS NULL",
+                arguments: [login.idpSubject, session.userID]
+            )
+            try db.execute(sql: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [timestamp, session.deviceID])
+            try db.execute(
+                sql: "INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [
+                    login.refreshTokenHash, session.userID, session.deviceID, timestamp,
+                    login.refreshTokenExpiresAt.timeIntervalSince1970,
+                ]
+            )
+            var events = [
+                try Self.append(.token(accessToken: login.accessToken, refreshToken: login.refreshToken, expiresIn: login.accessTokenTTL), to: session.id, db: db, now: timestamp),
+                try Self.append(.realmInitialized(realmPath: session.realmPath), to: session.id, db: db, now: timestamp),
+            ]
+            let initialized = try Bool.fetchOne(db, sql: "SELECT initialized FROM realms WHERE path = ?", arguments: [session.realmPath]) ?? false
+            if initialized {
+                try db.execute(sql: "UPDATE sessions SET status = 'completed' WHERE id = ?", arguments: [session.id])
+                events.append(try Self.append(.dataReady(realmPath: session.realmPath), to: session.id, db: db, now: timestamp))
+            }
+            return events
+        }
+    }
+
+    public func failLogin(sessionID: String, error: String, description: String, now: Date) async throws -> [StoredEvent] {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE sessions SET status = 'failed' WHERE id = ? AND status IN ('pending', 'exchanging')",
+                arguments: [sessionID]
+            )
+            guard db.changesCount == 1 else { return [] }
+            return [try Self.append(.loginFailed(error: error, description: description), to: sessionID, db: db, now: now.timeIntervalSince1970)]
+        }
+    }
+
+    public func events(sessionID: String, after: Int) async throws -> [StoredEvent] {
+        try await pool.read { db in
+            try Self.fetchEvents(db, sql: "WHERE session_id = ? AND seq > ? ORDER BY seq", arguments: [sessionID, after])
+        }
+    }
+
+    public func events(afterRowID id: Int64, limit: Int) async throws -> [StoredEvent] {
+        try await pool.read { db in
+            try Self.fetchEvents(db, sql: "WHERE id > ? ORDER BY id LIMIT ?", arguments: [id, limit])
+        }
+    }
+
+    public func latestEventRowID() async throws -> Int64 {
+        try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM session_events") ?? 0 }
+    }
+
+    public func endSession(id: String, now: Date) async throws {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM session_events WHERE session_id = ? AND type = 'token'", arguments: [id])
+            try db.execute(
+                sql: "UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+                arguments: [now.timeIntervalSince1970, id]
+            )
+        }
+    }
+
+    public func sweepSessions(now: Date, deleteBefore: Date) async throws -> [StoredEvent] {
+        try await write { db in
+            let timestamp = now.timeIntervalSince1970
+            let expiring = try String.fetchAll(
+                db,
+                sql: "SELECT id FROM sessions WHERE expires_at <= ? AND status IN ('pending', 'exchanging', 'authenticated')",
+                arguments: [timestamp]
+            )
+            var events: [StoredEvent] = []
+            for id in expiring {
+                try db.execute(sql: "UPDATE sessions SET status = 'expired' WHERE id = ?", arguments: [id])
+                events.append(try Self.append(.sessionExpired, to: id, db: db, now: timestamp))
+            }
+            // A session past its expiry has ended, whether or not its device heard the end.
+            try db.execute(
+                sql: """
+                    DELETE FROM session_events WHERE type = 'token'
+                    AND session_id IN (SELECT id FROM sessions WHERE expires_at <= ? AND ended_at IS NULL)
+                    """,
+                arguments: [timestamp]
+            )
+            try db.execute(
+                sql: "UPDATE sessions SET ended_at = ? WHERE expires_at <= ? AND ended_at IS NULL",
+                arguments: [timestamp, timestamp]
+            )
+            try db.execute(sql: "DELETE FROM sessions WHERE expires_at < ?", arguments: [deleteBefore.timeIntervalSince1970])
+            return events
+        }
+    }
+
+    public func markRealmInitialized(path: String, now: Date) async throws -> [StoredEvent]? {
+        try await write { db in
+            let timestamp = now.timeIntervalSince1970
+            guard let userID = try String.fetchOne(db, sql: "SELECT user_id FROM realms WHERE path = ?", arguments: [path]) else {
+                return nil
+            }
+            try db.execute(
+                sql: "UPDATE realms SET initialized = 1, initialized_at = COALESCE(initialized_at, ?) WHERE path = ?",
+                arguments: [timestamp, path]
+            )
+            let waiting = try String.fetchAll(
+                db,
+                sql: "SELECT id FROM sessions WHERE user_id = ? AND status = 'authenticated' AND expires_at > ?",
+                arguments: [userID, timestamp]
+            )
+            var events: [StoredEvent] = []
+            for id in waiting {
+                try db.execute(sql: "UPDATE sessions SET status = 'completed' WHERE id = ?", arguments: [id])
+                events.append(try Self.append(.dataReady(realmPath: path), to: id, db: db, now: timestamp))
+            }
+            return events
+        }
+    }
+
+    /// Appends an event with the session's next sequence number.
+    static func append(_ event: SessionEvent, to sessionID: String, db: Database, now: Double) throws -> StoredEvent {
+        guard let seq = try Int.fetchOne(
+            db, sql: "UPDATE sessions SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq", arguments: [sessionID]
+        ) else {
+            throw DatabaseError(message: "no session for event")
+        }
+        let frame = event.frame(seq: seq)
+        try db.execute(
+            sql: "INSERT INTO session_events (session_id, seq, type, frame, terminal, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [sessionID, seq, event.type, frame, event.isTerminal, now]
+        )
+        return StoredEvent(rowID: db.lastInsertedRowID, sessionID: sessionID, seq: seq, frame: frame, isTerminal: event.isTerminal)
+    }
+
+    private static func fetchEvents(_ db: Database, sql: String, arguments: StatementArguments) throws -> [StoredEvent] {
+        try Row.fetchAll(db, sql: "SELECT id, session_id, seq, frame, terminal FROM session_events " + sql, arguments: arguments)
+            .map { row in
+                StoredEvent(rowID: row["id"], sessionID: row["session_id"], seq: row["seq"], frame: row["frame"], isTerminal: row["terminal"])
+            }
+    }
+}

@@ -1,0 +1,126 @@
+public import Foundation
+import GRDB
+
+/// The default store: one SQLite file in WAL mode, shared safely by the server and the CLI.
+///
+/// Writes run in `BEGIN IMMEDIATE` transactions so that two processes never deadlock on a
+/// lock upgrade; readers never block writers (WAL).
+public struct SQLiteStore: FieldpassStore {
+    let pool: DatabasePool
+
+    /// Opens (creating if needed) the database at `path` and migrates it.
+    public init(path: String) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // WAL + NORMAL is durable against application crashes, which is what sessions need.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try SQLiteSchema.migrator.migrate(pool)
+    }
+
+    /// Runs `body` in an immediate write transaction.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await pool.writeWithoutTransaction { db in
+            var result: T?
+            try db.inTransaction(.immediate) {
+                result = try body(db)
+                return .commit
+            }
+            guard let result else { throw DatabaseError(message: "transaction produced no result") }
+            return result
+        }
+    }
+
+    public func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession {
+        try await write { db in
+            let now = registration.now.timeIntervalSince1970
+            let user = try Row.fetchOne(
+                db, sql: "SELECT id, role FROM users WHERE environment_id = ? AND email = ?",
+                arguments: [registration.environmentID, registration.email]
+            )
+            let userID: String = user?["id"] ?? UUID().uuidString.lowercased()
+            let role: String = user?["role"] ?? "worker"
+            if user == nil {
+                try db.execute(
+                    sql: "INSERT INTO users (id, environment_id, email, role, created_at) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [userID, registration.environmentID, registration.email, role, now]
+                )
+                try db.execute(
+                    sql: "INSERT INTO realms (path, environment_id, user_id, created_at) VALUES (?, ?, ?, ?)",
+                    arguments: [RealmPath.personal(userID: userID), registration.environmentID, userID, now]
+                )
+            }
+            let deviceID = try String.fetchOne(
+                db, sql: "SELECT id FROM devices WHERE user_id = ? AND name = ? AND platform = ?",
+                arguments: [userID, registration.deviceName, registration.platform]
+            ) ?? UUID().uuidString.lowercased()
+            try db.execute(
+                sql: """
+                    INSERT INTO devices (id, user_id, name, platform, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at
+                    """,
+                arguments: [deviceID, userID, registration.deviceName, registration.platform, now, now]
+            )
+            try db.execute(
+                sql: """
+                    INSERT INTO sessions (id, user_id, device_id, environment_id, email, state, nonce, code_verifier,
+                                          status, created_at, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)
+                    """,
+                arguments: [
+                    registration.sessionID, userID, deviceID, registration.environmentID, registration.email,
+                    registration.state, registration.nonce, registration.codeVerifier, now,
+                    registration.expiresAt.timeIntervalSince1970,
+                ]
+            )
+            return OnboardingSession(
+                id: registration.sessionID, userID: userID, deviceID: deviceID,
+                environmentID: registration.environmentID, email: registration.email, role: role,
+                nonce: registration.nonce, codeVerifier: registration.codeVerifier, status: .pending,
+                expiresAt: registration.expiresAt
+            )
+        }
+    }
+
+    public func consumeState(_ state: String, now: Date) async throws -> OnboardingSession? {
+        try await write { db in
+            guard let id = try String.fetchOne(
+                db,
+                sql: """
+                    UPDATE sessions SET state_used = 1, status = 'exchanging'
+                    WHERE state = ? AND state_used = 0 AND status = 'pending' AND expires_at > ?
+                    RETURNING id
+                    """,
+                arguments: [state, now.timeIntervalSince1970]
+            ) else { return nil }
+            return try Self.fetchSession(db, id: id)
+        }
+    }
+
+    public func session(id: String) async throws -> OnboardingSession? {
+        try await pool.read { db in try Self.fetchSession(db, id: id) }
+    }
+
+    static func fetchSession(_ db: Database, id: String) throws -> OnboardingSession? {
+        guard let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT s.id, s.user_id, s.device_id, s.environment_id, s.email, s.nonce, s.code_verifier,
+                       s.status, s.expires_at, u.role
+                FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ?
+                """,
+            arguments: [id]
+        ) else { return nil }
+        return OnboardingSession(
+            id: row["id"], userID: row["user_id"], deviceID: row["device_id"],
+            environmentID: row["environment_id"], email: row["email"], role: row["role"],
+            nonce: row["nonce"], codeVerifier: row["code_verifier"],
+            status: OnboardingSession.Status(rawValue: row["status"]) ?? .failed,
+            expiresAt: Date(timeIntervalSince1970: row["expires_at"])
+        )
+    }
+}

@@ -1,0 +1,11 @@
+/// A session event as stored: its frame text is final, so sending it needs no encoding.
+public struct StoredEvent: Sendable, Equatable {
+    /// Global row id: the order of the cross-process feed.
+    public var rowID: Int64
+    public var sessionID: String
+    public var seq: Int
+    /// The JSON text frame, `seq` included.
+    public var frame: String
+    /// Whether the session's socket closes after this event.
+    public var isTerminal: Bool
+}

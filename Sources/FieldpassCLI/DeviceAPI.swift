@@ -1,0 +1,63 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Tokens
+
+/// The two HTTP calls a device makes: register, and fetch the JWKS to check its token.
+struct DeviceAPI: Sendable {
+    let base: String
+
+    struct Registration: Decodable {
+        var sessionID: String
+        var loginURL: String
+        var websocketURL: String
+        var expiresIn: Int
+
+        enum CodingKeys: String, CodingKey {
+            case sessionID = "session_id"
+            case loginURL = "login_url"
+            case websocketURL = "websocket_url"
+            case expiresIn = "expires_in"
+        }
+    }
+
+    struct APIErrorBody: Decodable {
+        var error: String
+        var errorDescription: String?
+
+        enum CodingKeys: String, CodingKey {
+            case error
+            case errorDescription = "error_description"
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    func register(email: String, deviceName: String) async throws -> Registration {
+        var request = HTTPClientRequest(url: base + "/register_device")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        let body: [String: Any] = ["email": email, "device": ["name": deviceName, "platform": "cli"]]
+        request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
+        let (status, data) = try await send(request)
+        guard status == 201 else {
+            let problem = try? JSONDecoder().decode(APIErrorBody.self, from: data)
+            throw Failure(description: "registration failed (HTTP \(status)): \(problem?.error ?? "unknown") \(problem?.errorDescription ?? "")")
+        }
+        return try JSONDecoder().decode(Registration.self, from: data)
+    }
+
+    func keySet() async throws -> JWKSet {
+        let (status, data) = try await send(HTTPClientRequest(url: base + "/.well-known/jwks.json"))
+        guard status == 200 else { throw Failure(description: "JWKS request failed (HTTP \(status))") }
+        return try JSONDecoder().decode(JWKSet.self, from: data)
+    }
+
+    private func send(_ request: HTTPClientRequest) async throws -> (Int, Data) {
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(15))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (Int(response.status.code), Data(buffer: body))
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `fieldpass`: the service and the tools around it.
+@main
+struct FieldpassCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fieldpass",
+        abstract: "Device onboarding and authentication for field-service apps.",
+        subcommands: [ServeCommand.self, KeysCommand.self, RealmsCommand.self, OnboardCommand.self]
+    )
+}

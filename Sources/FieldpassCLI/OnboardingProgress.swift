@@ -1,0 +1,62 @@
+import Foundation
+import Tokens
+
+/// Follows the event socket as a device would and tells the person each step.
+actor OnboardingProgress {
+    private let api: DeviceAPI
+    private(set) var succeeded = false
+
+    init(api: DeviceAPI) {
+        self.api = api
+    }
+
+    struct Event: Decodable {
+        var seq: Int
+        var type: String
+        var accessToken: String?
+        var expiresIn: Int?
+        var realmPath: String?
+        var error: String?
+        var errorDescription: String?
+
+        enum CodingKeys: String, CodingKey {
+            case seq, type
+            case accessToken = "access_token"
+            case expiresIn = "expires_in"
+            case realmPath = "realm_path"
+            case error
+            case errorDescription = "error_description"
+        }
+    }
+
+    func handle(frame: String) async throws {
+        let event = try JSONDecoder().decode(Event.self, from: Data(frame.utf8))
+        switch event.type {
+        case "token":
+            print("[\(event.seq)] Token received (expires in \(event.expiresIn ?? 0) s).")
+            if let token = event.accessToken { try await printClaims(of: token) }
+        case "realm_initialized":
+            print("[\(event.seq)] Realm initialized: \(event.realmPath ?? "?")")
+            print("    Waiting for the backend to fill it (fieldpass realms mark-initialized \(event.realmPath ?? "PATH")).")
+        case "data_ready":
+            print("[\(event.seq)] Data ready: \(event.realmPath ?? "?")")
+            succeeded = true
+        case "login_failed":
+            print("[\(event.seq)] Sign-in failed: \(event.error ?? "?"): \(event.errorDescription ?? "")")
+        case "session_expired":
+            print("[\(event.seq)] Session expired. Register again.")
+        default:
+            print("[\(event.seq)] \(event.type)")
+        }
+    }
+
+    /// Verifies the token against the service's published keys, as a sync server would.
+    private func printClaims(of token: String) async throws {
+        let keys = try await api.keySet().keys.compactMap { try? VerificationKey(jwk: $0) }
+        let verified = try JWTVerifier(keys: keys, policy: JWTVerificationPolicy()).verify(token)
+        let object = try JSONSerialization.jsonObject(with: verified.payload)
+        let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        print("    Signature verified with key \(verified.kid ?? "?"). Claims:")
+        print(String(decoding: pretty, as: UTF8.self).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Fieldpass
+import Foundation
+
+/// `fieldpass realms mark-initialized PATH`: what a backend integration does when a realm is filled.
+struct RealmsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "realms", abstract: "Manage realms.", subcommands: [MarkInitialized.self]
+    )
+
+    struct MarkInitialized: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "mark-initialized",
+            abstract: "Mark a realm initialized; waiting devices get data_ready."
+        )
+
+        @OptionGroup var options: ConfigOptions
+
+        @Argument(help: "Realm path, e.g. /users/<user id>.")
+        var path: String
+
+        func run() async throws {
+            let configuration = try options.load()
+            let store = try SQLiteStore(path: configuration.storage.sqlitePath)
+            guard let events = try await store.markRealmInitialized(path: path, now: Date()) else {
+                throw ValidationError("no realm \(path)")
+            }
+            print("Realm \(path) initialized; data_ready sent to \(events.count) waiting session(s).")
+        }
+    }
+}
