@@ -25,9 +25,9 @@ struct OnboardCommand: AsyncParsableCommand {
     func run() async throws {
         let base = server.hasSuffix("/") ? String(server.dropLast()) : server
         let registration = try await DeviceAPI(base: base).register(email: email, deviceName: deviceName)
-        print("Session registered; it expires in \(registration.expiresIn) s.")
-        print("Login URL: \(registration.loginURL)")
-        print("Open the login URL in a browser and sign in. Waiting for events…")
+        Console.line("Session registered; it expires in \(registration.expiresIn) s.")
+        Console.line("Login URL: \(registration.loginURL)")
+        Console.line("Open the login URL in a browser and sign in. Waiting for events…")
         let progress = OnboardingProgress(api: DeviceAPI(base: base))
         let client = WebSocketClient(url: registration.websocketURL, logger: Logger(label: "fieldpass.onboard")) { inbound, _, _ in
             for try await message in inbound.messages(maxSize: 1 << 20) {

@@ -33,20 +33,20 @@ actor OnboardingProgress {
         let event = try JSONDecoder().decode(Event.self, from: Data(frame.utf8))
         switch event.type {
         case "token":
-            print("[\(event.seq)] Token received (expires in \(event.expiresIn ?? 0) s).")
+            Console.line("[\(event.seq)] Token received (expires in \(event.expiresIn ?? 0) s).")
             if let token = event.accessToken { try await printClaims(of: token) }
         case "realm_initialized":
-            print("[\(event.seq)] Realm initialized: \(event.realmPath ?? "?")")
-            print("    Waiting for the backend to fill it (fieldpass realms mark-initialized \(event.realmPath ?? "PATH")).")
+            Console.line("[\(event.seq)] Realm initialized: \(event.realmPath ?? "?")")
+            Console.line("    Waiting for the backend to fill it (fieldpass realms mark-initialized \(event.realmPath ?? "PATH")).")
         case "data_ready":
-            print("[\(event.seq)] Data ready: \(event.realmPath ?? "?")")
+            Console.line("[\(event.seq)] Data ready: \(event.realmPath ?? "?")")
             succeeded = true
         case "login_failed":
-            print("[\(event.seq)] Sign-in failed: \(event.error ?? "?"): \(event.errorDescription ?? "")")
+            Console.line("[\(event.seq)] Sign-in failed: \(event.error ?? "?"): \(event.errorDescription ?? "")")
         case "session_expired":
-            print("[\(event.seq)] Session expired. Register again.")
+            Console.line("[\(event.seq)] Session expired. Register again.")
         default:
-            print("[\(event.seq)] \(event.type)")
+            Console.line("[\(event.seq)] \(event.type)")
         }
     }
 
@@ -56,7 +56,7 @@ actor OnboardingProgress {
         let verified = try JWTVerifier(keys: keys, policy: JWTVerificationPolicy()).verify(token)
         let object = try JSONSerialization.jsonObject(with: verified.payload)
         let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        print("    Signature verified with key \(verified.kid ?? "?"). Claims:")
-        print(String(decoding: pretty, as: UTF8.self).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+        Console.line("    Signature verified with key \(verified.kid ?? "?"). Claims:")
+        Console.line(String(decoding: pretty, as: UTF8.self).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
     }
 }

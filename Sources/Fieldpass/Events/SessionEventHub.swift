@@ -80,6 +80,8 @@ public actor SessionEventHub: Service {
             }
             // A full batch means more are waiting.
             if events.count == 1000 { notify() }
+        } catch is CancellationError {
+            return
         } catch {
             // The next tick retries; a store outage must not end delivery for good.
             logger.warning("Reading the event feed failed", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])

@@ -1,0 +1,87 @@
+import Testing
+@testable import Fieldpass
+
+@Suite("Configuration")
+struct ConfigurationTests {
+    static let minimal = """
+        environments:
+          - id: dev
+            email_domains: [Example.com, field.example]
+            idp:
+              issuer: "http://127.0.0.1:9400/"
+              client_id: fieldpass
+              client_secret_env: DEV_SECRET
+        """
+
+    @Test func defaultsFillWhatTheFileLeavesOut() throws {
+        let configuration = try FieldpassConfiguration.parse(yaml: Self.minimal, environment: ["DEV_SECRET": "s3"])
+
+        #expect(configuration.server.host == "127.0.0.1")
+        #expect(configuration.server.port == 8080)
+        #expect(configuration.server.publicURL == "http://127.0.0.1:8080")
+        #expect(configuration.tokens.audience == "realm-sync")
+        #expect(configuration.tokens.accessTokenTTL == 900)
+        #expect(configuration.sessions.ttl == 600)
+        let environment = try #require(configuration.environments.first)
+        #expect(environment.emailDomains == ["example.com", "field.example"])
+        #expect(environment.idp.issuer == "http://127.0.0.1:9400")
+        #expect(environment.idp.clientSecret == "s3")
+        #expect(environment.idp.scopes == ["openid", "email", "profile"])
+        #expect(environment.idp.clientAuthentication == .clientSecretBasic)
+    }
+
+    @Test func environmentVariablesOverrideTheFile() throws {
+        let configuration = try FieldpassConfiguration.parse(
+            yaml: Self.minimal,
+            environment: ["SERVER_PORT": "9999", "ENVIRONMENTS_DEV_IDP_ISSUER": "https://login.example.com", "SESSIONS_TTL": "2"]
+        )
+
+        #expect(configuration.server.port == 9999)
+        #expect(configuration.sessions.ttl == 2)
+        #expect(configuration.environments.first?.idp.issuer == "https://login.example.com")
+        #expect(configuration.environments.first?.idp.clientSecret == nil)
+    }
+
+    @Test(arguments: [
+        ("server: { port: abc }\n", "server.port"),
+        ("server: { port: 70000 }\n", "server.port"),
+        ("server: { prot: 80 }\n", "server.prot"),
+        ("server: { public_url: \"ftp://x\" }\n", "server.public_url"),
+        ("tokens: { access_token_ttl: -5 }\n", "tokens.access_token_ttl"),
+        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"http://i\", client_id: c, client_secret_env: S, client_secret: oops }\n", "environments.dev.idp.client_secret"),
+        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"http://i\", client_id: c, client_secret_env: S, token_endpoint_auth: magic }\n", "environments.dev.idp.token_endpoint_auth"),
+        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"http://i\", client_secret_env: S }\n", "environments.dev.idp.client_id"),
+        ("environments:\n  - email_domains: [example.com]\n", "environments[0].id"),
+    ])
+    func badValuesStopStartUpNamingTheKey(yaml: String, key: String) {
+        let full = yaml.hasPrefix("environments") ? yaml : yaml + Self.minimal
+        let error = #expect(throws: ConfigurationError.self) {
+            try FieldpassConfiguration.parse(yaml: full, environment: [:])
+        }
+        #expect(error?.key == key, "\(String(describing: error))")
+    }
+
+    @Test func aDomainBelongsToOneEnvironmentOnly() {
+        let yaml = Self.minimal + """
+
+              - id: other
+                email_domains: [example.com]
+                idp: { issuer: "http://i", client_id: c, client_secret_env: S }
+            """
+        #expect(throws: ConfigurationError(key: "environments.other.email_domains", "'example.com' already belongs to environment 'dev'")) {
+            try FieldpassConfiguration.parse(yaml: yaml, environment: [:])
+        }
+    }
+
+    @Test func brokenYAMLIsReported() {
+        #expect(throws: ConfigurationError.self) {
+            try FieldpassConfiguration.parse(yaml: "server: [unclosed", environment: [:])
+        }
+    }
+
+    @Test func anEmptyFileLacksEnvironments() {
+        #expect(throws: ConfigurationError(key: "environments", "is required (a list)")) {
+            try FieldpassConfiguration.parse(yaml: "", environment: [:])
+        }
+    }
+}

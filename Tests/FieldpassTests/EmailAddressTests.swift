@@ -1,0 +1,21 @@
+import Testing
+@testable import Fieldpass
+
+@Suite("Email addresses")
+struct EmailAddressTests {
+    @Test(arguments: ["alice@example.com", "Alice.Smith+field@Sub.Example.COM", "a_b-c@ex-ample.io"])
+    func validAddressesAreLowerCased(text: String) throws {
+        let email = try #require(EmailAddress(text))
+        #expect(email.value == text.lowercased())
+        #expect(email.domain == String(text.lowercased().split(separator: "@")[1]))
+    }
+
+    @Test(arguments: [
+        "", "not-an-email", "a@", "@b.com", "a b@example.com", "a@@example.com", "a@example", ".a@example.com",
+        "a..b@example.com", "a@-example.com", "a@exa_mple.com", "a@example.com\n", "a\u{0}@example.com",
+        String(repeating: "a", count: 65) + "@example.com",
+    ])
+    func invalidAddressesAreRejected(text: String) {
+        #expect(EmailAddress(text) == nil)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+@testable import Fieldpass
+
+@Suite("SQLite store")
+struct SQLiteStoreTests {
+    static func login(_ session: OnboardingSession) -> CompletedLogin {
+        CompletedLogin(
+            session: session, idpSubject: "idp-sub", accessToken: "access", accessTokenTTL: 900,
+            refreshToken: "refresh", refreshTokenHash: "hash-\(session.id)", refreshTokenExpiresAt: Date().addingTimeInterval(3600)
+        )
+    }
+
+    @Test func aStateCanBeUsedOnce() async throws {
+        try await TestEnvironment.with { environment in
+            let (session, state) = try await environment.register()
+            #expect(try await environment.store.consumeState(state, now: Date())?.id == session.id)
+            #expect(try await environment.store.consumeState(state, now: Date()) == nil)
+        }
+    }
+
+    @Test func loginStoresNumberedEventsAndDataReadyFollowsInitialization() async throws {
+        try await TestEnvironment.with { environment in
+            let store = environment.store
+            let (session, state) = try await environment.register()
+            let taken = try #require(try await store.consumeState(state, now: Date()))
+            let stored = try await store.completeLogin(Self.login(taken), now: Date())
+            #expect(stored.map(\.seq) == [1, 2])
+            #expect(stored.map(\.isTerminal) == [false, false])
+            #expect(stored[1].frame == #"{"realm_path":"\#(session.realmPath)","seq":2,"type":"realm_initialized"}"#)
+
+            let ready = try #require(try await store.markRealmInitialized(path: session.realmPath, now: Date()))
+            #expect(ready.map(\.seq) == [3])
+            #expect(ready.first?.isTerminal == true)
+            #expect(try await store.events(sessionID: session.id, after: 1).map(\.seq) == [2, 3])
+            #expect(try await store.markRealmInitialized(path: session.realmPath, now: Date()) == [])
+            #expect(try await store.markRealmInitialized(path: "/users/nobody", now: Date()) == nil)
+        }
+    }
+
+    @Test func aReturningUserWithAnInitializedRealmGetsDataReadyAtOnce() async throws {
+        try await TestEnvironment.with { environment in
+            let store = environment.store
+            let (first, _) = try await environment.register()
+            _ = try await store.markRealmInitialized(path: first.realmPath, now: Date())
+            let (second, state) = try await environment.register()
+            #expect(second.userID == first.userID)
+            #expect(second.deviceID == first.deviceID)
+            let taken = try #require(try await store.consumeState(state, now: Date()))
+            let stored = try await store.completeLogin(Self.login(taken), now: Date())
+            #expect(stored.map(\.seq) == [1, 2, 3])
+            #expect(stored.last?.frame.contains(#""type":"data_ready""#) == true)
+        }
+    }
+
+    @Test func endingASessionPurgesItsTokenEvent() async throws {
+        try await TestEnvironment.with { environment in
+            let store = environment.store
+            let (session, state) = try await environment.register()
+            let taken = try #require(try await store.consumeState(state, now: Date()))
+            _ = try await store.completeLogin(Self.login(taken), now: Date())
+            try await store.endSession(id: session.id, now: Date())
+            #expect(try await store.events(sessionID: session.id, after: 0).map(\.seq) == [2])
+        }
+    }
+
+    @Test func theSweepExpiresUnfinishedSessionsAndLaterDeletesThem() async throws {
+        try await TestEnvironment.with { environment in
+            let store = environment.store
+            let (session, _) = try await environment.register(expiresIn: 1)
+            #expect(try await store.sweepSessions(now: Date(), deleteBefore: .distantPast).isEmpty)
+
+            let later = Date().addingTimeInterval(5)
+            let expired = try await store.sweepSessions(now: later, deleteBefore: .distantPast)
+            #expect(expired.map(\.frame) == [#"{"seq":1,"type":"session_expired"}"#])
+            #expect(try await store.session(id: session.id)?.status == .expired)
+            #expect(try await store.sweepSessions(now: later, deleteBefore: .distantPast).isEmpty)
+
+            _ = try await store.sweepSessions(now: later, deleteBefore: later)
+            #expect(try await store.session(id: session.id) == nil)
+            #expect(try await store.events(sessionID: session.id, after: 0).isEmpty)
+        }
+    }
+
+    @Test func theFeedReturnsEventsOfAllSessionsInRowOrder() async throws {
+        try await TestEnvironment.with { environment in
+            let store = environment.store
+            let start = try await store.latestEventRowID()
+            let (a, _) = try await environment.register(email: "a@example.com")
+            let (b, _) = try await environment.register(email: "b@example.com")
+            _ = try await store.failLogin(sessionID: a.id, error: "access_denied", description: "no", now: Date())
+            _ = try await store.failLogin(sessionID: b.id, error: "access_denied", description: "no", now: Date())
+            let feed = try await store.events(afterRowID: start, limit: 10)
+            #expect(feed.map(\.sessionID) == [a.id, b.id])
+            #expect(try await store.events(afterRowID: feed[0].rowID, limit: 10).map(\.sessionID) == [b.id])
+        }
+    }
+}
