@@ -1,0 +1,76 @@
+internal import Foundation
+internal import COpenSSL
+
+/// Small crypto helpers used by the service (OpenSSL-backed).
+public enum Crypto {
+    /// Secure random bytes (RAND_bytes); throws `TokenError.crypto` on failure.
+    public static func randomBytes(_ count: Int) throws(TokenError) -> [UInt8] {
+        guard count >= 0, count <= Int(Int32.max) else {
+            throw .crypto("random byte count out of range: \(count)")
+        }
+        var bytes = [UInt8](repeating: 0, count: count)
+        guard count > 0 else { return bytes }
+        let status = bytes.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32(count)) }
+        guard status == 1 else { throw .crypto("RAND_bytes: \(OpenSSL.drainErrors())") }
+        return bytes
+    }
+
+    /// URL-safe random token: base64url (no padding) of `byteCount` random bytes.
+    public static func randomToken(byteCount: Int = 32) throws(TokenError) -> String {
+        base64URLEncode(try randomBytes(byteCount))
+    }
+
+    /// SHA-256 digest.
+    public static func sha256(_ data: some Sequence<UInt8>) -> [UInt8] {
+        let input = Array(data)
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        input.withUnsafeBufferPointer { source in
+            digest.withUnsafeMutableBufferPointer { out in
+                // The one-shot SHA256() cannot fail for in-memory input, so its result is unused.
+                _ = SHA256(source.baseAddress, source.count, out.baseAddress)
+            }
+        }
+        return digest
+    }
+
+    /// base64url without padding (RFC 7515 section 2).
+    public static func base64URLEncode(_ bytes: some Sequence<UInt8>) -> String {
+        var text = Data(bytes).base64EncodedString()
+        text = text.replacingOccurrences(of: "+", with: "-")
+        text = text.replacingOccurrences(of: "/", with: "_")
+        while text.hasSuffix("=") { text.removeLast() }
+        return text
+    }
+
+    /// Decodes base64url with or without padding; nil for characters outside the
+    /// URL-safe alphabet, a wrong padding or an impossible length.
+    public static func base64URLDecode(_ string: String) -> [UInt8]? {
+        var text = string
+        // Trailing "=" is tolerated (some JWK publishers pad), but must then be exact.
+        if text.hasSuffix("=") {
+            guard text.utf8.count % 4 == 0 else { return nil }
+            while text.hasSuffix("=") { text.removeLast() }
+        }
+        guard text.utf8.allSatisfy(isBase64URLCharacter), text.utf8.count % 4 != 1 else { return nil }
+        text = text.replacingOccurrences(of: "-", with: "+")
+        text = text.replacingOccurrences(of: "_", with: "/")
+        text += String(repeating: "=", count: (4 - text.utf8.count % 4) % 4)
+        return Data(base64Encoded: text).map(Array.init)
+    }
+
+    /// PKCE S256 challenge for a verifier: base64url(SHA-256(ASCII(verifier))).
+    public static func pkceChallenge(verifier: String) -> String {
+        base64URLEncode(sha256(verifier.utf8))
+    }
+
+    /// True for A–Z, a–z, 0–9, "-" and "_".
+    private static func isBase64URLCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default:
+            false
+        }
+    }
+}
