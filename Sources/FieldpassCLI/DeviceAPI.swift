@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Fieldpass
 import Foundation
 import NIOCore
 import Tokens
@@ -6,20 +7,6 @@ import Tokens
 /// The two HTTP calls a device makes: register, and fetch the JWKS to check its token.
 struct DeviceAPI: Sendable {
     let base: String
-
-    struct Registration: Decodable {
-        var sessionID: String
-        var loginURL: String
-        var websocketURL: String
-        var expiresIn: Int
-
-        enum CodingKeys: String, CodingKey {
-            case sessionID = "session_id"
-            case loginURL = "login_url"
-            case websocketURL = "websocket_url"
-            case expiresIn = "expires_in"
-        }
-    }
 
     struct APIErrorBody: Decodable {
         var error: String
@@ -35,7 +22,7 @@ struct DeviceAPI: Sendable {
         var description: String
     }
 
-    func register(email: String, deviceName: String) async throws -> Registration {
+    func register(email: String, deviceName: String) async throws -> RegistrationResponse {
         var request = HTTPClientRequest(url: base + "/register_device")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -46,7 +33,7 @@ struct DeviceAPI: Sendable {
             let problem = try? JSONDecoder().decode(APIErrorBody.self, from: data)
             throw Failure(description: "registration failed (HTTP \(status)): \(problem?.error ?? "unknown") \(problem?.errorDescription ?? "")")
         }
-        return try JSONDecoder().decode(Registration.self, from: data)
+        return try JSONDecoder().decode(RegistrationResponse.self, from: data)
     }
 
     func keySet() async throws -> JWKSet {

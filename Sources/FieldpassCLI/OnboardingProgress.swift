@@ -1,3 +1,4 @@
+import Fieldpass
 import Foundation
 import Tokens
 
@@ -10,27 +11,8 @@ actor OnboardingProgress {
         self.api = api
     }
 
-    struct Event: Decodable {
-        var seq: Int
-        var type: String
-        var accessToken: String?
-        var expiresIn: Int?
-        var realmPath: String?
-        var error: String?
-        var errorDescription: String?
-
-        enum CodingKeys: String, CodingKey {
-            case seq, type
-            case accessToken = "access_token"
-            case expiresIn = "expires_in"
-            case realmPath = "realm_path"
-            case error
-            case errorDescription = "error_description"
-        }
-    }
-
     func handle(frame: String) async throws {
-        let event = try JSONDecoder().decode(Event.self, from: Data(frame.utf8))
+        let event = try JSONDecoder().decode(EventFrame.self, from: Data(frame.utf8))
         switch event.type {
         case "token":
             Console.line("[\(event.seq)] Token received (expires in \(event.expiresIn ?? 0) s).")

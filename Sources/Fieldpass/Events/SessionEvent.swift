@@ -28,8 +28,8 @@ public enum SessionEvent: Sendable, Equatable {
     }
 
     /// The JSON text frame for sequence number `seq`.
-    public func frame(seq: Int) -> String {
-        var frame = Frame(seq: seq, type: type)
+    public func frame(seq: Int) throws -> String {
+        var frame = EventFrame(seq: seq, type: type)
         switch self {
         case .token(let accessToken, let refreshToken, let expiresIn):
             frame.accessToken = accessToken
@@ -44,38 +44,13 @@ public enum SessionEvent: Sendable, Equatable {
         case .sessionExpired:
             break
         }
-        return Self.encode(frame)
+        return String(decoding: try Self.encoder.encode(frame), as: UTF8.self)
     }
 
-    private static func encode(_ frame: Frame) -> String {
+    /// Sorted keys make frames stable for tests and logs; plain slashes keep paths readable.
+    private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a struct of strings and integers cannot fail.
-        let data = (try? encoder.encode(frame)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// The wire form; nil fields are left out.
-    struct Frame: Codable {
-        var seq: Int
-        var type: String
-        var accessToken: String? = nil
-        var refreshToken: String? = nil
-        var tokenType: String? = nil
-        var expiresIn: Int? = nil
-        var realmPath: String? = nil
-        var error: String? = nil
-        var errorDescription: String? = nil
-
-        enum CodingKeys: String, CodingKey {
-            case seq, type
-            case accessToken = "access_token"
-            case refreshToken = "refresh_token"
-            case tokenType = "token_type"
-            case expiresIn = "expires_in"
-            case realmPath = "realm_path"
-            case error
-            case errorDescription = "error_description"
-        }
-    }
+        return encoder
+    }()
 }

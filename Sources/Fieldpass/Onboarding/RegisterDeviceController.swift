@@ -16,7 +16,7 @@ struct RegisterDeviceController: Sendable {
         router.post("register_device", use: register)
     }
 
-    @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<RegisterResponse> {
+    @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<RegistrationResponse> {
         let body = try await JSONBody.decode(RegisterRequest.self, from: request, context: context)
         guard let email = EmailAddress(body.email) else {
             throw APIError(.badRequest, "invalid_email", "email is not a valid email address.")
@@ -51,7 +51,7 @@ struct RegisterDeviceController: Sendable {
         headers[.cacheControl] = "no-store"
         return EditedResponse(
             status: .created, headers: headers,
-            response: RegisterResponse(
+            response: RegistrationResponse(
                 sessionID: sessionID, loginURL: loginURL,
                 websocketURL: "\(server.publicWebSocketURL)/events?session_id=\(sessionID)",
                 expiresIn: sessions.ttl
@@ -86,18 +86,6 @@ struct RegisterDeviceController: Sendable {
             return DeviceInfo(name: trimmedName, platform: tag)
         }
     }
-
-    struct RegisterResponse: ResponseEncodable {
-        var sessionID: String
-        var loginURL: String
-        var websocketURL: String
-        var expiresIn: Int
-
-        enum CodingKeys: String, CodingKey {
-            case sessionID = "session_id"
-            case loginURL = "login_url"
-            case websocketURL = "websocket_url"
-            case expiresIn = "expires_in"
-        }
-    }
 }
+
+extension RegistrationResponse: ResponseEncodable {}

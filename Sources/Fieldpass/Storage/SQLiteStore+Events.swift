@@ -135,7 +135,7 @@ extension SQLiteStore {
         ) else {
             throw DatabaseError(message: "no session for event")
         }
-        let frame = event.frame(seq: seq)
+        let frame = try event.frame(seq: seq)
         try db.execute(
             sql: "INSERT INTO session_events (session_id, seq, type, frame, terminal, created_at) VALUES (?, ?, ?, ?, ?, ?)",
             arguments: [sessionID, seq, event.type, frame, event.isTerminal, now]
