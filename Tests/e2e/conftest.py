@@ -1,0 +1,131 @@
+"""Fixtures for the Fieldpass end-to-end suite.
+
+The suite drives the real `fieldpass` binary (FIELDPASS_BIN, default
+.build/debug/fieldpass) against a real OpenID Connect provider
+(oidc-provider-mock), all on 127.0.0.1 with free ports.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import helpers  # noqa: E402
+from helpers import FieldpassServer, MockIdP  # noqa: E402
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+TEST_DEADLINE = 60  # seconds per test, on top of the timeouts of each wait
+
+
+@pytest.fixture(scope="session")
+def fieldpass_bin() -> Path:
+    binary = Path(os.environ.get("FIELDPASS_BIN", REPO_ROOT / ".build/debug/fieldpass"))
+    if not (binary.is_file() and os.access(binary, os.X_OK)):
+        pytest.fail(f"fieldpass binary not found at {binary} (run `make build`, or set FIELDPASS_BIN)")
+    return binary
+
+
+@pytest.fixture(scope="session")
+def idp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MockIdP]:
+    provider = helpers.start_idp(sys.executable, tmp_path_factory.mktemp("idp"))
+    yield provider
+    provider.stop()
+
+
+@pytest.fixture(scope="session")
+def server(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FieldpassServer]:
+    """The shared server; tests use their own unique emails."""
+    srv = helpers.start_server(fieldpass_bin, idp, tmp_path_factory.mktemp("server"))
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def short_ttl_server(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FieldpassServer]:
+    """A server whose sessions expire after 2 s (configured through the environment)."""
+    srv = helpers.start_server(
+        fieldpass_bin,
+        idp,
+        tmp_path_factory.mktemp("server-short-ttl"),
+        {"SESSIONS_TTL": "2", "SESSIONS_SWEEP_INTERVAL": "1"},
+    )
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def quiet_server(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FieldpassServer]:
+    """A server used by one module only, so that row counts change only through it."""
+    srv = helpers.start_server(fieldpass_bin, idp, tmp_path_factory.mktemp("server-quiet"))
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def email() -> str:
+    return helpers.unique_email()
+
+
+class DeadlineExceeded(Exception):
+    pass
+
+
+@pytest.fixture(autouse=True)
+def _test_deadline() -> Iterator[None]:
+    """Fail a test that runs longer than TEST_DEADLINE seconds."""
+
+    def expire(signum: int, frame: object) -> None:
+        raise DeadlineExceeded(f"test ran longer than {TEST_DEADLINE} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, TEST_DEADLINE)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    report = yield
+    if report.failed:
+        for process in list(helpers.RUNNING):
+            report.sections.append((f"log tail: {process.name}", process.log_tail()))
+    return report
+
+
+# A skipped (or xfailed) end-to-end test must not pass as green: it fails the run.
+_not_run: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.skipped:
+        _not_run.append(report.nodeid)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if _not_run:
+        terminalreporter.write_line(
+            f"{len(_not_run)} test(s) did not run; that fails the end-to-end suite:", red=True
+        )
+        for nodeid in _not_run:
+            terminalreporter.write_line(f"  {nodeid}")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _not_run and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -1,0 +1,667 @@
+"""Helpers for the Fieldpass end-to-end tests.
+
+Everything here talks to real processes: the `fieldpass` binary and the
+oidc-provider-mock IdP, over loopback only. Every wait has a timeout so that a
+hang fails fast instead of stalling the suite.
+"""
+
+from __future__ import annotations
+
+import base64
+import ctypes
+import hashlib
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import time
+import uuid
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
+
+import httpx
+import jwt
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+HTTP_TIMEOUT = 10.0
+EVENT_TIMEOUT = 10.0
+STARTUP_TIMEOUT = 30.0
+CLI_TIMEOUT = 30.0
+
+AUDIENCE = "realm-sync"
+ACCESS_TOKEN_TTL = 900
+IDP_CLIENT_ID = "fieldpass"
+IDP_CLIENT_SECRET = "e2e-client-secret"
+EMAIL_DOMAIN = "example.com"
+DB_TABLES = ("users", "devices", "sessions", "session_events", "realms")
+
+# Configuration keys can be overridden from the environment; variables with these
+# prefixes are dropped from what the test processes inherit so that the CI
+# environment cannot change the configuration under test.
+_CONFIG_ENV_PREFIXES = ("SERVER_", "STORAGE_", "TOKENS_", "SESSIONS_", "ENVIRONMENTS_")
+
+# Processes started by the suite, so that a failing test can show their logs.
+RUNNING: list[ManagedProcess] = []
+
+
+# --------------------------------------------------------------------------- basics
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def unique_email(prefix: str = "worker", domain: str = EMAIL_DOMAIN) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:12]}@{domain}"
+
+
+def http_client(**kwargs: Any) -> httpx.Client:
+    """An httpx client that never follows redirects and ignores proxy settings."""
+    kwargs.setdefault("timeout", HTTP_TIMEOUT)
+    kwargs.setdefault("follow_redirects", False)
+    return httpx.Client(trust_env=False, **kwargs)
+
+
+def tail(path: Path, lines: int = 60) -> str:
+    try:
+        text = path.read_text(errors="replace")
+    except OSError as error:
+        return f"<cannot read {path}: {error}>"
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def is_html(response: httpx.Response) -> bool:
+    return response.headers.get("content-type", "").lower().startswith("text/html")
+
+
+def describe(response: httpx.Response) -> str:
+    body = response.text
+    if len(body) > 500:
+        body = body[:500] + "..."
+    return (
+        f"{response.request.method} {response.request.url} -> {response.status_code} "
+        f"[{response.headers.get('content-type')}] {body!r}"
+    )
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to SIGTERM the child if the test runner dies without cleaning up."""
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(_CONFIG_ENV_PREFIXES)
+    }
+    env["DEV_IDP_CLIENT_SECRET"] = IDP_CLIENT_SECRET
+    env.setdefault("NO_COLOR", "1")
+    if extra:
+        env.update(extra)
+    return env
+
+
+# --------------------------------------------------------------------------- processes
+
+
+@dataclass
+class ManagedProcess:
+    name: str
+    proc: subprocess.Popen[bytes]
+    stdout_path: Path
+    stderr_path: Path
+
+    def log_tail(self, lines: int = 60) -> str:
+        out = tail(self.stdout_path, lines)
+        err = tail(self.stderr_path, lines)
+        parts = [f"--- {self.name} stderr ({self.stderr_path}) ---", err]
+        if out.strip():
+            parts += [f"--- {self.name} stdout ({self.stdout_path}) ---", out]
+        return "\n".join(parts)
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def stop(self, timeout: float = 10.0) -> int | None:
+        """SIGTERM, then SIGKILL (with a warning) if it has not exited after `timeout`."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+                warnings.warn(
+                    f"{self.name} ignored SIGTERM for {timeout:.0f} s and was killed\n"
+                    f"{self.log_tail(15)}",
+                    stacklevel=2,
+                )
+        if self in RUNNING:
+            RUNNING.remove(self)
+        return self.proc.returncode
+
+
+def start_process(
+    name: str, argv: Sequence[str], log_dir: Path, env: Mapping[str, str]
+) -> ManagedProcess:
+    log_dir.mkdir(parents=True, exist_ok=True)
+    stdout_path = log_dir / f"{name}.stdout.log"
+    stderr_path = log_dir / f"{name}.stderr.log"
+    with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
+        proc = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            env=dict(env),
+            preexec_fn=_die_with_parent,
+        )
+    managed = ManagedProcess(name, proc, stdout_path, stderr_path)
+    RUNNING.append(managed)
+    return managed
+
+
+def wait_until_http_ok(url: str, process: ManagedProcess, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    last = "no attempt"
+    with http_client(timeout=2.0) as client:
+        while time.monotonic() < deadline:
+            if not process.alive():
+                process.stop()
+                pytest.fail(
+                    f"{process.name} exited with status {process.proc.returncode} "
+                    f"before {url} answered\n{process.log_tail()}"
+                )
+            try:
+                response = client.get(url)
+                if response.status_code == 200:
+                    return
+                last = f"status {response.status_code}"
+            except httpx.TransportError as error:
+                last = repr(error)
+            time.sleep(0.1)
+    process.stop()
+    pytest.fail(f"{url} not ready after {timeout:.0f} s ({last})\n{process.log_tail()}")
+
+
+# --------------------------------------------------------------------------- the IdP
+
+
+@dataclass
+class MockIdP:
+    process: ManagedProcess
+    port: int
+
+    @property
+    def issuer(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def set_user(self, sub: str, claims: Mapping[str, Any]) -> None:
+        with http_client() as client:
+            response = client.put(f"{self.issuer}/users/{sub}", json=dict(claims))
+        assert response.status_code == 204, describe(response)
+
+    def stop(self) -> None:
+        self.process.stop()
+
+
+def start_idp(python: str, log_dir: Path) -> MockIdP:
+    port = free_port()
+    process = start_process(
+        "idp",
+        [python, "-m", "oidc_provider_mock", "--host", "127.0.0.1", "--port", str(port)],
+        log_dir,
+        clean_env(),
+    )
+    idp = MockIdP(process, port)
+    wait_until_http_ok(
+        f"{idp.issuer}/.well-known/openid-configuration", process, STARTUP_TIMEOUT
+    )
+    return idp
+
+
+# --------------------------------------------------------------------------- the server
+
+
+@dataclass
+class Registration:
+    email: str
+    device: dict[str, Any]
+    session_id: str
+    login_url: str
+    websocket_url: str
+    expires_in: int
+    body: dict[str, Any]
+
+
+@dataclass
+class FieldpassServer:
+    binary: Path
+    workdir: Path
+    port: int
+    config_path: Path
+    sqlite_path: Path
+    keys_dir: Path
+    env: dict[str, str]
+    idp: MockIdP
+    process: ManagedProcess | None = None
+
+    @property
+    def public_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def callback_url(self) -> str:
+        return f"{self.public_url}/auth_callback"
+
+    # ---- lifecycle
+
+    def write_config(self) -> None:
+        q = json.dumps  # JSON strings are valid YAML scalars
+        self.config_path.write_text(
+            "\n".join(
+                [
+                    "server:",
+                    "  host: 127.0.0.1",
+                    f"  port: {self.port}",
+                    f"  public_url: {q(self.public_url)}",
+                    "storage:",
+                    f"  sqlite_path: {q(str(self.sqlite_path))}",
+                    "tokens:",
+                    f"  keys_dir: {q(str(self.keys_dir))}",
+                    f"  audience: {AUDIENCE}",
+                    f"  access_token_ttl: {ACCESS_TOKEN_TTL}",
+                    "sessions:",
+                    "  ttl: 600",
+                    "  sweep_interval: 5",
+                    "environments:",
+                    "  - id: dev",
+                    f"    email_domains: [{EMAIL_DOMAIN}]",
+                    "    idp:",
+                    f"      issuer: {q(self.idp.issuer)}",
+                    f"      client_id: {IDP_CLIENT_ID}",
+                    "      client_secret_env: DEV_IDP_CLIENT_SECRET",
+                    "      scopes: [openid, email, profile]",
+                    "",
+                ]
+            )
+        )
+
+    def start(self) -> None:
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.keys_dir.mkdir(parents=True, exist_ok=True)
+        self.write_config()
+        result = self.cli("keys", "generate", "--config", str(self.config_path))
+        assert result.returncode == 0, f"keys generate failed:\n{cli_output(result)}"
+        pems = sorted(self.keys_dir.glob("*.pem"))
+        assert pems, f"keys generate wrote no *.pem into {self.keys_dir}:\n{cli_output(result)}"
+        self.process = start_process(
+            f"fieldpass-{self.port}",
+            [str(self.binary), "serve", "--config", str(self.config_path)],
+            self.workdir,
+            self.env,
+        )
+        wait_until_http_ok(f"{self.public_url}/healthz", self.process, STARTUP_TIMEOUT)
+
+    def stop(self) -> int | None:
+        return self.process.stop() if self.process else None
+
+    def log_tail(self) -> str:
+        return self.process.log_tail() if self.process else "<not started>"
+
+    # ---- CLI
+
+    def cli(self, *args: str, timeout: float = CLI_TIMEOUT) -> subprocess.CompletedProcess[str]:
+        try:
+            return subprocess.run(
+                [str(self.binary), *args],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                env=self.env,
+                timeout=timeout,
+                preexec_fn=_die_with_parent,
+            )
+        except subprocess.TimeoutExpired as error:
+            pytest.fail(f"fieldpass {' '.join(args)} did not finish in {timeout} s: {error}")
+
+    def mark_initialized(self, realm_path: str) -> subprocess.CompletedProcess[str]:
+        return self.cli(
+            "realms", "mark-initialized", realm_path, "--config", str(self.config_path)
+        )
+
+    # ---- HTTP
+
+    def post_register(
+        self,
+        body: Any = None,
+        *,
+        content: bytes | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> httpx.Response:
+        if content is None:
+            content = json.dumps(body).encode()
+        all_headers = {"content-type": "application/json", **(headers or {})}
+        with http_client() as client:
+            return client.post(
+                f"{self.public_url}/register_device", content=content, headers=all_headers
+            )
+
+    def register(self, email: str, device: Mapping[str, Any] | None = None) -> Registration:
+        device = dict(device or {"name": "Pixel 8", "platform": "android"})
+        response = self.post_register({"email": email, "device": device})
+        assert response.status_code == 201, describe(response)
+        body = response.json()
+        for key in ("session_id", "login_url", "websocket_url", "expires_in"):
+            assert key in body, f"register_device response lacks {key!r}: {body}"
+        return Registration(
+            email=email,
+            device=device,
+            session_id=body["session_id"],
+            login_url=body["login_url"],
+            websocket_url=body["websocket_url"],
+            expires_in=body["expires_in"],
+            body=body,
+        )
+
+    def get(self, path_and_query: str) -> httpx.Response:
+        with http_client() as client:
+            return client.get(f"{self.public_url}{path_and_query}")
+
+    def jwks(self) -> dict[str, Any]:
+        with http_client() as client:
+            response = client.get(f"{self.public_url}/.well-known/jwks.json")
+        assert response.status_code == 200, describe(response)
+        return response.json()
+
+    def verify_access_token(self, token: str) -> dict[str, Any]:
+        return verify_jwt(token, self.jwks(), issuer=self.public_url, audience=AUDIENCE)
+
+    # ---- storage (read-only)
+
+    def _connect_ro(self) -> sqlite3.Connection:
+        return sqlite3.connect(f"file:{self.sqlite_path}?mode=ro", uri=True, timeout=5)
+
+    def row_counts(self) -> dict[str, int]:
+        conn = self._connect_ro()
+        try:
+            return {
+                table: conn.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0]
+                for table in DB_TABLES
+            }
+        finally:
+            conn.close()
+
+    def tables_containing(self, needle: str) -> list[str]:
+        """Names of tables where some cell contains `needle` (text or blob)."""
+        conn = self._connect_ro()
+        found = []
+        try:
+            tables = [
+                row[0]
+                for row in conn.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'"
+                )
+            ]
+            for table in tables:
+                for row in conn.execute(f'SELECT * FROM "{table}"'):
+                    if any(_cell_contains(cell, needle) for cell in row):
+                        found.append(table)
+                        break
+        finally:
+            conn.close()
+        return found
+
+
+def _cell_contains(cell: Any, needle: str) -> bool:
+    if isinstance(cell, str):
+        return needle in cell
+    if isinstance(cell, bytes):
+        return needle.encode() in cell
+    return False
+
+
+def cli_output(result: subprocess.CompletedProcess[str]) -> str:
+    return (
+        f"exit status {result.returncode}\n--- stdout ---\n{result.stdout}"
+        f"\n--- stderr ---\n{result.stderr}"
+    )
+
+
+def start_server(
+    binary: Path, idp: MockIdP, workdir: Path, extra_env: Mapping[str, str] | None = None
+) -> FieldpassServer:
+    server = FieldpassServer(
+        binary=binary,
+        workdir=workdir,
+        port=free_port(),
+        config_path=workdir / "fieldpass.yaml",
+        sqlite_path=workdir / "fieldpass.sqlite",
+        keys_dir=workdir / "keys",
+        env=clean_env(extra_env),
+        idp=idp,
+    )
+    server.start()
+    return server
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+def b64url_decode(data: str) -> bytes:
+    return base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
+
+
+def b64url_encode(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def jwk_thumbprint(jwk: Mapping[str, Any]) -> str:
+    """RFC 7638 thumbprint (SHA-256, base64url) of a public EC or RSA JWK."""
+    members = {"EC": ("crv", "kty", "x", "y"), "RSA": ("e", "kty", "n")}[jwk["kty"]]
+    canonical = json.dumps(
+        {name: jwk[name] for name in members}, separators=(",", ":"), sort_keys=True
+    )
+    return b64url_encode(hashlib.sha256(canonical.encode()).digest())
+
+
+def verify_jwt(
+    token: str, jwks: Mapping[str, Any], *, issuer: str, audience: str
+) -> dict[str, Any]:
+    """Verify like a sync server would: our JWKS alone, ES256 only, all claims checked."""
+    header = jwt.get_unverified_header(token)
+    kid = header.get("kid")
+    keys = jwt.PyJWKSet.from_dict(dict(jwks))
+    key = keys[kid]  # raises KeyError for an unknown kid
+    return jwt.decode(
+        token,
+        key.key,
+        algorithms=["ES256"],
+        issuer=issuer,
+        audience=audience,
+        leeway=5,
+        options={"require": ["exp", "iat", "nbf", "iss", "aud", "sub", "jti"]},
+    )
+
+
+# --------------------------------------------------------------------------- the browser
+
+
+def login_params(login_url: str) -> dict[str, str]:
+    query = parse_qs(urlsplit(login_url).query, keep_blank_values=True)
+    return {key: values[0] for key, values in query.items()}
+
+
+def _with_query(url: str, extra: Mapping[str, str]) -> str:
+    parts = urlsplit(url)
+    query = parse_qs(parts.query, keep_blank_values=True)
+    for key, value in extra.items():
+        query[key] = [value]
+    return urlunsplit(parts._replace(query=urlencode(query, doseq=True)))
+
+
+def idp_redirect(
+    login_url: str, sub: str, *, deny: bool = False, idp: MockIdP | None = None,
+    claims: Mapping[str, Any] | None = None,
+) -> str:
+    """Sign in (or refuse) at the IdP; returns the Location it redirects the browser to.
+
+    The mock IdP's user `sub` has the email claim `sub` unless `claims` (with `idp`)
+    sets its claims first.
+
+    oidc-provider-mock 0.3.4 leaves `state` out of its access_denied redirect, which
+    RFC 6749 section 4.1.2.1 requires; like a conforming IdP, the helper puts the
+    request's state back in.
+    """
+    if claims is not None:
+        assert idp is not None, "claims need the idp to set them on"
+        idp.set_user(sub, claims)
+    form = {"action": "deny"} if deny else {"sub": sub}
+    with http_client() as client:
+        response = client.post(login_url, data=form)
+    assert response.status_code == 302, f"IdP did not redirect: {describe(response)}"
+    location = response.headers["location"]
+    params = login_params(location)
+    state = login_params(login_url).get("state")
+    if "error" in params and "state" not in params and state is not None:
+        location = _with_query(location, {"state": state})
+    return location
+
+
+def browser_login(
+    login_url: str, sub: str, deny: bool = False, *, idp: MockIdP | None = None,
+    claims: Mapping[str, Any] | None = None,
+) -> httpx.Response:
+    """Play the browser: sign in at the IdP as `sub` (or deny), then follow the
+    redirect to our /auth_callback. Returns the callback's response; its URL is
+    `response.request.url`."""
+    location = idp_redirect(login_url, sub, deny=deny, idp=idp, claims=claims)
+    assert urlsplit(location).path.endswith("/auth_callback"), location
+    with http_client() as client:
+        return client.get(location)
+
+
+# --------------------------------------------------------------------------- websockets
+
+
+@dataclass
+class Received:
+    events: list[dict[str, Any]]
+    closed: bool
+    close_code: int | None
+
+    @property
+    def types(self) -> list[str]:
+        return [event.get("type") for event in self.events]
+
+    @property
+    def seqs(self) -> list[int]:
+        return [event.get("seq") for event in self.events]
+
+
+def ws_connect(url: str) -> ClientConnection:
+    return connect(url, open_timeout=HTTP_TIMEOUT, close_timeout=5, proxy=None)
+
+
+def _parse(message: str | bytes) -> dict[str, Any]:
+    assert isinstance(message, str), f"expected a text frame, got binary {message!r}"
+    event = json.loads(message)
+    assert isinstance(event, dict), f"event is not a JSON object: {message}"
+    return event
+
+
+def receive(ws: ClientConnection, count: int, timeout: float = EVENT_TIMEOUT) -> list[dict[str, Any]]:
+    """Exactly `count` events within `timeout`, else the test fails."""
+    events: list[dict[str, Any]] = []
+    deadline = time.monotonic() + timeout
+    while len(events) < count:
+        remaining = deadline - time.monotonic()
+        try:
+            if remaining <= 0:
+                raise TimeoutError
+            events.append(_parse(ws.recv(timeout=remaining)))
+        except TimeoutError:
+            pytest.fail(f"got {len(events)} of {count} events in {timeout} s: {events}")
+        except ConnectionClosed as closed:
+            pytest.fail(
+                f"socket closed ({closed}) after {len(events)} of {count} events: {events}"
+            )
+    return events
+
+
+def receive_until_close(ws: ClientConnection, timeout: float = EVENT_TIMEOUT) -> Received:
+    """Every event until the server closes the socket or `timeout` passes."""
+    events: list[dict[str, Any]] = []
+    deadline = time.monotonic() + timeout
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return Received(events, closed=False, close_code=None)
+        try:
+            events.append(_parse(ws.recv(timeout=remaining)))
+        except TimeoutError:
+            return Received(events, closed=False, close_code=None)
+        except ConnectionClosed as closed:
+            code = closed.rcvd.code if closed.rcvd is not None else None
+            return Received(events, closed=True, close_code=code)
+
+
+def assert_silent(ws: ClientConnection, duration: float) -> None:
+    """No event (and no close) arrives within `duration` seconds."""
+    got = receive_until_close(ws, timeout=duration)
+    assert not got.events and not got.closed, (
+        f"expected no event within {duration} s, got {got.events} "
+        f"(closed={got.closed}, code={got.close_code})"
+    )
+
+
+def assert_event(event: Mapping[str, Any], seq: int, type_: str) -> None:
+    assert event.get("seq") == seq and event.get("type") == type_, (
+        f"expected seq={seq} type={type_!r}, got {event}"
+    )
+
+
+# --------------------------------------------------------------------------- flows
+
+
+@dataclass
+class Onboarded:
+    registration: Registration
+    token_event: dict[str, Any]
+    claims: dict[str, Any]
+    realm_path: str
+
+
+def onboard_to_data_ready(server: FieldpassServer, email: str, device: Mapping[str, Any] | None = None) -> Onboarded:
+    """First onboarding of a user: register, socket, login, mark initialized, data_ready."""
+    registration = server.register(email, device)
+    with ws_connect(registration.websocket_url) as ws:
+        callback = browser_login(registration.login_url, email.lower())
+        assert callback.status_code == 200 and is_html(callback), describe(callback)
+        token_event, realm_event = receive(ws, 2)
+        assert_event(token_event, 1, "token")
+        assert_event(realm_event, 2, "realm_initialized")
+        realm_path = realm_event["realm_path"]
+        result = server.mark_initialized(realm_path)
+        assert result.returncode == 0, cli_output(result)
+        rest = receive_until_close(ws)
+    assert rest.types == ["data_ready"] and rest.seqs == [3], rest
+    assert rest.events[0].get("realm_path") == realm_path, rest.events
+    assert rest.closed and rest.close_code == 1000, rest
+    claims = server.verify_access_token(token_event["access_token"])
+    return Onboarded(registration, token_event, claims, realm_path)

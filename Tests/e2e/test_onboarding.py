@@ -1,0 +1,261 @@
+"""Onboarding through the real IdP: events, tokens, JWKS, reconnects."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from urllib.parse import parse_qs, urlsplit
+
+import jwt
+import pytest
+
+from helpers import (
+    ACCESS_TOKEN_TTL,
+    AUDIENCE,
+    FieldpassServer,
+    assert_event,
+    assert_silent,
+    b64url_decode,
+    b64url_encode,
+    browser_login,
+    cli_output,
+    describe,
+    http_client,
+    is_html,
+    jwk_thumbprint,
+    login_params,
+    onboard_to_data_ready,
+    receive,
+    receive_until_close,
+    verify_jwt,
+    ws_connect,
+)
+
+DEVICE = {"name": "Pixel 8", "platform": "android"}
+PRIVATE_JWK_MEMBERS = {"d", "p", "q", "dp", "dq", "qi", "oth", "k"}
+
+
+def sign_in_and_get_token(server: FieldpassServer, email: str) -> dict:
+    """Register, sign in, and return the token event (socket closed afterwards)."""
+    registration = server.register(email, DEVICE)
+    with ws_connect(registration.websocket_url) as ws:
+        callback = browser_login(registration.login_url, email.lower())
+        assert callback.status_code == 200 and is_html(callback), describe(callback)
+        token_event, realm_event = receive(ws, 2)
+    assert_event(token_event, 1, "token")
+    assert_event(realm_event, 2, "realm_initialized")
+    return token_event
+
+
+def test_healthz(server: FieldpassServer) -> None:
+    response = server.get("/healthz")
+    assert response.status_code == 200, describe(response)
+
+
+def test_jwks_publishes_es256_public_keys_with_thumbprint_kids(server: FieldpassServer) -> None:
+    jwks = server.jwks()
+    assert isinstance(jwks.get("keys"), list) and jwks["keys"], jwks
+    for key in jwks["keys"]:
+        assert not PRIVATE_JWK_MEMBERS & key.keys(), f"private key material published: {key}"
+        assert key["kty"] == "EC" and key["crv"] == "P-256", key
+        assert key.get("alg", "ES256") == "ES256", key
+        assert key.get("use", "sig") == "sig", key
+        assert key["kid"] == jwk_thumbprint(key), f"kid is not the RFC 7638 thumbprint: {key}"
+
+
+def test_register_returns_login_url_for_the_idp(server: FieldpassServer, email: str) -> None:
+    registration = server.register(email, DEVICE)
+    with http_client() as client:
+        discovery = client.get(f"{server.idp.issuer}/.well-known/openid-configuration").json()
+
+    assert registration.login_url.split("?")[0] == discovery["authorization_endpoint"]
+    params = login_params(registration.login_url)
+    assert params.get("response_type") == "code", params
+    assert params.get("client_id") == "fieldpass", params
+    assert params.get("redirect_uri") == server.callback_url, params
+    assert {"openid", "email", "profile"} <= set(params.get("scope", "").split()), params
+    assert len(params.get("state", "")) >= 16, params
+    assert params.get("nonce"), params
+    assert params.get("code_challenge_method") == "S256", params
+    # S256 of a verifier: 32 bytes of SHA-256, base64url without padding.
+    assert len(b64url_decode(params.get("code_challenge", ""))) == 32, params
+    assert params.get("login_hint") == email, params
+
+    ws = urlsplit(registration.websocket_url)
+    assert (ws.scheme, ws.netloc, ws.path) == ("ws", f"127.0.0.1:{server.port}", "/events")
+    assert parse_qs(ws.query).get("session_id") == [registration.session_id]
+    assert isinstance(registration.expires_in, int) and 0 < registration.expires_in <= 600
+
+    again = server.register(email, DEVICE)
+    second = login_params(again.login_url)
+    assert again.session_id != registration.session_id
+    for fresh in ("state", "nonce", "code_challenge"):
+        assert second[fresh] != params[fresh], f"{fresh} reused across registrations"
+
+
+def test_happy_path(server: FieldpassServer, email: str) -> None:
+    registration = server.register(email, DEVICE)
+    with ws_connect(registration.websocket_url) as ws:
+        callback = browser_login(registration.login_url, email)
+        assert callback.status_code == 200, describe(callback)
+        assert is_html(callback), describe(callback)
+
+        token_event, realm_event = receive(ws, 2)
+        assert_event(token_event, 1, "token")
+        assert_event(realm_event, 2, "realm_initialized")
+        realm_path = realm_event.get("realm_path")
+
+        result = server.mark_initialized(realm_path)
+        assert result.returncode == 0, cli_output(result)
+        rest = receive_until_close(ws)
+
+    assert rest.types == ["data_ready"] and rest.seqs == [3], rest
+    assert rest.events[0]["realm_path"] == realm_path
+    assert rest.closed and rest.close_code == 1000, rest
+
+    assert token_event.get("token_type") == "Bearer", token_event
+    assert token_event.get("expires_in") == ACCESS_TOKEN_TTL, token_event
+    access_token = token_event.get("access_token")
+    refresh_token = token_event.get("refresh_token")
+    assert isinstance(refresh_token, str) and len(refresh_token) >= 20, token_event
+    assert refresh_token != access_token
+
+    # Verified with the published JWKS alone, as a sync server would.
+    header = jwt.get_unverified_header(access_token)
+    assert header.get("alg") == "ES256", header
+    claims = server.verify_access_token(access_token)
+    sub = claims["sub"]
+    assert realm_path == f"/users/{sub}"
+    assert claims["iss"] == server.public_url
+    assert claims["aud"] in (AUDIENCE, [AUDIENCE])
+    assert claims["email"] == email
+    assert claims["env"] == "dev"
+    assert claims["role"] == "worker"
+    assert isinstance(claims.get("device_id"), str) and claims["device_id"]
+    assert isinstance(claims.get("jti"), str) and claims["jti"]
+    now = time.time()
+    assert abs(claims["iat"] - now) < 60 and claims["nbf"] <= claims["iat"] + 1
+    assert abs(claims["exp"] - claims["iat"] - ACCESS_TOKEN_TTL) <= 1, claims
+    realms = claims.get("realms")
+    assert isinstance(realms, dict), claims
+    assert realms.get(f"/users/{sub}") == "write", realms
+    assert realms.get("/common") == "write", realms
+    assert "/tasks" not in realms, f"a worker has no access to /tasks: {realms}"
+    other_users = [path for path in realms if path.startswith("/users/") and path != realm_path]
+    assert not other_users, f"a worker may only write their own personal realm: {realms}"
+
+
+def test_token_secrets_leave_storage_when_session_ends(server: FieldpassServer, email: str) -> None:
+    done = onboard_to_data_ready(server, email, DEVICE)
+    access_token = done.token_event["access_token"]
+    refresh_token = done.token_event["refresh_token"]
+    deadline = time.monotonic() + 5
+    while True:
+        holding = {
+            "access token": server.tables_containing(access_token),
+            "refresh token (only its hash may be stored)": server.tables_containing(refresh_token),
+        }
+        if not any(holding.values()) or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert not any(holding.values()), f"plaintext tokens still stored after the session ended: {holding}"
+
+
+def test_returning_user_on_same_device_gets_data_ready_at_once(server: FieldpassServer, email: str) -> None:
+    first = onboard_to_data_ready(server, email, DEVICE)
+
+    registration = server.register(email, dict(DEVICE))
+    with ws_connect(registration.websocket_url) as ws:
+        callback = browser_login(registration.login_url, email)
+        assert callback.status_code == 200 and is_html(callback), describe(callback)
+        got = receive_until_close(ws)
+
+    assert got.types == ["token", "realm_initialized", "data_ready"], got
+    assert got.seqs == [1, 2, 3], got
+    assert got.closed and got.close_code == 1000, got
+    assert got.events[1]["realm_path"] == first.realm_path
+    assert got.events[2]["realm_path"] == first.realm_path
+    claims = server.verify_access_token(got.events[0]["access_token"])
+    assert claims["sub"] == first.claims["sub"]
+    assert claims["device_id"] == first.claims["device_id"]
+    assert claims["jti"] != first.claims["jti"]
+
+
+def test_late_connect_then_reconnect_with_after(server: FieldpassServer, email: str) -> None:
+    registration = server.register(email, DEVICE)
+    callback = browser_login(registration.login_url, email)
+    assert callback.status_code == 200 and is_html(callback), describe(callback)
+
+    # Connecting after the callback: the stored events, each once, in order.
+    with ws_connect(registration.websocket_url) as ws:
+        events = receive(ws, 2)
+        assert_silent(ws, 1.0)
+    assert [e["type"] for e in events] == ["token", "realm_initialized"], events
+    assert [e["seq"] for e in events] == [1, 2], events
+    realm_path = events[1]["realm_path"]
+
+    # Reconnecting with after=1: only what came after seq 1.
+    with ws_connect(f"{registration.websocket_url}&after=1") as ws:
+        (event,) = receive(ws, 1)
+        assert_event(event, 2, "realm_initialized")
+        assert_silent(ws, 0.5)
+        result = server.mark_initialized(realm_path)
+        assert result.returncode == 0, cli_output(result)
+        rest = receive_until_close(ws)
+    assert rest.types == ["data_ready"] and rest.seqs == [3], rest
+    assert rest.closed and rest.close_code == 1000, rest
+
+
+def test_email_is_matched_and_issued_in_lowercase(server: FieldpassServer) -> None:
+    mixed = f"Mixed.Case-{uuid.uuid4().hex[:8]}@Example.COM"
+    token_event = sign_in_and_get_token(server, mixed)
+    claims = server.verify_access_token(token_event["access_token"])
+    assert claims["email"] == mixed.lower()
+
+
+def test_verified_email_claim_is_accepted(server: FieldpassServer, email: str) -> None:
+    registration = server.register(email, DEVICE)
+    with ws_connect(registration.websocket_url) as ws:
+        callback = browser_login(
+            registration.login_url, email, idp=server.idp,
+            claims={"email": email, "email_verified": True, "name": "Test Worker"},
+        )
+        assert callback.status_code == 200 and is_html(callback), describe(callback)
+        token_event, realm_event = receive(ws, 2)
+    assert_event(token_event, 1, "token")
+    assert_event(realm_event, 2, "realm_initialized")
+    assert server.verify_access_token(token_event["access_token"])["email"] == email
+
+
+def _replace_middle_char(segment: str) -> str:
+    i = len(segment) // 2  # the middle: a last character may only carry padding bits
+    return segment[:i] + ("A" if segment[i] != "A" else "B") + segment[i + 1 :]
+
+
+def test_tampered_token_fails_verification(server: FieldpassServer, email: str) -> None:
+    token = sign_in_and_get_token(server, email)["access_token"]
+    jwks = server.jwks()
+
+    def verify(candidate: str) -> dict:
+        return verify_jwt(candidate, jwks, issuer=server.public_url, audience=AUDIENCE)
+
+    assert verify(token)["email"] == email  # the untouched token passes
+    header, payload, signature = token.split(".")
+
+    with pytest.raises(jwt.InvalidTokenError):
+        verify(".".join([header, _replace_middle_char(payload), signature]))
+
+    claims = json.loads(b64url_decode(payload))
+    claims["role"] = "admin"
+    claims["realms"] = {**claims.get("realms", {}), "/tasks": "manage"}
+    forged = b64url_encode(json.dumps(claims, separators=(",", ":")).encode())
+    with pytest.raises(jwt.InvalidSignatureError):
+        verify(".".join([header, forged, signature]))
+
+    with pytest.raises(jwt.InvalidTokenError):
+        verify(".".join([header, payload, _replace_middle_char(signature)]))
+
+    unsigned = b64url_encode(json.dumps({**jwt.get_unverified_header(token), "alg": "none"}).encode())
+    with pytest.raises(jwt.InvalidTokenError):
+        verify(".".join([unsigned, payload, ""]))
