@@ -24,23 +24,46 @@ public func buildApplication(
     }
     let store = try store ?? SQLiteStore(path: configuration.storage.sqlitePath)
     let hub = SessionEventHub(store: store, logger: logger)
+    let feedSignal = ChangeSignal()
     let environments = EnvironmentDirectory(
         environments: configuration.environments,
         redirectURI: configuration.server.publicURL + "/auth_callback",
         httpClient: HTTPClient.shared
     )
+    let policy = RealmPolicy(roles: configuration.roles)
+    let tokenIssuer = TokenIssuer(
+        keyRing: keyRing, issuer: configuration.server.publicURL, settings: configuration.tokens, policy: policy
+    )
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: JSONErrorMiddleware())
     try DiscoveryController(keyRing: keyRing).addRoutes(to: router)
     RegisterDeviceController(
-        store: store, environments: environments, server: configuration.server, sessions: configuration.sessions
+        store: store, environments: environments, server: configuration.server, sessions: configuration.sessions,
+        feedSignal: feedSignal
     ).addRoutes(to: router)
     AuthCallbackController(
         store: store, environments: environments,
-        tokenIssuer: TokenIssuer(keyRing: keyRing, issuer: configuration.server.publicURL, settings: configuration.tokens),
+        tokenIssuer: tokenIssuer,
         hub: hub
     ).addRoutes(to: router)
     EventSocketController(store: store, hub: hub).addRoutes(to: router)
+
+    let serviceAccounts = ServiceAccountDirectory(environments: configuration.environments)
+    TokenEndpointController(directory: store, serviceAccounts: serviceAccounts, tokenIssuer: tokenIssuer).addRoutes(to: router)
+    let authenticator = BearerAuthenticator(
+        verifier: keyRing.verifier(
+            policy: JWTVerificationPolicy(issuer: configuration.server.publicURL, audience: configuration.tokens.audience)
+        ),
+        directory: store, serviceAccounts: serviceAccounts.environments
+    )
+    func authenticated(_ path: RouterPath) -> RouterGroup<IdentifiedRequestContext> {
+        router.group(path).add(middleware: authenticator).group(context: IdentifiedRequestContext.self)
+    }
+    MeController(directory: store, policy: policy).addRoutes(to: authenticated(""))
+    let admin = authenticated("admin")
+    AdminUsersController(directory: store, policy: policy).addRoutes(to: admin)
+    AdminTeamsController(directory: store).addRoutes(to: admin)
+    IntegrationController(store: store, hub: hub, feedSignal: feedSignal).addRoutes(to: authenticated("integration"))
 
     let sweeper = SessionSweeper(store: store, hub: hub, settings: configuration.sessions, logger: logger)
     return Application(

@@ -22,7 +22,7 @@ struct RealmsCommand: AsyncParsableCommand {
         func run() async throws {
             let configuration = try options.load()
             let store = try SQLiteStore(path: configuration.storage.sqlitePath)
-            guard let events = try await store.markRealmInitialized(path: path, now: Date()) else {
+            guard let events = try await store.markRealmInitialized(path: path, environmentID: nil, now: Date()) else {
                 throw ValidationError("no realm \(path)")
             }
             print("Realm \(path) initialized; data_ready sent to \(events.count) waiting session(s).")

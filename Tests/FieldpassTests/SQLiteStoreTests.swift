@@ -6,7 +6,7 @@ import Testing
 struct SQLiteStoreTests {
     static func login(_ session: OnboardingSession) -> CompletedLogin {
         CompletedLogin(
-            session: session, idpSubject: "idp-sub", accessToken: "access", accessTokenTTL: 900,
+            session: session, accessToken: "access", accessTokenTTL: 900,
             refreshToken: "refresh", refreshTokenHash: "hash-\(session.id)", refreshTokenExpiresAt: Date().addingTimeInterval(3600)
         )
     }
@@ -29,12 +29,12 @@ struct SQLiteStoreTests {
             #expect(stored.map(\.isTerminal) == [false, false])
             #expect(stored[1].frame == #"{"realm_path":"\#(session.realmPath)","seq":2,"type":"realm_initialized"}"#)
 
-            let ready = try #require(try await store.markRealmInitialized(path: session.realmPath, now: Date()))
+            let ready = try #require(try await store.markRealmInitialized(path: session.realmPath, environmentID: nil, now: Date()))
             #expect(ready.map(\.seq) == [3])
             #expect(ready.first?.isTerminal == true)
             #expect(try await store.events(sessionID: session.id, after: 1).map(\.seq) == [2, 3])
-            #expect(try await store.markRealmInitialized(path: session.realmPath, now: Date()) == [])
-            #expect(try await store.markRealmInitialized(path: "/users/nobody", now: Date()) == nil)
+            #expect(try await store.markRealmInitialized(path: session.realmPath, environmentID: nil, now: Date()) == [])
+            #expect(try await store.markRealmInitialized(path: "/users/nobody", environmentID: nil, now: Date()) == nil)
         }
     }
 
@@ -42,7 +42,7 @@ struct SQLiteStoreTests {
         try await TestEnvironment.with { environment in
             let store = environment.store
             let (first, _) = try await environment.register()
-            _ = try await store.markRealmInitialized(path: first.realmPath, now: Date())
+            _ = try await store.markRealmInitialized(path: first.realmPath, environmentID: nil, now: Date())
             let (second, state) = try await environment.register()
             #expect(second.userID == first.userID)
             #expect(second.deviceID == first.deviceID)

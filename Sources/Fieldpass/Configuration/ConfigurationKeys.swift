@@ -10,6 +10,9 @@ enum ConfigurationKeys {
         ["environments", "*", "idp", "issuer"], ["environments", "*", "idp", "client_id"],
         ["environments", "*", "idp", "client_secret_env"], ["environments", "*", "idp", "scopes"],
         ["environments", "*", "idp", "token_endpoint_auth"], ["environments", "*", "idp", "id_token_algorithms"],
+        ["environments", "*", "bootstrap_admins"], ["environments", "*", "service_accounts"],
+        ["environments", "*", "service_accounts", "*", "id"], ["environments", "*", "service_accounts", "*", "secret_env"],
+        ["roles", "admin"], ["roles", "manager"], ["roles", "worker"],
     ]
 
     static func checkKnown(_ keys: [[String]]) throws(ConfigurationError) {

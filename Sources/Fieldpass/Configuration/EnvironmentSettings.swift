@@ -1,7 +1,9 @@
 /// A company: the email domains that belong to it and its IdP.
 ///
 /// Keys under `environments.<id>`: `email_domains` (required, lower-cased, each in one
-/// environment only) and `idp` (see ``IdentityProviderSettings``).
+/// environment only), `idp` (see ``IdentityProviderSettings``), `bootstrap_admins` (emails
+/// that become admins at their first sign-in) and `service_accounts` (see
+/// ``ServiceAccountSettings``).
 public struct EnvironmentSettings: Sendable, Identifiable {
     /// Environment id, carried in tokens as `env`.
     public var id: String
@@ -9,6 +11,10 @@ public struct EnvironmentSettings: Sendable, Identifiable {
     public var emailDomains: [String]
     /// The environment's OpenID Connect provider.
     public var idp: IdentityProviderSettings
+    /// Lower-cased emails made admin at their first sign-in.
+    public var bootstrapAdmins: Set<String>
+    /// Backend integrations allowed to use the integration API.
+    public var serviceAccounts: [ServiceAccountSettings]
 
     init(id: String, _ settings: SettingsReader, environment: [String: String]) throws(ConfigurationError) {
         self.id = id
@@ -21,5 +27,21 @@ public struct EnvironmentSettings: Sendable, Identifiable {
             throw ConfigurationError(key: settings.dotted(prefix + ["email_domains"]), "'\(domain)' is not a domain name")
         }
         idp = try IdentityProviderSettings(settings, prefix: prefix + ["idp"], environment: environment)
+        var admins: Set<String> = []
+        for text in try settings.strings(prefix + ["bootstrap_admins"], default: []) {
+            guard let email = EmailAddress(text), emailDomains.contains(email.domain) else {
+                throw ConfigurationError(
+                    key: settings.dotted(prefix + ["bootstrap_admins"]),
+                    "'\(text)' is not an email address of this environment's domains"
+                )
+            }
+            admins.insert(email.value)
+        }
+        bootstrapAdmins = admins
+        serviceAccounts = try settings.strings(prefix + ["service_accounts"], default: []).map { accountID throws(ConfigurationError) in
+            try ServiceAccountSettings(
+                id: accountID, settings, prefix: prefix + ["service_accounts", accountID], environment: environment
+            )
+        }
     }
 }

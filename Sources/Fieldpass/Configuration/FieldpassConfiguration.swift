@@ -18,6 +18,8 @@ public struct FieldpassConfiguration: Sendable {
     public var sessions: SessionSettings
     /// Companies and their IdPs.
     public var environments: [EnvironmentSettings]
+    /// Realm defaults per role.
+    public var roles: RoleSettings
 
     /// Reads and validates the configuration from `reader`; `environment` supplies client secrets.
     public init(reader: ConfigReader, environment: [String: String]) throws(ConfigurationError) {
@@ -26,9 +28,11 @@ public struct FieldpassConfiguration: Sendable {
         storage = try StorageSettings(settings)
         tokens = try TokenSettings(settings)
         sessions = try SessionSettings(settings)
+        roles = try RoleSettings(settings)
         let ids = try settings.strings(["environments"])
         var environments: [EnvironmentSettings] = []
         var domainOwners: [String: String] = [:]
+        var accountOwners: [String: String] = [:]
         for id in ids {
             guard YAMLConfigFlattener.isValidID(id) else {
                 throw ConfigurationError(key: "environments", "'\(id)' is not a valid id")
@@ -42,6 +46,16 @@ public struct FieldpassConfiguration: Sendable {
                     )
                 }
                 domainOwners[domain] = id
+            }
+            // The client id alone names the account at POST /token, so it must be unique.
+            for account in environmentSettings.serviceAccounts {
+                if let owner = accountOwners[account.id] {
+                    throw ConfigurationError(
+                        key: "environments.\(id).service_accounts",
+                        "'\(account.id)' is already a service account of environment '\(owner)'"
+                    )
+                }
+                accountOwners[account.id] = id
             }
             environments.append(environmentSettings)
         }

@@ -10,7 +10,7 @@ import NIOWebSocket
 /// exactly once and in order; after a terminal event the session ends and the socket closes
 /// normally.
 public struct EventSocketController: Sendable {
-    let store: any FieldpassStore
+    let store: any OnboardingStore
     let hub: SessionEventHub
 
     /// Registers the route on `router`.

@@ -8,7 +8,7 @@ public import ServiceLifecycle
 /// ``notify()`` so their events go out at once; writers in other processes (the CLI, other
 /// instances) are picked up by the next poll, at most `pollInterval` later.
 public actor SessionEventHub: Service {
-    private let store: any FieldpassStore
+    private let store: any OnboardingStore
     private let pollInterval: Duration
     private let logger: Logger
     private let wakeups: AsyncStream<Void>
@@ -18,7 +18,7 @@ public actor SessionEventHub: Service {
     private var nextSubscriberID = 0
 
     /// Creates a hub reading `store`'s feed.
-    public init(store: any FieldpassStore, logger: Logger, pollInterval: Duration = .milliseconds(50)) {
+    public init(store: any OnboardingStore, logger: Logger, pollInterval: Duration = .milliseconds(50)) {
         self.store = store
         self.logger = logger
         self.pollInterval = pollInterval

@@ -4,7 +4,7 @@ public import ServiceLifecycle
 
 /// Expires unfinished sessions (their devices get `session_expired`) and deletes old ones.
 public struct SessionSweeper: Service {
-    let store: any FieldpassStore
+    let store: any OnboardingStore
     let hub: SessionEventHub
     let settings: SessionSettings
     let logger: Logger

@@ -11,12 +11,15 @@ public struct APIError: HTTPResponseError, Equatable {
     public let code: String
     /// Human-readable explanation.
     public let description: String
+    /// Extra headers, such as an authentication challenge.
+    public let headers: HTTPFields
 
     /// Creates an error answered with `status`.
-    public init(_ status: HTTPResponse.Status, _ code: String, _ description: String) {
+    public init(_ status: HTTPResponse.Status, _ code: String, _ description: String, headers: HTTPFields = [:]) {
         self.status = status
         self.code = code
         self.description = description
+        self.headers = headers
     }
 
     /// The JSON response.
@@ -25,7 +28,7 @@ public struct APIError: HTTPResponseError, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(body)
-        var headers = HTTPFields()
+        var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))

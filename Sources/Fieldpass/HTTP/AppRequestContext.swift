@@ -8,6 +8,8 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by the router when a route upgrades to a WebSocket.
     public let webSocket: WebSocketHandlerReference<Self>
+    /// The caller, once ``BearerAuthenticator`` has verified their token.
+    public var identity: Identity?
 
     /// Creates the context for one request.
     public init(source: ApplicationRequestContextSource) {
@@ -18,12 +20,13 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext {
     /// No endpoint takes more than this; bigger bodies get 413 before they are read whole.
     public var maxUploadSize: Int { 64 * 1024 }
 
-    /// Plain URLs in JSON (`https://…`, not `https:\/\/…`); one encoder for all requests.
+    /// Plain URLs in JSON (`https://…`, not `https:\/\/…`) and ISO 8601 dates; one encoder for all requests.
     public var responseEncoder: JSONEncoder { Self.encoder }
 
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
         return encoder
     }()
 }

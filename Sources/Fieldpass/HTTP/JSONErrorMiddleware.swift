@@ -10,6 +10,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw error
         } catch let error as HTMLErrorPage {
             throw error
+        } catch let error as DirectoryError {
+            throw error.apiError
         } catch let error as HTTPError {
             throw Self.apiError(for: error.status)
         } catch let error as any HTTPResponseError {

@@ -1,4 +1,7 @@
-/// The claims of a device access token (DESIGN.md, "Access token claims").
+/// The claims of an access token (DESIGN.md, "Access token claims").
+///
+/// Device tokens carry `email` and `device_id`; a service account's token has neither and
+/// the role `service`.
 public struct AccessTokenClaims: Codable, Sendable, Equatable {
     public var iss: String
     public var sub: String
@@ -7,11 +10,14 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
     public var nbf: Int
     public var exp: Int
     public var jti: String
-    public var email: String
+    public var email: String?
     public var env: String
     public var role: String
-    public var deviceID: String
+    public var deviceID: String?
     public var realms: [String: RealmAccess]
+
+    /// The `role` of service account tokens.
+    public static let serviceRole = "service"
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, iat, nbf, exp, jti, email, env, role, realms

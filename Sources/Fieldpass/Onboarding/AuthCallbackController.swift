@@ -32,7 +32,9 @@ struct AuthCallbackController: Sendable {
             )
         }
         do {
-            let login = try await signIn(session: session, query: query, idp: environment.idp)
+            let login = try await signIn(
+                session: session, query: query, idp: environment.idp, bootstrapAdmins: environment.settings.bootstrapAdmins
+            )
             let events = try await store.completeLogin(login, now: Date())
             hub.notify()
             guard !events.isEmpty else {
@@ -50,7 +52,9 @@ struct AuthCallbackController: Sendable {
     }
 
     /// The IdP's answer, checked step by step (RFC 6749 4.1.2, RFC 9207, OIDC Core 3.1.3).
-    private func signIn(session: OnboardingSession, query: Parameters, idp: OIDCProviderClient) async throws -> CompletedLogin {
+    private func signIn(
+        session: OnboardingSession, query: Parameters, idp: OIDCProviderClient, bootstrapAdmins: Set<String>
+    ) async throws -> CompletedLogin {
         if let error = query.get("error") {
             throw OIDCError(
                 LoginErrorText.code(error),
@@ -79,8 +83,12 @@ struct AuthCallbackController: Sendable {
         if identity.claims.emailVerified == false {
             throw OIDCError("email_not_verified", "The identity provider has not verified this email address.")
         }
+        let facts = try await store.recordSignIn(
+            userID: session.userID, idpSubject: identity.subject,
+            promoteToAdmin: bootstrapAdmins.contains(session.email), now: now
+        )
         do {
-            return try tokenIssuer.issue(for: session, idpSubject: identity.subject, now: now)
+            return try tokenIssuer.issue(for: session, facts: facts, now: now)
         } catch {
             throw OIDCError("server_error", "The device token could not be issued.")
         }

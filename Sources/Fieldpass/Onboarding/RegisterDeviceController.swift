@@ -7,10 +7,12 @@ import Tokens
 /// Everything is validated, and the IdP's discovery document fetched, before anything is
 /// stored: a rejected request changes nothing.
 struct RegisterDeviceController: Sendable {
-    let store: any FieldpassStore
+    let store: any OnboardingStore
     let environments: EnvironmentDirectory
     let server: ServerSettings
     let sessions: SessionSettings
+    /// Wakes integration long-polls: a registration may have created a realm.
+    let feedSignal: ChangeSignal
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("register_device", use: register)
@@ -47,6 +49,7 @@ struct RegisterDeviceController: Sendable {
                 codeVerifier: verifier, now: now, expiresAt: expiresAt
             )
         )
+        feedSignal.signal()
         var headers = HTTPFields()
         headers[.cacheControl] = "no-store"
         return EditedResponse(
@@ -71,12 +74,7 @@ struct RegisterDeviceController: Sendable {
         /// A name a person can read (1–100 characters, no control characters) and a short
         /// lower-case platform tag such as `ios`, `android` or `cli`.
         func validated() throws -> DeviceInfo {
-            let trimmedName = name.trimmingCharacters(in: .whitespaces)
-            guard (1...100).contains(trimmedName.count),
-                !trimmedName.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-            else {
-                throw APIError.invalidRequest("device.name must be 1 to 100 printable characters.")
-            }
+            let trimmedName = try DisplayName.validated(name, field: "device.name")
             let tag = platform.lowercased()
             guard (1...32).contains(tag.count),
                 tag.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" })

@@ -1,37 +1,72 @@
 public import Foundation
 public import Tokens
 
-/// Mints a device's access token and refresh token.
+/// Mints access tokens for devices and service accounts, and refresh tokens for devices.
 public struct TokenIssuer: Sendable {
     private let signer: JWTSigner
     private let issuer: String
     private let settings: TokenSettings
+    private let policy: RealmPolicy
 
     /// Signs with the key ring's current key.
-    public init(keyRing: KeyRing, issuer: String, settings: TokenSettings) {
+    public init(keyRing: KeyRing, issuer: String, settings: TokenSettings, policy: RealmPolicy) {
         self.signer = JWTSigner(key: keyRing.signingKey)
         self.issuer = issuer
         self.settings = settings
+        self.policy = policy
     }
 
-    /// Tokens for `session`'s user and device, ready to be stored.
-    public func issue(for session: OnboardingSession, idpSubject: String, now: Date) throws(TokenError) -> CompletedLogin {
-        let issuedAt = Int(now.timeIntervalSince1970)
-        let claims = AccessTokenClaims(
-            iss: issuer, sub: session.userID, aud: settings.audience,
-            iat: issuedAt, nbf: issuedAt, exp: issuedAt + settings.accessTokenTTL,
-            jti: try Crypto.randomToken(byteCount: 16),
-            email: session.email, env: session.environmentID, role: session.role,
-            deviceID: session.deviceID,
-            realms: RealmPermissions.defaults(role: session.role, userID: session.userID)
-        )
-        let refreshToken = try Crypto.randomToken(byteCount: 32)
+    /// Seconds an access token lives.
+    public var accessTokenTTL: Int { settings.accessTokenTTL }
+
+    /// Tokens for a session's device, ready to be stored.
+    public func issue(for session: OnboardingSession, facts: AccessFacts, now: Date) throws(TokenError) -> CompletedLogin {
+        let refresh = try refreshToken(now: now)
         return CompletedLogin(
-            session: session, idpSubject: idpSubject,
-            accessToken: try signer.sign(claims), accessTokenTTL: settings.accessTokenTTL,
-            refreshToken: refreshToken,
-            refreshTokenHash: Crypto.base64URLEncode(Crypto.sha256(Array(refreshToken.utf8))),
-            refreshTokenExpiresAt: now.addingTimeInterval(TimeInterval(settings.refreshTokenTTL))
+            session: session, accessToken: try deviceAccessToken(facts: facts, deviceID: session.deviceID, now: now),
+            accessTokenTTL: settings.accessTokenTTL,
+            refreshToken: refresh.token, refreshTokenHash: refresh.hash, refreshTokenExpiresAt: refresh.expiresAt
+        )
+    }
+
+    /// A device's access token with the person's current realms.
+    public func deviceAccessToken(facts: AccessFacts, deviceID: String, now: Date) throws(TokenError) -> String {
+        try sign(
+            subject: facts.user.id, environmentID: facts.user.environmentID, role: facts.user.role.rawValue,
+            email: facts.user.email, deviceID: deviceID, realms: policy.realms(for: facts), now: now
+        )
+    }
+
+    /// A backend integration's access token, scoped to its environment.
+    public func serviceAccessToken(accountID: String, environmentID: String, now: Date) throws(TokenError) -> String {
+        try sign(
+            subject: "service:\(accountID)", environmentID: environmentID, role: AccessTokenClaims.serviceRole,
+            email: nil, deviceID: nil, realms: RealmPolicy.serviceAccountRealms, now: now
+        )
+    }
+
+    /// A new random refresh token, its hash (the only form stored) and its expiry.
+    public func refreshToken(now: Date) throws(TokenError) -> (token: String, hash: String, expiresAt: Date) {
+        let token = try Crypto.randomToken(byteCount: 32)
+        return (token, Self.hash(refreshToken: token), now.addingTimeInterval(TimeInterval(settings.refreshTokenTTL)))
+    }
+
+    /// SHA-256 of a refresh token, base64url.
+    public static func hash(refreshToken: String) -> String {
+        Crypto.base64URLEncode(Crypto.sha256(Array(refreshToken.utf8)))
+    }
+
+    private func sign(
+        subject: String, environmentID: String, role: String, email: String?, deviceID: String?,
+        realms: [String: RealmAccess], now: Date
+    ) throws(TokenError) -> String {
+        let issuedAt = Int(now.timeIntervalSince1970)
+        return try signer.sign(
+            AccessTokenClaims(
+                iss: issuer, sub: subject, aud: settings.audience, iat: issuedAt, nbf: issuedAt,
+                exp: issuedAt + settings.accessTokenTTL, jti: try Crypto.randomToken(byteCount: 16),
+                email: email, env: environmentID, role: role, deviceID: deviceID, realms: realms
+            )
         )
     }
 }

@@ -1,10 +1,8 @@
 public import Foundation
 
-/// A successful sign-in, ready to be stored: the tokens for the device and the IdP identity.
+/// A successful sign-in, ready to be stored: the tokens for the device.
 public struct CompletedLogin: Sendable {
     public var session: OnboardingSession
-    /// The IdP's `sub` for this user.
-    public var idpSubject: String
     public var accessToken: String
     public var accessTokenTTL: Int
     public var refreshToken: String
@@ -13,11 +11,10 @@ public struct CompletedLogin: Sendable {
     public var refreshTokenExpiresAt: Date
 
     public init(
-        session: OnboardingSession, idpSubject: String, accessToken: String, accessTokenTTL: Int,
+        session: OnboardingSession, accessToken: String, accessTokenTTL: Int,
         refreshToken: String, refreshTokenHash: String, refreshTokenExpiresAt: Date
     ) {
         self.session = session
-        self.idpSubject = idpSubject
         self.accessToken = accessToken
         self.accessTokenTTL = accessTokenTTL
         self.refreshToken = refreshToken

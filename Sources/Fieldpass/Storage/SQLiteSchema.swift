@@ -71,6 +71,48 @@ enum SQLiteSchema {
                 );
                 """)
         }
+        migrator.registerMigration("2-directory") { db in
+            try db.execute(sql: """
+                CREATE TABLE teams (
+                    id TEXT PRIMARY KEY,
+                    environment_id TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    UNIQUE (environment_id, name)
+                );
+                CREATE TABLE team_members (
+                    team_id TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    added_at REAL NOT NULL,
+                    PRIMARY KEY (team_id, user_id)
+                );
+                CREATE INDEX team_members_user ON team_members(user_id);
+                CREATE TABLE realm_grants (
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    realm_path TEXT NOT NULL,
+                    access TEXT NOT NULL,
+                    granted_at REAL NOT NULL,
+                    PRIMARY KEY (user_id, realm_path)
+                );
+                CREATE TABLE audit_log (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    environment_id TEXT NOT NULL,
+                    actor TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    target TEXT NOT NULL,
+                    before TEXT,
+                    after TEXT,
+                    at REAL NOT NULL
+                );
+                CREATE INDEX audit_log_environment ON audit_log(environment_id, id);
+                CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+                ALTER TABLE realms ADD COLUMN feed_seq INTEGER NOT NULL DEFAULT 0;
+                UPDATE realms SET feed_seq = rowid;
+                INSERT INTO counters (name, value) SELECT 'realm_feed', COALESCE(MAX(feed_seq), 0) FROM realms;
+                CREATE INDEX realms_feed ON realms(environment_id, feed_seq);
+                CREATE INDEX refresh_tokens_device ON refresh_tokens(device_id);
+                """)
+        }
         return migrator
     }
 }

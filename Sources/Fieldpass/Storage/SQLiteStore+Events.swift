@@ -12,10 +12,6 @@ extension SQLiteStore {
             )
             // The sweeper may have expired the session while the IdP was answering.
             guard db.changesCount == 1 else { return [] }
-            try db.execute(
-                sql: "UPDATE users SET idp_subject = ? WHERE id = ? AND idp_subject IS NULL",
-                arguments: [login.idpSubject, session.userID]
-            )
             try db.execute(sql: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [timestamp, session.deviceID])
             try db.execute(
                 sql: "INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
@@ -104,16 +100,22 @@ extension SQLiteStore {
         }
     }
 
-    public func markRealmInitialized(path: String, now: Date) async throws -> [StoredEvent]? {
+    public func markRealmInitialized(path: String, environmentID: String?, now: Date) async throws -> [StoredEvent]? {
         try await write { db in
             let timestamp = now.timeIntervalSince1970
-            guard let userID = try String.fetchOne(db, sql: "SELECT user_id FROM realms WHERE path = ?", arguments: [path]) else {
+            guard let realm = try Row.fetchOne(
+                db, sql: "SELECT user_id, environment_id, initialized FROM realms WHERE path = ?", arguments: [path]
+            ), environmentID == nil || realm["environment_id"] == environmentID else {
                 return nil
             }
-            try db.execute(
-                sql: "UPDATE realms SET initialized = 1, initialized_at = COALESCE(initialized_at, ?) WHERE path = ?",
-                arguments: [timestamp, path]
-            )
+            let userID: String = realm["user_id"]
+            if !(realm["initialized"] as Bool) {
+                // A change the integration feed shows again, now as initialized.
+                try db.execute(
+                    sql: "UPDATE realms SET initialized = 1, initialized_at = ?, feed_seq = ? WHERE path = ?",
+                    arguments: [timestamp, try Self.nextFeedSeq(db), path]
+                )
+            }
             let waiting = try String.fetchAll(
                 db,
                 sql: "SELECT id FROM sessions WHERE user_id = ? AND status = 'authenticated' AND expires_at > ?",

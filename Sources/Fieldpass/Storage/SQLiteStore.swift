@@ -5,7 +5,7 @@ import GRDB
 ///
 /// Writes run in `BEGIN IMMEDIATE` transactions so that two processes never deadlock on a
 /// lock upgrade; readers never block writers (WAL).
-public struct SQLiteStore: FieldpassStore {
+public struct SQLiteStore: OnboardingStore, DirectoryStore {
     let pool: DatabasePool
 
     /// Opens (creating if needed) the database at `path` and migrates it.
@@ -38,22 +38,10 @@ public struct SQLiteStore: FieldpassStore {
     public func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession {
         try await write { db in
             let now = registration.now.timeIntervalSince1970
-            let user = try Row.fetchOne(
-                db, sql: "SELECT id, role FROM users WHERE environment_id = ? AND email = ?",
-                arguments: [registration.environmentID, registration.email]
+            let userID = try Self.findOrCreateUser(
+                db, email: registration.email, environmentID: registration.environmentID, now: now
             )
-            let userID: String = user?["id"] ?? UUID().uuidString.lowercased()
-            let role: String = user?["role"] ?? "worker"
-            if user == nil {
-                try db.execute(
-                    sql: "INSERT INTO users (id, environment_id, email, role, created_at) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [userID, registration.environmentID, registration.email, role, now]
-                )
-                try db.execute(
-                    sql: "INSERT INTO realms (path, environment_id, user_id, created_at) VALUES (?, ?, ?, ?)",
-                    arguments: [RealmPath.personal(userID: userID), registration.environmentID, userID, now]
-                )
-            }
+            let role = try String.fetchOne(db, sql: "SELECT role FROM users WHERE id = ?", arguments: [userID]) ?? Role.worker.rawValue
             let deviceID = try String.fetchOne(
                 db, sql: "SELECT id FROM devices WHERE user_id = ? AND name = ? AND platform = ?",
                 arguments: [userID, registration.deviceName, registration.platform]

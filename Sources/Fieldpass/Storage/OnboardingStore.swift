@@ -1,11 +1,14 @@
 public import Foundation
 
-/// Everything Fieldpass keeps. SQLite is the default; the protocol keeps the door open for
-/// a PostgreSQL store shared by several instances.
+/// Everything Fieldpass keeps: onboarding plus the directory. SQLite is the default; the
+/// protocols keep the door open for a PostgreSQL store shared by several instances.
+public typealias FieldpassStore = OnboardingStore & DirectoryStore
+
+/// Onboarding sessions and their events.
 ///
 /// Every method that changes more than one row does so in one transaction, so a crash or
 /// a concurrent writer (the CLI, another instance) never sees half a change.
-public protocol FieldpassStore: Sendable {
+public protocol OnboardingStore: Sendable {
     /// Creates the user, their personal realm and the device if absent, and a pending session.
     func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession
 
@@ -41,6 +44,7 @@ public protocol FieldpassStore: Sendable {
     func sweepSessions(now: Date, deleteBefore: Date) async throws -> [StoredEvent]
 
     /// Marks a realm initialized and stores `data_ready` for every session of its user that
-    /// waits for it. Returns `nil` for an unknown realm, else the events stored.
-    func markRealmInitialized(path: String, now: Date) async throws -> [StoredEvent]?
+    /// waits for it. Returns `nil` for an unknown realm (or one outside `environmentID` when
+    /// given), else the events stored.
+    func markRealmInitialized(path: String, environmentID: String?, now: Date) async throws -> [StoredEvent]?
 }

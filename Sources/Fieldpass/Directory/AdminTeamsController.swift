@@ -1,0 +1,80 @@
+import Foundation
+public import Hummingbird
+
+/// `/admin/teams…`: teams and their members. Admins and managers may read; only admins may change.
+struct AdminTeamsController: Sendable {
+    let directory: any DirectoryStore
+
+    func addRoutes(to group: RouterGroup<IdentifiedRequestContext>) {
+        group.get("teams", use: list)
+        group.post("teams", use: create)
+        group.get("teams/:team_id", use: show)
+        group.patch("teams/:team_id", use: rename)
+        group.delete("teams/:team_id", use: delete)
+        group.put("teams/:team_id/members/:user_id", use: addMember)
+        group.delete("teams/:team_id/members/:user_id", use: removeMember)
+    }
+
+    @Sendable func list(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.Teams {
+        try context.identity.requireStaff()
+        return AdminResponses.Teams(teams: try await directory.teams(environmentID: context.identity.environmentID))
+    }
+
+    @Sendable func create(_ request: Request, context: IdentifiedRequestContext) async throws -> EditedResponse<TeamRecord> {
+        try context.identity.requireAdmin()
+        let name = try await JSONBody.decode(AdminRequests.TeamName.self, from: request, context: context).validated()
+        let team = try await directory.createTeam(
+            name: name, environmentID: context.identity.environmentID, actor: context.identity.actor, now: Date()
+        )
+        return EditedResponse(status: .created, response: team)
+    }
+
+    @Sendable func show(_ request: Request, context: IdentifiedRequestContext) async throws -> TeamRecord {
+        try context.identity.requireStaff()
+        guard let team = try await directory.team(id: try teamID(context), environmentID: context.identity.environmentID) else {
+            throw DirectoryError.unknownTeam
+        }
+        return team
+    }
+
+    @Sendable func rename(_ request: Request, context: IdentifiedRequestContext) async throws -> TeamRecord {
+        try context.identity.requireAdmin()
+        let name = try await JSONBody.decode(AdminRequests.TeamName.self, from: request, context: context).validated()
+        return try await directory.renameTeam(
+            id: try teamID(context), to: name, environmentID: context.identity.environmentID,
+            actor: context.identity.actor, now: Date()
+        )
+    }
+
+    @Sendable func delete(_ request: Request, context: IdentifiedRequestContext) async throws -> Response {
+        try context.identity.requireAdmin()
+        try await directory.deleteTeam(
+            id: try teamID(context), environmentID: context.identity.environmentID, actor: context.identity.actor, now: Date()
+        )
+        return Response(status: .noContent)
+    }
+
+    @Sendable func addMember(_ request: Request, context: IdentifiedRequestContext) async throws -> TeamRecord {
+        try context.identity.requireAdmin()
+        return try await directory.addMember(
+            userID: try memberID(context), teamID: try teamID(context), environmentID: context.identity.environmentID,
+            actor: context.identity.actor, now: Date()
+        )
+    }
+
+    @Sendable func removeMember(_ request: Request, context: IdentifiedRequestContext) async throws -> TeamRecord {
+        try context.identity.requireAdmin()
+        return try await directory.removeMember(
+            userID: try memberID(context), teamID: try teamID(context), environmentID: context.identity.environmentID,
+            actor: context.identity.actor, now: Date()
+        )
+    }
+
+    private func teamID(_ context: IdentifiedRequestContext) throws -> String {
+        try AdminRequests.id(context.parameters.get("team_id") ?? "", unknown: .unknownTeam)
+    }
+
+    private func memberID(_ context: IdentifiedRequestContext) throws -> String {
+        try AdminRequests.id(context.parameters.get("user_id") ?? "", unknown: .unknownUser)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+public import Hummingbird
+
+/// `/admin/users…`: people, their roles, grants and effective realms; and the audit log.
+///
+/// Admins and managers may read; only admins may change. Everything is scoped to the
+/// caller's environment: a user of another environment is unknown here.
+struct AdminUsersController: Sendable {
+    let directory: any DirectoryStore
+    let policy: RealmPolicy
+
+    func addRoutes(to group: RouterGroup<IdentifiedRequestContext>) {
+        group.get("users", use: list)
+        group.get("users/:user_id", use: show)
+        group.put("users/:user_id/role", use: setRole)
+        group.get("users/:user_id/permissions", use: permissions)
+        group.put("users/:user_id/grants", use: grant)
+        group.delete("users/:user_id/grants", use: revoke)
+        group.get("audit", use: audit)
+    }
+
+    @Sendable func list(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.Users {
+        try context.identity.requireStaff()
+        return AdminResponses.Users(users: try await directory.users(environmentID: context.identity.environmentID))
+    }
+
+    @Sendable func show(_ request: Request, context: IdentifiedRequestContext) async throws -> UserRecord {
+        try context.identity.requireStaff()
+        guard let user = try await directory.user(id: try userID(context), environmentID: context.identity.environmentID) else {
+            throw DirectoryError.unknownUser
+        }
+        return user
+    }
+
+    @Sendable func setRole(_ request: Request, context: IdentifiedRequestContext) async throws -> UserRecord {
+        try context.identity.requireAdmin()
+        let role = try await JSONBody.decode(AdminRequests.RoleChange.self, from: request, context: context).validated()
+        return try await directory.setRole(
+            role, userID: try userID(context), environmentID: context.identity.environmentID,
+            actor: context.identity.actor, now: Date()
+        )
+    }
+
+    @Sendable func permissions(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.Permissions {
+        try context.identity.requireStaff()
+        guard let facts = try await directory.accessFacts(userID: try userID(context), environmentID: context.identity.environmentID) else {
+            throw DirectoryError.unknownUser
+        }
+        return AdminResponses.Permissions(facts: facts, policy: policy)
+    }
+
+    @Sendable func grant(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.Permissions {
+        try context.identity.requireAdmin()
+        let grant = try await JSONBody.decode(AdminRequests.Grant.self, from: request, context: context).validated()
+        let facts = try await directory.grant(
+            grant.access, realmPath: grant.path, userID: try userID(context),
+            environmentID: context.identity.environmentID, actor: context.identity.actor, now: Date()
+        )
+        return AdminResponses.Permissions(facts: facts, policy: policy)
+    }
+
+    @Sendable func revoke(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.Permissions {
+        try context.identity.requireAdmin()
+        guard let path = request.uri.queryParameters.get("realm_path") else {
+            throw APIError.invalidRequest("realm_path is required.")
+        }
+        let facts = try await directory.revoke(
+            realmPath: try AdminRequests.realmPath(path), userID: try userID(context),
+            environmentID: context.identity.environmentID, actor: context.identity.actor, now: Date()
+        )
+        return AdminResponses.Permissions(facts: facts, policy: policy)
+    }
+
+    @Sendable func audit(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.AuditPage {
+        try context.identity.requireAdmin()
+        let query = request.uri.queryParameters
+        let limit = try Self.integer(query.get("limit"), name: "limit", in: 1...500) ?? 100
+        let before = try Self.integer(query.get("before"), name: "before", in: 1...Int.max).map(Int64.init)
+        let entries = try await directory.auditLog(environmentID: context.identity.environmentID, before: before, limit: limit)
+        return AdminResponses.AuditPage(entries: entries, nextBefore: entries.count == limit ? entries.last?.id : nil)
+    }
+
+    private func userID(_ context: IdentifiedRequestContext) throws -> String {
+        try AdminRequests.id(context.parameters.get("user_id") ?? "", unknown: .unknownUser)
+    }
+
+    /// A query integer within `range`, `nil` when absent.
+    static func integer(_ text: String?, name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw APIError.invalidRequest("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return value
+    }
+}

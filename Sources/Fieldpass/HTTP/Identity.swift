@@ -1,0 +1,50 @@
+/// Who is calling, established from a verified bearer token.
+public struct Identity: Sendable, Equatable {
+    /// A person (with their role as stored now, not as the token says) or a backend integration.
+    public enum Principal: Sendable, Equatable {
+        case user(UserRecord)
+        case service(accountID: String)
+    }
+
+    /// The environment the caller belongs to; everything they see is scoped to it.
+    public let environmentID: String
+    public let principal: Principal
+
+    /// How the audit log names the caller.
+    var actor: String {
+        switch principal {
+        case .user(let user): "user:\(user.id)"
+        case .service(let accountID): "service:\(accountID)"
+        }
+    }
+
+    /// The caller as a person, or 403.
+    func requireUser() throws -> UserRecord {
+        guard case .user(let user) = principal else {
+            throw APIError(.forbidden, "forbidden", "This endpoint is for people, not service accounts.")
+        }
+        return user
+    }
+
+    /// An admin, or 403.
+    func requireAdmin() throws {
+        guard try requireUser().role == .admin else {
+            throw APIError(.forbidden, "forbidden", "Only an admin may do this.")
+        }
+    }
+
+    /// An admin or a manager (who may read but not change), or 403.
+    func requireStaff() throws {
+        guard try requireUser().role != .worker else {
+            throw APIError(.forbidden, "forbidden", "Only admins and managers may read this.")
+        }
+    }
+
+    /// A backend integration's service account, or 403.
+    func requireServiceAccount() throws -> String {
+        guard case .service(let accountID) = principal else {
+            throw APIError(.forbidden, "forbidden", "Only a service account may use the integration API.")
+        }
+        return accountID
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+public import Hummingbird
+
+/// `/integration/…`: what a company's backend uses to find new user realms and release the
+/// waiting devices. Only service accounts, and only for their own environment.
+struct IntegrationController: Sendable {
+    let store: any FieldpassStore
+    let hub: SessionEventHub
+    let feedSignal: ChangeSignal
+
+    /// Longest long-poll, so no request holds a connection for long.
+    static let maxWaitSeconds = 30
+
+    func addRoutes(to group: RouterGroup<IdentifiedRequestContext>) {
+        group.get("realms", use: feed)
+        group.post("realms/initialized", use: markInitialized)
+    }
+
+    struct FeedPage: ResponseEncodable {
+        struct Realm: Encodable {
+            var realmPath: String
+            var userID: String
+            var email: String
+            var initialized: Bool
+            var createdAt: Date
+
+            enum CodingKeys: String, CodingKey {
+                case realmPath = "realm_path"
+                case userID = "user_id"
+                case email, initialized
+                case createdAt = "created_at"
+            }
+        }
+
+        var realms: [Realm]
+        var cursor: String
+    }
+
+    @Sendable func feed(_ request: Request, context: IdentifiedRequestContext) async throws -> FeedPage {
+        _ = try context.identity.requireServiceAccount()
+        let query = request.uri.queryParameters
+        let initialized = try Self.flag(query.get("initialized"))
+        let limit = try AdminUsersController.integer(query.get("limit"), name: "limit", in: 1...1000) ?? 100
+        let wait = try AdminUsersController.integer(query.get("wait"), name: "wait", in: 0...Int.max).map { min($0, Self.maxWaitSeconds) } ?? 0
+        var position: Int64 = 0
+        if let cursor = query.get("cursor") {
+            guard let decoded = FeedCursor.decode(cursor) else {
+                throw APIError(.badRequest, "invalid_cursor", "cursor must be a value this server returned.")
+            }
+            position = decoded
+        }
+        let deadline = ContinuousClock.now + .seconds(wait)
+        while true {
+            let entries = try await store.realmFeed(
+                environmentID: context.identity.environmentID, after: position, initialized: initialized, limit: limit
+            )
+            let remaining = deadline - ContinuousClock.now
+            if !entries.isEmpty || remaining <= .zero {
+                return FeedPage(
+                    realms: entries.map {
+                        .init(realmPath: $0.realmPath, userID: $0.userID, email: $0.email, initialized: $0.initialized, createdAt: $0.createdAt)
+                    },
+                    cursor: FeedCursor.encode(entries.last?.feedSeq ?? position)
+                )
+            }
+            // Wake at once for this process's registrations, and look again soon for other processes'.
+            await feedSignal.wait(atMost: min(remaining, .milliseconds(250)))
+        }
+    }
+
+    struct InitializedRequest: Decodable {
+        var realmPath: String
+
+        enum CodingKeys: String, CodingKey {
+            case realmPath = "realm_path"
+        }
+    }
+
+    struct InitializedResponse: ResponseEncodable {
+        var realmPath: String
+        var initialized = true
+        var devicesNotified: Int
+
+        enum CodingKeys: String, CodingKey {
+            case realmPath = "realm_path"
+            case initialized
+            case devicesNotified = "devices_notified"
+        }
+    }
+
+    @Sendable func markInitialized(_ request: Request, context: IdentifiedRequestContext) async throws -> InitializedResponse {
+        _ = try context.identity.requireServiceAccount()
+        let body = try await JSONBody.decode(InitializedRequest.self, from: request, context: context)
+        guard RealmPath.personalOwner(body.realmPath) != nil else {
+            throw APIError(.badRequest, "invalid_realm_path", "realm_path must be a user realm, /users/<user id>.")
+        }
+        guard let events = try await store.markRealmInitialized(
+            path: body.realmPath, environmentID: context.identity.environmentID, now: Date()
+        ) else {
+            throw DirectoryError.unknownRealm
+        }
+        hub.notify()
+        feedSignal.signal()
+        return InitializedResponse(realmPath: body.realmPath, devicesNotified: events.count)
+    }
+
+    /// `true`/`false`, or `nil` when absent.
+    static func flag(_ text: String?) throws -> Bool? {
+        switch text {
+        case nil: nil
+        case "true": true
+        case "false": false
+        default: throw APIError.invalidRequest("initialized must be true or false.")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+public import Foundation
+
+/// A person known to Fieldpass.
+public struct UserRecord: Codable, Sendable, Equatable {
+    public var id: String
+    public var environmentID: String
+    public var email: String
+    public var role: Role
+    public var createdAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id, email, role
+        case environmentID = "environment_id"
+        case createdAt = "created_at"
+    }
+}
+
+/// A team and its members' user ids.
+public struct TeamRecord: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var members: [String]
+    public var createdAt: Date
+
+    /// The team's realm.
+    public var realmPath: String { RealmPath.team(id: id) }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, members
+        case createdAt = "created_at"
+    }
+}
+
+/// Everything that decides a person's realms.
+public struct AccessFacts: Sendable, Equatable {
+    public var user: UserRecord
+    /// Ids of the teams the person is on.
+    public var teams: [String]
+    /// Explicit grants by an admin: realm path (or pattern) → level.
+    public var grants: [String: RealmAccess]
+}
+
+/// One change made by someone, as the audit log keeps it.
+public struct AuditEntry: Codable, Sendable, Equatable {
+    public var id: Int64
+    /// `user:<id>`, `service:<id>`, `cli` or `bootstrap`.
+    public var actor: String
+    public var action: String
+    public var target: String
+    /// The state before and after; absent where there was none.
+    public var before: [String: String]?
+    public var after: [String: String]?
+    public var at: Date
+}
+
+/// A user realm as the integration feed lists it.
+public struct RealmFeedEntry: Codable, Sendable, Equatable {
+    /// Position in the feed; cursors are built from it.
+    public var feedSeq: Int64
+    public var realmPath: String
+    public var userID: String
+    public var email: String
+    public var initialized: Bool
+    public var createdAt: Date
+}
+
+/// Why a directory change could not be made.
+public enum DirectoryError: Error, Sendable, Equatable {
+    case unknownUser
+    case unknownTeam
+    case unknownRealm
+    case teamNameTaken
+}
+
+/// Whose a refreshed token is.
+public struct RefreshGrant: Sendable, Equatable {
+    public var userID: String
+    public var deviceID: String
+    public var environmentID: String
+}

@@ -1,0 +1,41 @@
+public import Foundation
+
+/// People, roles, teams, grants, the audit log, and what backend integrations read.
+///
+/// Every change is written with its audit entry in one transaction, and only when it
+/// changes something: repeating a change is not an error and logs once. Everything is
+/// scoped to one environment; an id from another environment is unknown.
+public protocol DirectoryStore: Sendable {
+    func users(environmentID: String) async throws -> [UserRecord]
+    func user(id: String, environmentID: String) async throws -> UserRecord?
+    /// The user with this email, created (with their personal realm) if absent.
+    func ensureUser(email: String, environmentID: String, now: Date) async throws -> UserRecord
+    func setRole(_ role: Role, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord
+
+    /// Records a successful sign-in; a bootstrap admin's first one makes them admin.
+    func recordSignIn(userID: String, idpSubject: String, promoteToAdmin: Bool, now: Date) async throws -> AccessFacts
+    func accessFacts(userID: String, environmentID: String) async throws -> AccessFacts?
+
+    func teams(environmentID: String) async throws -> [TeamRecord]
+    func team(id: String, environmentID: String) async throws -> TeamRecord?
+    func createTeam(name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord
+    func renameTeam(id: String, to name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord
+    func deleteTeam(id: String, environmentID: String, actor: String, now: Date) async throws
+    func addMember(userID: String, teamID: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord
+    func removeMember(userID: String, teamID: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord
+
+    func grant(_ access: RealmAccess, realmPath: String, userID: String, environmentID: String, actor: String, now: Date) async throws -> AccessFacts
+    func revoke(realmPath: String, userID: String, environmentID: String, actor: String, now: Date) async throws -> AccessFacts
+
+    /// Newest first, entries with `id < before` when given.
+    func auditLog(environmentID: String, before: Int64?, limit: Int) async throws -> [AuditEntry]
+
+    /// User realms of the environment with `feedSeq > after`, in feed order.
+    func realmFeed(environmentID: String, after: Int64, initialized: Bool?, limit: Int) async throws -> [RealmFeedEntry]
+    /// The environment of a user realm, `nil` if there is no such realm.
+    func realmEnvironment(path: String) async throws -> String?
+
+    /// Swaps a refresh token for a new one. Returns the user and device, or `nil` when the
+    /// old token is unknown, expired or already used; using one twice revokes the device's tokens.
+    func rotateRefreshToken(oldHash: String, newHash: String, newExpiry: Date, now: Date) async throws -> RefreshGrant?
+}
