@@ -3,6 +3,7 @@ import GRDB
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Testing
 import Tokens
 @testable import Fieldpass
 
@@ -29,14 +30,26 @@ struct TestEnvironment {
             environments:
               - id: dev
                 email_domains: [example.com]
+                bootstrap_admins: [boss@example.com]
+                service_accounts:
+                  - id: backend
+                    secret_env: TEST_BACKEND_SECRET
+                idp:
+                  issuer: "\(issuer)"
+                  client_id: fieldpass
+                  client_secret_env: TEST_IDP_SECRET
+              - id: other
+                email_domains: [other.test]
+                service_accounts:
+                  - id: other-backend
+                    secret_env: TEST_OTHER_BACKEND_SECRET
                 idp:
                   issuer: "\(issuer)"
                   client_id: fieldpass
                   client_secret_env: TEST_IDP_SECRET
             """
-        let configuration = try FieldpassConfiguration.parse(
-            yaml: yaml, environment: ["TEST_IDP_SECRET": "test-secret"].merging(extraEnvironment) { $1 }
-        )
+        let secrets = ["TEST_IDP_SECRET": "test-secret", "TEST_BACKEND_SECRET": "backend-secret", "TEST_OTHER_BACKEND_SECRET": "other-secret"]
+        let configuration = try FieldpassConfiguration.parse(yaml: yaml, environment: secrets.merging(extraEnvironment) { $1 })
         let environment = TestEnvironment(
             folder: folder, configuration: configuration,
             store: try SQLiteStore(path: configuration.storage.sqlitePath)
@@ -53,11 +66,36 @@ struct TestEnvironment {
     func rowCounts() async throws -> [String: Int] {
         try await store.pool.read { db in
             var counts: [String: Int] = [:]
-            for table in ["users", "realms", "devices", "sessions", "session_events", "refresh_tokens"] {
+            let tables = [
+                "users", "realms", "devices", "sessions", "session_events", "refresh_tokens",
+                "teams", "team_members", "realm_grants", "audit_log",
+            ]
+            for table in tables {
                 counts[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? -1
             }
             return counts
         }
+    }
+
+    /// An access token for a person with `role`, minted with the server's own key.
+    func person(_ email: String, role: Role, environmentID: String = "dev") async throws -> (UserRecord, token: String) {
+        let user = try await store.ensureUser(email: email, environmentID: environmentID, now: Date())
+        let updated = try await store.setRole(role, userID: user.id, environmentID: environmentID, actor: "test", now: Date())
+        let facts = try #require(try await store.accessFacts(userID: user.id, environmentID: environmentID))
+        return (updated, try issuer().deviceAccessToken(facts: facts, deviceID: "device", now: Date()))
+    }
+
+    /// A service account's access token, minted with the server's own key.
+    func serviceToken(_ accountID: String = "backend", environmentID: String = "dev") throws -> String {
+        try issuer().serviceAccessToken(accountID: accountID, environmentID: environmentID, now: Date())
+    }
+
+    private func issuer() throws -> TokenIssuer {
+        TokenIssuer(
+            keyRing: try KeyRing.load(directory: folder.appendingPathComponent("keys")),
+            issuer: configuration.server.publicURL, settings: configuration.tokens,
+            policy: RealmPolicy(roles: configuration.roles)
+        )
     }
 
     /// A registration straight into the store, as `register_device` makes it.

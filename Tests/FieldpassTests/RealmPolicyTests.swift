@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import Fieldpass
+
+@Suite("Realm permissions")
+struct RealmPolicyTests {
+    let policy = RealmPolicy(roles: .standard)
+
+    func facts(_ role: Role, teams: [String] = [], grants: [String: RealmAccess] = [:]) -> AccessFacts {
+        AccessFacts(
+            user: UserRecord(id: "u1", environmentID: "dev", email: "a@example.com", role: role, createdAt: Date()),
+            teams: teams, grants: grants
+        )
+    }
+
+    @Test func roleDefaultsFollowTheDesignTable() {
+        #expect(policy.realms(for: facts(.admin)) == ["/common": .manage, "/tasks": .manage, "/teams/*": .manage, "/users/*": .manage])
+        #expect(policy.realms(for: facts(.manager)) == ["/common": .write, "/tasks": .write, "/teams/*": .write])
+        #expect(policy.realms(for: facts(.worker)) == ["/common": .write, "/users/u1": .write])
+    }
+
+    @Test func aWorkerWritesTheRealmsOfTheirTeams() {
+        let realms = policy.realms(for: facts(.worker, teams: ["t1", "t2"]))
+        #expect(realms["/teams/t1"] == .write)
+        #expect(realms["/teams/t2"] == .write)
+        #expect(realms["/teams/t3"] == nil)
+    }
+
+    @Test func grantsAddAndTheHighestLevelWins() {
+        let realms = policy.realms(for: facts(.worker, teams: ["t1"], grants: ["/tasks": .read, "/common": .read, "/teams/t1": .manage]))
+        #expect(realms["/tasks"] == .read)
+        #expect(realms["/common"] == .write)
+        #expect(realms["/teams/t1"] == .manage)
+    }
+
+    @Test func configuredRulesReplaceTheDefaults() throws {
+        let yaml = ConfigurationTests.minimal + "\nroles:\n  worker: [\"/common=read\", \"/users/{user_id}=manage\"]\n"
+        let configuration = try FieldpassConfiguration.parse(yaml: yaml, environment: [:])
+        let realms = RealmPolicy(roles: configuration.roles).realms(for: facts(.worker, teams: ["t1"]))
+        #expect(realms == ["/common": .read, "/users/u1": .manage])
+    }
+
+    @Test(arguments: ["/common", "common=write", "/common=owner", "/a//b=read", "/a/../b=read", "=write"])
+    func badRulesStopStartUp(rule: String) {
+        let yaml = ConfigurationTests.minimal + "\nroles:\n  worker: [\"\(rule)\"]\n"
+        let error = #expect(throws: ConfigurationError.self) {
+            try FieldpassConfiguration.parse(yaml: yaml, environment: [:])
+        }
+        #expect(error?.key == "roles.worker")
+    }
+
+    @Test func leavingATeamRemovesItsRealm() async throws {
+        try await TestEnvironment.with { environment in
+            let store = environment.store
+            let (worker, _) = try await environment.person("w@example.com", role: .worker)
+            let team = try await store.createTeam(name: "North", environmentID: "dev", actor: "test", now: Date())
+            _ = try await store.addMember(userID: worker.id, teamID: team.id, environmentID: "dev", actor: "test", now: Date())
+            let joined = try #require(try await store.accessFacts(userID: worker.id, environmentID: "dev"))
+            #expect(policy.realms(for: joined)[team.realmPath] == .write)
+
+            _ = try await store.removeMember(userID: worker.id, teamID: team.id, environmentID: "dev", actor: "test", now: Date())
+            let left = try #require(try await store.accessFacts(userID: worker.id, environmentID: "dev"))
+            #expect(policy.realms(for: left)[team.realmPath] == nil)
+        }
+    }
+}
