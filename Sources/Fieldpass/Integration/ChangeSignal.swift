@@ -9,17 +9,28 @@ final class ChangeSignal: Sendable {
     private struct Waiters {
         var continuations: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextID = 0
+        /// Counts signals, so a signal between a look and a wait is not lost.
+        var generation = 0
     }
 
     private let waiters = Mutex(Waiters())
 
-    /// Returns at the next signal, or after `duration`, whichever comes first.
-    func wait(atMost duration: Duration) async {
+    /// Take this before looking for changes, and pass it to ``wait(atMost:after:)``.
+    var generation: Int { waiters.withLock { $0.generation } }
+
+    /// Returns at the next signal, or after `duration`, whichever comes first; at once if a
+    /// signal came since `generation` was taken.
+    func wait(atMost duration: Duration, after generation: Int) async {
         await withCheckedContinuation { continuation in
-            let id = waiters.withLock { waiters in
+            let id: Int? = waiters.withLock { waiters in
+                guard waiters.generation == generation else { return nil }
                 waiters.nextID += 1
                 waiters.continuations[waiters.nextID] = continuation
                 return waiters.nextID
+            }
+            guard let id else {
+                continuation.resume()
+                return
             }
             Task {
                 try? await Task.sleep(for: duration)
@@ -31,6 +42,7 @@ final class ChangeSignal: Sendable {
     /// Wakes every waiter.
     func signal() {
         let woken = waiters.withLock { waiters in
+            waiters.generation += 1
             defer { waiters.continuations = [:] }
             return waiters.continuations
         }

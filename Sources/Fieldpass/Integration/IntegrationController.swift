@@ -51,6 +51,7 @@ struct IntegrationController: Sendable {
         }
         let deadline = ContinuousClock.now + .seconds(wait)
         while true {
+            let generation = feedSignal.generation
             let entries = try await store.realmFeed(
                 environmentID: context.identity.environmentID, after: position, initialized: initialized, limit: limit
             )
@@ -64,7 +65,7 @@ struct IntegrationController: Sendable {
                 )
             }
             // Wake at once for this process's registrations, and look again soon for other processes'.
-            await feedSignal.wait(atMost: min(remaining, .milliseconds(250)))
+            await feedSignal.wait(atMost: min(remaining, .milliseconds(250)), after: generation)
         }
     }
 
