@@ -51,6 +51,10 @@ public struct EventSocketController: Sendable {
             lastSeq = event.seq
             if try await send(event, to: outbound) { return }
         }
+        // The hub stopped (shutdown) while the device still waits: tell it to come back.
+        if !Task.isCancelled {
+            try await outbound.close(.goingAway, reason: "Server shutting down")
+        }
     }
 
     /// Sends one event; after a terminal one, ends the session and closes. Returns whether it closed.

@@ -1,0 +1,34 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import ServiceLifecycleTestKit
+import Testing
+@testable import Fieldpass
+
+@Suite("Session event hub")
+struct SessionEventHubTests {
+    @Test func storedEventsReachSubscribersAndShutdownEndsTheirStreams() async throws {
+        try await TestEnvironment.with { environment in
+            let hub = SessionEventHub(store: environment.store, logger: Logger(label: "test"), pollInterval: .milliseconds(10))
+            let (session, _) = try await environment.register()
+            try await testGracefulShutdown { trigger in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await hub.run() }
+                    let subscription = await hub.subscribe(sessionID: session.id)
+                    // Let the hub take its starting point, then store an event as another process would.
+                    try await Task.sleep(for: .milliseconds(50))
+                    _ = try await environment.store.failLogin(sessionID: session.id, error: "access_denied", description: "no", now: Date())
+                    var iterator = subscription.events.makeAsyncIterator()
+                    let event = await iterator.next()
+                    #expect(event?.seq == 1)
+                    #expect(event?.isTerminal == true)
+
+                    trigger.triggerGracefulShutdown()
+                    #expect(await iterator.next() == nil)
+                    try await group.waitForAll()
+                }
+            }
+            #expect(await hub.subscriberCount == 0)
+        }
+    }
+}
