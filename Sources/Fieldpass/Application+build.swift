@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 public import Hummingbird
 import HummingbirdWebSocket
@@ -27,8 +26,7 @@ public func buildApplication(
     let feedSignal = ChangeSignal()
     let environments = EnvironmentDirectory(
         environments: configuration.environments,
-        redirectURI: configuration.server.publicURL + "/auth_callback",
-        httpClient: HTTPClient.shared
+        redirectURI: configuration.server.publicURL + "/auth_callback"
     )
     let policy = RealmPolicy(roles: configuration.roles)
     let tokenIssuer = TokenIssuer(

@@ -5,9 +5,20 @@ import NIOHTTP1
 
 /// Outbound HTTP to IdPs, with a timeout and a cap on what an IdP may send back.
 struct IdPHTTPClient: Sendable {
-    let client: HTTPClient
+    var client: HTTPClient = Self.sharedClient
     var timeout: TimeAmount = .seconds(10)
     var maxResponseBytes = 1 << 20
+
+    /// One client for every IdP call, living as long as the process (like `HTTPClient.shared`).
+    /// Unlike the shared one it never follows redirects: a token endpoint that redirects must
+    /// not take our client secret and the authorization code somewhere else.
+    static let sharedClient = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(5), read: .seconds(10))
+        )
+    )
 
     /// GETs a JSON document; any non-2xx status or unparsable body is an error.
     func getJSON<T: Decodable>(_ type: T.Type, from url: String, bearer: String? = nil) async throws(OIDCError) -> T {

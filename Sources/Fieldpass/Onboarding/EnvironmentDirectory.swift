@@ -1,5 +1,3 @@
-import AsyncHTTPClient
-
 /// The configured environments, found by email domain, each with its IdP client.
 struct EnvironmentDirectory: Sendable {
     struct Entry: Sendable {
@@ -10,8 +8,8 @@ struct EnvironmentDirectory: Sendable {
     private let byDomain: [String: Entry]
     private let byID: [String: Entry]
 
-    init(environments: [EnvironmentSettings], redirectURI: String, httpClient: HTTPClient) {
-        let http = IdPHTTPClient(client: httpClient)
+    init(environments: [EnvironmentSettings], redirectURI: String) {
+        let http = IdPHTTPClient()
         let entries = environments.map { settings in
             Entry(settings: settings, idp: OIDCProviderClient(settings: settings.idp, redirectURI: redirectURI, http: http))
         }
