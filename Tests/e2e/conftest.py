@@ -74,6 +74,20 @@ def quiet_server(
     srv.stop()
 
 
+@pytest.fixture(scope="module")
+def directory_server(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FieldpassServer]:
+    """A server per module with two environments (dev: example.com, other: other.test),
+    each with a bootstrap admin and a service account (helpers.DIRECTORY_ENVIRONMENTS)."""
+    srv = helpers.start_server(
+        fieldpass_bin, idp, tmp_path_factory.mktemp("server-directory"),
+        environments=helpers.DIRECTORY_ENVIRONMENTS,
+    )
+    yield srv
+    srv.stop()
+
+
 @pytest.fixture
 def email() -> str:
     return helpers.unique_email()

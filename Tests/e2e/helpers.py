@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import base64
 import ctypes
+import functools
 import hashlib
 import json
 import os
 import signal
 import socket
 import sqlite3
+import ssl
 import subprocess
 import time
 import uuid
@@ -42,6 +44,10 @@ IDP_CLIENT_ID = "fieldpass"
 IDP_CLIENT_SECRET = "e2e-client-secret"
 EMAIL_DOMAIN = "example.com"
 DB_TABLES = ("users", "devices", "sessions", "session_events", "realms")
+# What the directory (roles, teams, grants, audit) and the integration API may change.
+DIRECTORY_TABLES = (
+    "users", "realms", "teams", "team_members", "realm_grants", "audit_log", "refresh_tokens",
+)
 
 # Configuration keys can be overridden from the environment; variables with these
 # prefixes are dropped from what the test processes inherit so that the CI
@@ -65,9 +71,16 @@ def unique_email(prefix: str = "worker", domain: str = EMAIL_DOMAIN) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:12]}@{domain}"
 
 
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    # Loading the CA bundle costs ~15 ms per client; every client shares this one instead.
+    return ssl.create_default_context()
+
+
 def http_client(**kwargs: Any) -> httpx.Client:
     """An httpx client that never follows redirects and ignores proxy settings."""
     kwargs.setdefault("timeout", HTTP_TIMEOUT)
+    kwargs.setdefault("verify", _tls_context())
     kwargs.setdefault("follow_redirects", False)
     return httpx.Client(trust_env=False, **kwargs)
 
@@ -129,7 +142,9 @@ class ManagedProcess:
     def log_tail(self, lines: int = 60) -> str:
         out = tail(self.stdout_path, lines)
         err = tail(self.stderr_path, lines)
-        parts = [f"--- {self.name} stderr ({self.stderr_path}) ---", err]
+        status = self.proc.poll()
+        state = "running" if status is None else f"exited with status {status}"
+        parts = [f"--- {self.name} ({state}) stderr ({self.stderr_path}) ---", err]
         if out.strip():
             parts += [f"--- {self.name} stdout ({self.stdout_path}) ---", out]
         return "\n".join(parts)
@@ -238,6 +253,26 @@ def start_idp(python: str, log_dir: Path) -> MockIdP:
 # --------------------------------------------------------------------------- the server
 
 
+@dataclass(frozen=True)
+class ServiceAccountSpec:
+    """A backend integration's credentials: the secret is put into the server's environment."""
+
+    id: str
+    secret_env: str
+    secret: str
+
+
+@dataclass(frozen=True)
+class EnvironmentSpec:
+    """One `environments[]` entry of the generated config; every one uses the mock IdP."""
+
+    id: str
+    email_domains: tuple[str, ...]
+    bootstrap_admins: tuple[str, ...] = ()
+    service_accounts: tuple[ServiceAccountSpec, ...] = ()
+
+
+
 @dataclass
 class Registration:
     email: str
@@ -260,6 +295,10 @@ class FieldpassServer:
     env: dict[str, str]
     idp: MockIdP
     process: ManagedProcess | None = None
+    # None: the single `dev` environment of example.com, without admins or service accounts.
+    environments: tuple[EnvironmentSpec, ...] | None = None
+    # None: no `roles:` key (the built-in role table).
+    roles: Mapping[str, Sequence[str]] | None = None
 
     @property
     def public_url(self) -> str:
@@ -270,6 +309,41 @@ class FieldpassServer:
         return f"{self.public_url}/auth_callback"
 
     # ---- lifecycle
+
+    def _environment_lines(self) -> list[str]:
+        q = json.dumps  # JSON strings and lists are valid YAML flow values
+        idp = [
+            "    idp:",
+            f"      issuer: {q(self.idp.issuer)}",
+            f"      client_id: {IDP_CLIENT_ID}",
+            "      client_secret_env: DEV_IDP_CLIENT_SECRET",
+            "      scopes: [openid, email, profile]",
+        ]
+        if self.environments is None:
+            return ["  - id: dev", f"    email_domains: [{EMAIL_DOMAIN}]", *idp]
+        lines: list[str] = []
+        for environment in self.environments:
+            lines += [f"  - id: {environment.id}", f"    email_domains: {q(list(environment.email_domains))}"]
+            if environment.bootstrap_admins:
+                lines.append(f"    bootstrap_admins: {q(list(environment.bootstrap_admins))}")
+            if environment.service_accounts:
+                lines.append("    service_accounts:")
+                for account in environment.service_accounts:
+                    lines += [f"      - id: {q(account.id)}", f"        secret_env: {account.secret_env}"]
+            lines += idp
+        return lines
+
+    def _roles_lines(self) -> list[str]:
+        if self.roles is None:
+            return []
+        return ["roles:"] + [f"  {role}: {json.dumps(list(rules))}" for role, rules in self.roles.items()]
+
+    def service_account(self, account_id: str) -> ServiceAccountSpec:
+        for environment in self.environments or ():
+            for account in environment.service_accounts:
+                if account.id == account_id:
+                    return account
+        raise KeyError(f"no service account {account_id!r} in this server's config")
 
     def write_config(self) -> None:
         q = json.dumps  # JSON strings are valid YAML scalars
@@ -290,13 +364,8 @@ class FieldpassServer:
                     "  ttl: 600",
                     "  sweep_interval: 5",
                     "environments:",
-                    "  - id: dev",
-                    f"    email_domains: [{EMAIL_DOMAIN}]",
-                    "    idp:",
-                    f"      issuer: {q(self.idp.issuer)}",
-                    f"      client_id: {IDP_CLIENT_ID}",
-                    "      client_secret_env: DEV_IDP_CLIENT_SECRET",
-                    "      scopes: [openid, email, profile]",
+                    *self._environment_lines(),
+                    *self._roles_lines(),
                     "",
                 ]
             )
@@ -345,6 +414,12 @@ class FieldpassServer:
             "realms", "mark-initialized", realm_path, "--config", str(self.config_path)
         )
 
+    def grant_role(self, email: str, role: str, env: str = "dev") -> subprocess.CompletedProcess[str]:
+        """`fieldpass admin grant-role` against this server's config (and so its database)."""
+        return self.cli(
+            "admin", "grant-role", email, role, "--env", env, "--config", str(self.config_path)
+        )
+
     # ---- HTTP
 
     def post_register(
@@ -383,6 +458,42 @@ class FieldpassServer:
         with http_client() as client:
             return client.get(f"{self.public_url}{path_and_query}")
 
+    def api(
+        self,
+        method: str,
+        path: str,
+        *,
+        token: str | None = None,
+        json_body: Any = None,
+        content: bytes | None = None,
+        params: Mapping[str, str] | None = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: float = HTTP_TIMEOUT,
+    ) -> httpx.Response:
+        """One request; `token` goes into `Authorization: Bearer`, `json_body` is sent as JSON."""
+        all_headers = dict(headers or {})
+        if token is not None:
+            all_headers.setdefault("authorization", f"Bearer {token}")
+        if json_body is not None:
+            assert content is None, "json_body or content, not both"
+            content = json.dumps(json_body).encode()
+            all_headers.setdefault("content-type", "application/json")
+        with http_client(timeout=timeout) as client:
+            return client.request(
+                method, f"{self.public_url}{path}", content=content, params=params, headers=all_headers
+            )
+
+    def post_token(
+        self, form: Mapping[str, str], *, auth: tuple[str, str] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> httpx.Response:
+        """`POST /token`, form-encoded; `auth` is HTTP Basic client authentication."""
+        with http_client() as client:
+            return client.post(f"{self.public_url}/token", data=dict(form), auth=auth, headers=headers)
+
+    def refresh(self, refresh_token: str) -> httpx.Response:
+        return self.post_token({"grant_type": "refresh_token", "refresh_token": refresh_token})
+
     def jwks(self) -> dict[str, Any]:
         with http_client() as client:
             response = client.get(f"{self.public_url}/.well-known/jwks.json")
@@ -397,13 +508,32 @@ class FieldpassServer:
     def _connect_ro(self) -> sqlite3.Connection:
         return sqlite3.connect(f"file:{self.sqlite_path}?mode=ro", uri=True, timeout=5)
 
-    def row_counts(self) -> dict[str, int]:
+    def row_counts(self, tables: Sequence[str] = DB_TABLES) -> dict[str, int]:
         conn = self._connect_ro()
         try:
             return {
                 table: conn.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0]
-                for table in DB_TABLES
+                for table in tables
             }
+        finally:
+            conn.close()
+
+    def snapshot(self, tables: Sequence[str] = DIRECTORY_TABLES) -> dict[str, list[tuple[Any, ...]]]:
+        """Every row of `tables`, sorted: equal snapshots mean nothing in them changed."""
+        conn = self._connect_ro()
+        try:
+            return {
+                table: sorted(conn.execute(f'SELECT * FROM "{table}"').fetchall(), key=repr)
+                for table in tables
+            }
+        finally:
+            conn.close()
+
+    def query(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        """A read-only query of the server's database."""
+        conn = self._connect_ro()
+        try:
+            return conn.execute(sql, args).fetchall()
         finally:
             conn.close()
 
@@ -443,9 +573,29 @@ def cli_output(result: subprocess.CompletedProcess[str]) -> str:
     )
 
 
+# Two environments on the same mock IdP, with bootstrap admins and service accounts.
+ADMIN_EMAIL = f"admin@{EMAIL_DOMAIN}"
+OTHER_ENV = "other"
+OTHER_DOMAIN = "other.test"
+OTHER_ADMIN_EMAIL = f"admin@{OTHER_DOMAIN}"
+DEV_BACKEND = ServiceAccountSpec("backend", "DEV_BACKEND_SECRET", "dev-backend-e2e-secret")
+OTHER_BACKEND = ServiceAccountSpec("other-backend", "OTHER_BACKEND_SECRET", "other-backend-e2e-secret")
+DIRECTORY_ENVIRONMENTS = (
+    EnvironmentSpec("dev", (EMAIL_DOMAIN,), (ADMIN_EMAIL,), (DEV_BACKEND,)),
+    EnvironmentSpec(OTHER_ENV, (OTHER_DOMAIN,), (OTHER_ADMIN_EMAIL,), (OTHER_BACKEND,)),
+)
+
+
 def start_server(
-    binary: Path, idp: MockIdP, workdir: Path, extra_env: Mapping[str, str] | None = None
+    binary: Path, idp: MockIdP, workdir: Path, extra_env: Mapping[str, str] | None = None,
+    *,
+    environments: Sequence[EnvironmentSpec] | None = None,
+    roles: Mapping[str, Sequence[str]] | None = None,
 ) -> FieldpassServer:
+    env = clean_env(extra_env)
+    for environment in environments or ():
+        for account in environment.service_accounts:
+            env[account.secret_env] = account.secret
     server = FieldpassServer(
         binary=binary,
         workdir=workdir,
@@ -453,8 +603,10 @@ def start_server(
         config_path=workdir / "fieldpass.yaml",
         sqlite_path=workdir / "fieldpass.sqlite",
         keys_dir=workdir / "keys",
-        env=clean_env(extra_env),
+        env=env,
         idp=idp,
+        environments=tuple(environments) if environments is not None else None,
+        roles=roles,
     )
     server.start()
     return server
@@ -647,15 +799,23 @@ class Onboarded:
     realm_path: str
 
 
+def login_and_receive_token(
+    ws: ClientConnection, registration: Registration, email: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Sign in at the IdP as `email` and take the token and realm_initialized events."""
+    callback = browser_login(registration.login_url, email.lower())
+    assert callback.status_code == 200 and is_html(callback), describe(callback)
+    token_event, realm_event = receive(ws, 2)
+    assert_event(token_event, 1, "token")
+    assert_event(realm_event, 2, "realm_initialized")
+    return token_event, realm_event
+
+
 def onboard_to_data_ready(server: FieldpassServer, email: str, device: Mapping[str, Any] | None = None) -> Onboarded:
     """First onboarding of a user: register, socket, login, mark initialized, data_ready."""
     registration = server.register(email, device)
     with ws_connect(registration.websocket_url) as ws:
-        callback = browser_login(registration.login_url, email.lower())
-        assert callback.status_code == 200 and is_html(callback), describe(callback)
-        token_event, realm_event = receive(ws, 2)
-        assert_event(token_event, 1, "token")
-        assert_event(realm_event, 2, "realm_initialized")
+        token_event, realm_event = login_and_receive_token(ws, registration, email)
         realm_path = realm_event["realm_path"]
         result = server.mark_initialized(realm_path)
         assert result.returncode == 0, cli_output(result)
@@ -665,3 +825,152 @@ def onboard_to_data_ready(server: FieldpassServer, email: str, device: Mapping[s
     assert rest.closed and rest.close_code == 1000, rest
     claims = server.verify_access_token(token_event["access_token"])
     return Onboarded(registration, token_event, claims, realm_path)
+
+
+@dataclass
+class SignedIn:
+    """A device that signed in: its token event, verified claims and personal realm."""
+
+    email: str
+    registration: Registration
+    token_event: dict[str, Any]
+    claims: dict[str, Any]
+    realm_path: str
+
+    @property
+    def access_token(self) -> str:
+        return self.token_event["access_token"]
+
+    @property
+    def refresh_token(self) -> str:
+        return self.token_event["refresh_token"]
+
+    @property
+    def user_id(self) -> str:
+        return self.claims["sub"]
+
+
+def sign_in(server: FieldpassServer, email: str, device: Mapping[str, Any] | None = None) -> SignedIn:
+    """Register, sign in at the IdP, take the token and realm_initialized events, hang up.
+
+    The session keeps waiting for data_ready (the socket is closed, not the session)."""
+    registration = server.register(email, device)
+    with ws_connect(registration.websocket_url) as ws:
+        token_event, realm_event = login_and_receive_token(ws, registration, email)
+    claims = server.verify_access_token(token_event["access_token"])
+    assert realm_event.get("realm_path") == f"/users/{claims['sub']}", (realm_event, claims)
+    return SignedIn(email, registration, token_event, claims, realm_event["realm_path"])
+
+
+def assert_api_error(
+    response: httpx.Response, status: int, error: str | set[str] | None = None
+) -> dict[str, Any]:
+    """A JSON error answer: `status`, `{"error": <error>, "error_description": "..."}`."""
+    assert response.status_code == status, describe(response)
+    assert response.headers.get("content-type", "").startswith("application/json"), describe(response)
+    payload = response.json()
+    assert isinstance(payload, dict), describe(response)
+    code = payload.get("error")
+    assert isinstance(code, str) and code, describe(response)
+    if isinstance(error, str):
+        assert code == error, describe(response)
+    elif error is not None:
+        assert code in error, describe(response)
+    assert isinstance(payload.get("error_description"), str) and payload["error_description"], describe(response)
+    return payload
+
+
+def assert_json(response: httpx.Response, status: int = 200) -> Any:
+    assert response.status_code == status, describe(response)
+    assert response.headers.get("content-type", "").startswith("application/json"), describe(response)
+    return response.json()
+
+
+# --------------------------------------------------------------------------- backend integration
+
+
+class IntegrationClient:
+    """A company's backend integration, as a plain HTTP client would write it.
+
+    It takes a token with client_credentials, follows the realm feed with the cursor the
+    server hands out (long-polling with `wait`), and marks realms initialized.
+    """
+
+    def __init__(self, base_url: str, client_id: str, secret: str) -> None:
+        self.base_url = base_url
+        self.client_id = client_id
+        self.secret = secret
+        self.token: str | None = None
+        self.http = http_client()
+
+    def close(self) -> None:
+        self.http.close()
+
+    def __enter__(self) -> IntegrationClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def authenticate(self) -> dict[str, Any]:
+        response = self.http.post(
+            f"{self.base_url}/token",
+            data={"grant_type": "client_credentials"},
+            auth=(self.client_id, self.secret),
+        )
+        body = assert_json(response)
+        assert body.get("token_type") == "Bearer", body
+        assert isinstance(body.get("expires_in"), int) and body["expires_in"] > 0, body
+        self.token = body["access_token"]
+        return body
+
+    def _headers(self) -> dict[str, str]:
+        assert self.token is not None, "authenticate() first"
+        return {"authorization": f"Bearer {self.token}"}
+
+    def feed_response(
+        self, cursor: str | None = None, *, initialized: bool | None = None,
+        wait: int | None = None, limit: int | None = None,
+    ) -> httpx.Response:
+        params: dict[str, str] = {}
+        if cursor is not None:
+            params["cursor"] = cursor
+        if initialized is not None:
+            params["initialized"] = "true" if initialized else "false"
+        if wait is not None:
+            params["wait"] = str(wait)
+        if limit is not None:
+            params["limit"] = str(limit)
+        return self.http.get(
+            f"{self.base_url}/integration/realms", params=params, headers=self._headers(),
+            timeout=HTTP_TIMEOUT + (wait or 0),
+        )
+
+    def feed(self, cursor: str | None = None, **kwargs: Any) -> dict[str, Any]:
+        """One page of the feed: `{"realms": [...], "cursor": "..."}`."""
+        body = assert_json(self.feed_response(cursor, **kwargs))
+        assert isinstance(body.get("realms"), list), body
+        assert isinstance(body.get("cursor"), str) and body["cursor"], body
+        return body
+
+    def drain(self, cursor: str | None = None, **kwargs: Any) -> tuple[list[dict[str, Any]], str]:
+        """Every entry after `cursor` (page by page, no waiting), and the cursor at the end."""
+        entries: list[dict[str, Any]] = []
+        for _ in range(10_000):
+            page = self.feed(cursor, **kwargs)
+            cursor = page["cursor"]
+            if not page["realms"]:
+                return entries, cursor
+            entries += page["realms"]
+        pytest.fail("the feed did not run dry after 10000 pages")
+
+    def mark_initialized_response(self, realm_path: str) -> httpx.Response:
+        return self.http.post(
+            f"{self.base_url}/integration/realms/initialized",
+            json={"realm_path": realm_path}, headers=self._headers(),
+        )
+
+    def mark_initialized(self, realm_path: str) -> dict[str, Any]:
+        body = assert_json(self.mark_initialized_response(realm_path))
+        assert body.get("realm_path") == realm_path and body.get("initialized") is True, body
+        return body

@@ -11,6 +11,7 @@ import jwt
 import pytest
 
 from helpers import (
+    sign_in,
     ACCESS_TOKEN_TTL,
     AUDIENCE,
     FieldpassServer,
@@ -38,14 +39,7 @@ PRIVATE_JWK_MEMBERS = {"d", "p", "q", "dp", "dq", "qi", "oth", "k"}
 
 def sign_in_and_get_token(server: FieldpassServer, email: str) -> dict:
     """Register, sign in, and return the token event (socket closed afterwards)."""
-    registration = server.register(email, DEVICE)
-    with ws_connect(registration.websocket_url) as ws:
-        callback = browser_login(registration.login_url, email.lower())
-        assert callback.status_code == 200 and is_html(callback), describe(callback)
-        token_event, realm_event = receive(ws, 2)
-    assert_event(token_event, 1, "token")
-    assert_event(realm_event, 2, "realm_initialized")
-    return token_event
+    return sign_in(server, email, DEVICE).token_event
 
 
 def test_healthz(server: FieldpassServer) -> None:

@@ -44,7 +44,9 @@ struct IntegrationController: Sendable {
         let wait = try AdminUsersController.integer(query.get("wait"), name: "wait", in: 0...Int.max).map { min($0, Self.maxWaitSeconds) } ?? 0
         var position: Int64 = 0
         if let cursor = query.get("cursor") {
-            guard let decoded = FeedCursor.decode(cursor) else {
+            // A position beyond the feed's end was not issued here (another database, or made
+            // up) and would silently skip realms created later.
+            guard let decoded = FeedCursor.decode(cursor), try await decoded <= store.realmFeedPosition() else {
                 throw APIError(.badRequest, "invalid_cursor", "cursor must be a value this server returned.")
             }
             position = decoded

@@ -50,6 +50,13 @@ struct TokenEndpointController: Sendable {
         case "client_credentials":
             response = try clientCredentials(request)
         case "refresh_token":
+            // Refresh tokens belong to devices, which are public clients. A caller that
+            // authenticates as a client must be checked (RFC 6749 section 6), and no
+            // service account holds a device's refresh token: refuse before it is used up.
+            if request.headers[.authorization] != nil {
+                _ = try authenticateClient(request)
+                throw APIError(.badRequest, "invalid_grant", "This refresh token was not issued to this client.")
+            }
             response = try await refresh(form.refreshToken)
         case nil:
             throw APIError.invalidRequest("grant_type is required.")
@@ -60,14 +67,7 @@ struct TokenEndpointController: Sendable {
     }
 
     private func clientCredentials(_ request: Request) throws -> TokenResponse {
-        guard let (id, secret) = Self.basicCredentials(request.headers[.authorization]),
-            let account = serviceAccounts.authenticate(id: id, secret: secret)
-        else {
-            throw APIError(
-                .unauthorized, "invalid_client", "Client authentication failed.",
-                headers: [.wwwAuthenticate: #"Basic realm="fieldpass""#]
-            )
-        }
+        let account = try authenticateClient(request)
         let token = try tokenIssuer.serviceAccessToken(accountID: account.id, environmentID: account.environmentID, now: Date())
         return TokenResponse(accessToken: token, expiresIn: tokenIssuer.accessTokenTTL)
     }
@@ -86,6 +86,19 @@ struct TokenEndpointController: Sendable {
         }
         let accessToken = try tokenIssuer.deviceAccessToken(facts: facts, deviceID: grant.deviceID, now: now)
         return TokenResponse(accessToken: accessToken, expiresIn: tokenIssuer.accessTokenTTL, refreshToken: next.token)
+    }
+
+    /// The service account named by HTTP Basic credentials, or 401 `invalid_client`.
+    private func authenticateClient(_ request: Request) throws -> ServiceAccountDirectory.Account {
+        guard let (id, secret) = Self.basicCredentials(request.headers[.authorization]),
+            let account = serviceAccounts.authenticate(id: id, secret: secret)
+        else {
+            throw APIError(
+                .unauthorized, "invalid_client", "Client authentication failed.",
+                headers: [.wwwAuthenticate: #"Basic realm="fieldpass""#]
+            )
+        }
+        return account
     }
 
     /// `Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 2.3.1).

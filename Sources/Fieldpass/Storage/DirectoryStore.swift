@@ -32,8 +32,8 @@ public protocol DirectoryStore: Sendable {
 
     /// User realms of the environment with `feedSeq > after`, in feed order.
     func realmFeed(environmentID: String, after: Int64, initialized: Bool?, limit: Int) async throws -> [RealmFeedEntry]
-    /// The environment of a user realm, `nil` if there is no such realm.
-    func realmEnvironment(path: String) async throws -> String?
+    /// The newest position of the realm feed; no cursor can be beyond it.
+    func realmFeedPosition() async throws -> Int64
 
     /// Swaps a refresh token for a new one. Returns the user and device, or `nil` when the
     /// old token is unknown, expired or already used; using one twice revokes the device's tokens.

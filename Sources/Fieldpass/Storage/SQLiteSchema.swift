@@ -76,7 +76,7 @@ enum SQLiteSchema {
                 CREATE TABLE teams (
                     id TEXT PRIMARY KEY,
                     environment_id TEXT NOT NULL,
-                    name TEXT NOT NULL,
+                    name TEXT NOT NULL COLLATE NOCASE,
                     created_at REAL NOT NULL,
                     UNIQUE (environment_id, name)
                 );

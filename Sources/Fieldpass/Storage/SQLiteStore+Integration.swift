@@ -25,9 +25,9 @@ extension SQLiteStore {
         }
     }
 
-    public func realmEnvironment(path: String) async throws -> String? {
+    public func realmFeedPosition() async throws -> Int64 {
         try await pool.read { db in
-            try String.fetchOne(db, sql: "SELECT environment_id FROM realms WHERE path = ?", arguments: [path])
+            try Int64.fetchOne(db, sql: "SELECT value FROM counters WHERE name = 'realm_feed'") ?? 0
         }
     }
 
