@@ -7,7 +7,7 @@ import Testing
 @testable import Fieldpass
 
 /// The event WebSocket against a live server, its hub and sweeper running.
-@Suite("Event socket")
+@Suite("Event socket", .timeLimit(.minutes(1)))
 struct EventSocketTests {
     /// Collects text frames until the server closes.
     final class Frames: Sendable {
@@ -56,7 +56,7 @@ struct EventSocketTests {
             let session = try await Self.signedIn(environment)
             let frames = Frames()
             try await environment.application().test(.live) { client in
-                try await client.ws("/events?session_id=\(session.id)&after=1") { inbound, outbound, _ in
+                _ = try await client.ws("/events?session_id=\(session.id)&after=1") { inbound, outbound, _ in
                     for try await message in inbound.messages(maxSize: 1 << 16) {
                         guard case .text(let text) = message else { continue }
                         frames.texts.withLock { $0.append(text) }
@@ -73,7 +73,7 @@ struct EventSocketTests {
         try await TestEnvironment.with { environment in
             let (session, _) = try await environment.register()
             try await environment.application().test(.live) { client in
-                await #expect(throws: (any Error).self) {
+                _ = await #expect(throws: (any Error).self) {
                     try await client.ws(path.replacingOccurrences(of: "{id}", with: session.id)) { _, _, _ in }
                 }
             }

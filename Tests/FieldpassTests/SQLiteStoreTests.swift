@@ -67,10 +67,10 @@ struct SQLiteStoreTests {
     @Test func theSweepExpiresUnfinishedSessionsAndLaterDeletesThem() async throws {
         try await TestEnvironment.with { environment in
             let store = environment.store
-            let (session, _) = try await environment.register(expiresIn: 1)
+            let (session, _) = try await environment.register(expiresIn: 60)
             #expect(try await store.sweepSessions(now: Date(), deleteBefore: .distantPast).isEmpty)
 
-            let later = Date().addingTimeInterval(5)
+            let later = Date().addingTimeInterval(120)
             let expired = try await store.sweepSessions(now: later, deleteBefore: .distantPast)
             #expect(expired.map(\.frame) == [#"{"seq":1,"type":"session_expired"}"#])
             #expect(try await store.session(id: session.id)?.status == .expired)

@@ -5,7 +5,7 @@ import ServiceLifecycleTestKit
 import Testing
 @testable import Fieldpass
 
-@Suite("Session event hub")
+@Suite("Session event hub", .timeLimit(.minutes(1)))
 struct SessionEventHubTests {
     @Test func storedEventsReachSubscribersAndShutdownEndsTheirStreams() async throws {
         try await TestEnvironment.with { environment in
@@ -14,9 +14,8 @@ struct SessionEventHubTests {
             try await testGracefulShutdown { trigger in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await hub.run() }
-                    let subscription = await hub.subscribe(sessionID: session.id)
-                    // Let the hub take its starting point, then store an event as another process would.
-                    try await Task.sleep(for: .milliseconds(50))
+                    let subscription = try await hub.subscribe(sessionID: session.id)
+                    // Store an event as another process would: the subscription fixed the feed's start.
                     _ = try await environment.store.failLogin(sessionID: session.id, error: "access_denied", description: "no", now: Date())
                     var iterator = subscription.events.makeAsyncIterator()
                     let event = await iterator.next()

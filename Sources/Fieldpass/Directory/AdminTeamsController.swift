@@ -1,5 +1,5 @@
 import Foundation
-public import Hummingbird
+import Hummingbird
 
 /// `/admin/teams…`: teams and their members. Admins and managers may read; only admins may change.
 struct AdminTeamsController: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-public import Hummingbird
+import Hummingbird
 
 /// `/admin/users…`: people, their roles, grants and effective realms; and the audit log.
 ///

@@ -1,4 +1,4 @@
-public import Hummingbird
+import Hummingbird
 
 /// `GET /me`: the caller's user, role, teams and effective realms.
 struct MeController: Sendable {

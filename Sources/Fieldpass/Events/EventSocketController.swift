@@ -1,6 +1,6 @@
 import Foundation
 public import Hummingbird
-public import HummingbirdWebSocket
+import HummingbirdWebSocket
 import NIOWebSocket
 
 /// `GET /events?session_id=…[&after=N]`: the device's event WebSocket.
@@ -23,7 +23,7 @@ public struct EventSocketController: Sendable {
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let query = try EventQuery(context.request)
-            let subscription = await hub.subscribe(sessionID: query.sessionID)
+            let subscription = try await hub.subscribe(sessionID: query.sessionID)
             var failure: (any Error)?
             do {
                 try await withThrowingTaskGroup(of: Void.self) { group in

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// What a device hears on its event socket (DESIGN.md, "Onboarding flow").
 public enum SessionEvent: Sendable, Equatable {

@@ -11,8 +11,7 @@ public actor SessionEventHub: Service {
     private let store: any OnboardingStore
     private let pollInterval: Duration
     private let logger: Logger
-    private let wakeups: AsyncStream<Void>
-    private let wakeupContinuation: AsyncStream<Void>.Continuation
+    private let ticker = Ticker()
     private var lastRowID: Int64?
     private var subscribers: [String: [Int: AsyncStream<StoredEvent>.Continuation]] = [:]
     private var nextSubscriberID = 0
@@ -22,38 +21,28 @@ public actor SessionEventHub: Service {
         self.store = store
         self.logger = logger
         self.pollInterval = pollInterval
-        (wakeups, wakeupContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Polls until shutdown, then ends every subscription.
     public func run() async throws {
-        lastRowID = try await store.latestEventRowID()
-        let interval = pollInterval
-        let continuation = wakeupContinuation
-        await withDiscardingTaskGroup { group in
-            group.addTask {
-                while (try? await Task.sleep(for: interval)) != nil {
-                    continuation.yield()
-                }
-            }
-            await cancelWhenGracefulShutdown {
-                for await _ in self.wakeups {
-                    await self.poll()
-                }
-            }
-            group.cancelAll()
+        _ = try await startingPoint()
+        await ticker.run(every: pollInterval) {
+            await poll()
         }
         finishAll()
     }
 
     /// Wakes the hub: an event was just stored by this process.
     public nonisolated func notify() {
-        wakeupContinuation.yield()
+        ticker.wake()
     }
 
     /// Events of `sessionID` stored from now on. Call before reading stored events, so
     /// nothing falls between the two; duplicates are told apart by `seq`.
-    func subscribe(sessionID: String) -> (id: Int, events: AsyncStream<StoredEvent>) {
+    func subscribe(sessionID: String) async throws -> (id: Int, events: AsyncStream<StoredEvent>) {
+        // Whoever comes first, a subscriber or `run`, fixes where the feed starts: every
+        // event stored after this call returns is then above it and gets delivered.
+        _ = try await startingPoint()
         let (stream, continuation) = AsyncStream.makeStream(of: StoredEvent.self)
         nextSubscriberID += 1
         subscribers[sessionID, default: [:]][nextSubscriberID] = continuation
@@ -68,6 +57,16 @@ public actor SessionEventHub: Service {
 
     /// Number of live subscriptions, for tests and metrics.
     var subscriberCount: Int { subscribers.values.reduce(0) { $0 + $1.count } }
+
+    /// The row id the feed starts after, read from the store the first time it is needed.
+    private func startingPoint() async throws -> Int64 {
+        if let lastRowID { return lastRowID }
+        let latest = try await store.latestEventRowID()
+        // Another caller may have set it while this one read; keep the earlier choice.
+        let start = lastRowID ?? latest
+        lastRowID = start
+        return start
+    }
 
     private func poll() async {
         guard let after = lastRowID else { return }

@@ -1,5 +1,5 @@
 import Foundation
-public import Logging
+import Logging
 public import ServiceLifecycle
 
 /// Expires unfinished sessions (their devices get `session_expired`) and deletes old ones.
@@ -11,11 +11,8 @@ public struct SessionSweeper: Service {
 
     /// Sweeps every `sessions.sweep_interval` seconds until shutdown.
     public func run() async throws {
-        let interval = Duration.seconds(settings.sweepInterval)
-        await cancelWhenGracefulShutdown {
-            while (try? await Task.sleep(for: interval)) != nil {
-                await sweep(now: Date())
-            }
+        await Ticker().run(every: .seconds(settings.sweepInterval)) {
+            await sweep(now: Date())
         }
     }
 

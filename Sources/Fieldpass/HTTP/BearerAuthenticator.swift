@@ -1,5 +1,5 @@
 import Foundation
-public import Hummingbird
+import Hummingbird
 import Tokens
 
 /// Verifies `Authorization: Bearer <access token>` against our own keys and sets the caller.

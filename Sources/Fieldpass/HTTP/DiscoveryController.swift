@@ -1,5 +1,5 @@
 import Foundation
-public import Hummingbird
+import Hummingbird
 import Tokens
 
 /// `GET /.well-known/jwks.json` and `GET /healthz`.

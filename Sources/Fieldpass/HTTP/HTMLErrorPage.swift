@@ -1,4 +1,4 @@
-public import Hummingbird
+import Hummingbird
 
 /// An error shown to a person in a browser, as a small HTML page.
 struct HTMLErrorPage: HTTPResponseError {

@@ -1,4 +1,4 @@
-public import Hummingbird
+import Hummingbird
 import HTTPTypes
 
 /// A minimal, self-contained HTML page; every dynamic string is escaped.

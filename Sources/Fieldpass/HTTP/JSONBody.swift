@@ -1,5 +1,5 @@
 import Foundation
-public import Hummingbird
+import Hummingbird
 
 /// Reads a JSON request body into a `Decodable`, turning every failure into a clear 4xx.
 enum JSONBody {

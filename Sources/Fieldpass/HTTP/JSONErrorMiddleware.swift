@@ -1,4 +1,4 @@
-public import Hummingbird
+import Hummingbird
 
 /// Answers every error that is not already an ``APIError`` or an HTML page as JSON, so
 /// no client ever sees Hummingbird's bare defaults, and logs the unexpected ones.

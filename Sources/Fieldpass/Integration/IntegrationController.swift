@@ -1,5 +1,5 @@
 import Foundation
-public import Hummingbird
+import Hummingbird
 
 /// `/integration/…`: what a company's backend uses to find new user realms and release the
 /// waiting devices. Only service accounts, and only for their own environment.

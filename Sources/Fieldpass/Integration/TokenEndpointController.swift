@@ -1,5 +1,5 @@
 import Foundation
-public import Hummingbird
+import Hummingbird
 
 /// `POST /token` (RFC 6749 section 3.2): `client_credentials` for backend integrations
 /// (HTTP Basic) and `refresh_token` for devices (rotating: each refresh token works once).

@@ -1,5 +1,5 @@
 import Foundation
-public import Hummingbird
+import Hummingbird
 import Tokens
 
 /// `GET /auth_callback`: where the IdP sends the browser back.
