@@ -12,6 +12,7 @@ import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,14 +40,24 @@ def idp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MockIdP]:
     provider.stop()
 
 
+def _serve(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory, name: str,
+    extra_env: dict[str, str] | None = None, **options: Any,
+) -> Iterator[FieldpassServer]:
+    """A server in its own folder, stopped when the fixture's scope ends."""
+    srv = helpers.start_server(fieldpass_bin, idp, tmp_path_factory.mktemp(name), extra_env, **options)
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
 @pytest.fixture(scope="session")
 def server(
     fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[FieldpassServer]:
     """The shared server; tests use their own unique emails."""
-    srv = helpers.start_server(fieldpass_bin, idp, tmp_path_factory.mktemp("server"))
-    yield srv
-    srv.stop()
+    yield from _serve(fieldpass_bin, idp, tmp_path_factory, "server")
 
 
 @pytest.fixture(scope="module")
@@ -54,14 +65,9 @@ def short_ttl_server(
     fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[FieldpassServer]:
     """A server whose sessions expire after 2 s (configured through the environment)."""
-    srv = helpers.start_server(
-        fieldpass_bin,
-        idp,
-        tmp_path_factory.mktemp("server-short-ttl"),
-        {"SESSIONS_TTL": "2", "SESSIONS_SWEEP_INTERVAL": "1"},
+    yield from _serve(
+        fieldpass_bin, idp, tmp_path_factory, "server-short-ttl", {"SESSIONS_TTL": "2", "SESSIONS_SWEEP_INTERVAL": "1"}
     )
-    yield srv
-    srv.stop()
 
 
 @pytest.fixture(scope="module")
@@ -69,9 +75,7 @@ def quiet_server(
     fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[FieldpassServer]:
     """A server used by one module only, so that row counts change only through it."""
-    srv = helpers.start_server(fieldpass_bin, idp, tmp_path_factory.mktemp("server-quiet"))
-    yield srv
-    srv.stop()
+    yield from _serve(fieldpass_bin, idp, tmp_path_factory, "server-quiet")
 
 
 @pytest.fixture(scope="module")
@@ -80,12 +84,9 @@ def directory_server(
 ) -> Iterator[FieldpassServer]:
     """A server per module with two environments (dev: example.com, other: other.test),
     each with a bootstrap admin and a service account (helpers.DIRECTORY_ENVIRONMENTS)."""
-    srv = helpers.start_server(
-        fieldpass_bin, idp, tmp_path_factory.mktemp("server-directory"),
-        environments=helpers.DIRECTORY_ENVIRONMENTS,
+    yield from _serve(
+        fieldpass_bin, idp, tmp_path_factory, "server-directory", environments=helpers.DIRECTORY_ENVIRONMENTS
     )
-    yield srv
-    srv.stop()
 
 
 @pytest.fixture

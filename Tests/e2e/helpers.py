@@ -596,7 +596,19 @@ def start_server(
     for environment in environments or ():
         for account in environment.service_accounts:
             env[account.secret_env] = account.secret
-    server = FieldpassServer(
+    server = server_in(workdir, binary, idp, env, environments=environments, roles=roles)
+    server.start()
+    return server
+
+
+def server_in(
+    workdir: Path, binary: Path, idp: MockIdP, env: dict[str, str],
+    *,
+    environments: Sequence[EnvironmentSpec] | None = None,
+    roles: Mapping[str, Sequence[str]] | None = None,
+) -> FieldpassServer:
+    """A server whose config, database and keys live in `workdir` (not started)."""
+    return FieldpassServer(
         binary=binary,
         workdir=workdir,
         port=free_port(),
@@ -608,8 +620,6 @@ def start_server(
         environments=tuple(environments) if environments is not None else None,
         roles=roles,
     )
-    server.start()
-    return server
 
 
 # --------------------------------------------------------------------------- tokens

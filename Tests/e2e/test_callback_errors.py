@@ -26,29 +26,23 @@ def assert_html_page(response, statuses) -> None:
     assert is_html(response), describe(response)
 
 
-def test_denied_at_idp_sends_login_failed(server: FieldpassServer, email: str) -> None:
+@pytest.mark.parametrize(
+    ("deny", "sign_in_as_someone_else", "error"),
+    [(True, False, "access_denied"), (False, True, "email_mismatch")],
+    ids=["denied-at-idp", "email-mismatch"],
+)
+def test_a_failed_sign_in_sends_login_failed(
+    server: FieldpassServer, email: str, deny: bool, sign_in_as_someone_else: bool, error: str
+) -> None:
     registration = server.register(email)
     with ws_connect(registration.websocket_url) as ws:
-        callback = browser_login(registration.login_url, email, deny=True)
+        sub = unique_email("bob") if sign_in_as_someone_else else email
+        callback = browser_login(registration.login_url, sub, deny=deny)
         assert_html_page(callback, {200, *range(400, 500)})
         got = receive_until_close(ws)
 
     assert got.types == ["login_failed"] and got.seqs == [1], got
-    assert got.events[0].get("error") == "access_denied", got.events
-    assert isinstance(got.events[0].get("error_description"), str), got.events
-    assert got.closed, f"socket not closed after login_failed: {got}"
-
-
-def test_email_mismatch_sends_login_failed(server: FieldpassServer, email: str) -> None:
-    someone_else = unique_email("bob")
-    registration = server.register(email)
-    with ws_connect(registration.websocket_url) as ws:
-        callback = browser_login(registration.login_url, someone_else)
-        assert_html_page(callback, {200, *range(400, 500)})
-        got = receive_until_close(ws)
-
-    assert got.types == ["login_failed"] and got.seqs == [1], got
-    assert got.events[0].get("error") == "email_mismatch", got.events
+    assert got.events[0].get("error") == error, got.events
     assert isinstance(got.events[0].get("error_description"), str), got.events
     assert got.closed, f"socket not closed after login_failed: {got}"
 

@@ -16,12 +16,12 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
 from helpers import (
+    server_in,
     FieldpassServer,
     browser_login,
     clean_env,
     cli_output,
     describe,
-    free_port,
     is_html,
 )
 
@@ -155,16 +155,7 @@ def test_mark_initialized_unknown_realm_fails(server: FieldpassServer) -> None:
 def test_keys_generate_writes_private_pem(
     fieldpass_bin: Path, idp, tmp_path: Path, args: tuple[str, ...], key_type: type
 ) -> None:
-    server = FieldpassServer(
-        binary=fieldpass_bin,
-        workdir=tmp_path,
-        port=free_port(),
-        config_path=tmp_path / "fieldpass.yaml",
-        sqlite_path=tmp_path / "fieldpass.sqlite",
-        keys_dir=tmp_path / "keys",
-        env=clean_env(),
-        idp=idp,
-    )
+    server = server_in(tmp_path, fieldpass_bin, idp, clean_env())
     server.keys_dir.mkdir()
     server.write_config()
     result = server.cli("keys", "generate", *args, "--config", str(server.config_path))
