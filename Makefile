@@ -28,6 +28,8 @@ IDP_PORT ?= 9400
 
 # Client secret for the local mock IdP (it accepts any secret). Never a real one.
 export DEV_IDP_CLIENT_SECRET ?= fieldpass-local-dev-secret
+# Secret of the development config's `backend` service account. Never a real one.
+export DEV_BACKEND_SECRET ?= fieldpass-local-backend-secret
 
 .PHONY: deps system-deps venv build run test swift-test e2e clean
 

@@ -22,13 +22,16 @@ struct OnboardCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Device name sent at registration.")
     var deviceName = "fieldpass-cli"
 
+    @Flag(name: .long, help: "Also print the access token, e.g. to call the admin API with it.")
+    var showToken = false
+
     func run() async throws {
         let base = server.hasSuffix("/") ? String(server.dropLast()) : server
         let registration = try await DeviceAPI(base: base).register(email: email, deviceName: deviceName)
         Console.line("Session registered; it expires in \(registration.expiresIn) s.")
         Console.line("Login URL: \(registration.loginURL)")
         Console.line("Open the login URL in a browser and sign in. Waiting for events…")
-        let progress = OnboardingProgress(api: DeviceAPI(base: base))
+        let progress = OnboardingProgress(api: DeviceAPI(base: base), showToken: showToken)
         let client = WebSocketClient(url: registration.websocketURL, logger: Logger(label: "fieldpass.onboard")) { inbound, _, _ in
             for try await message in inbound.messages(maxSize: 1 << 20) {
                 guard case .text(let text) = message else { continue }

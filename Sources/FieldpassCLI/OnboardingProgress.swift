@@ -5,10 +5,13 @@ import Tokens
 /// Follows the event socket as a device would and tells the person each step.
 actor OnboardingProgress {
     private let api: DeviceAPI
+    private let showToken: Bool
     private(set) var succeeded = false
 
-    init(api: DeviceAPI) {
+    /// With `showToken`, the access token itself is printed too (it is a secret: only on request).
+    init(api: DeviceAPI, showToken: Bool) {
         self.api = api
+        self.showToken = showToken
     }
 
     func handle(frame: String) async throws {
@@ -16,7 +19,10 @@ actor OnboardingProgress {
         switch event.type {
         case "token":
             Console.line("[\(event.seq)] Token received (expires in \(event.expiresIn ?? 0) s).")
-            if let token = event.accessToken { try await printClaims(of: token) }
+            if let token = event.accessToken {
+                try await printClaims(of: token)
+                if showToken { Console.line("    Access token: \(token)") }
+            }
         case "realm_initialized":
             Console.line("[\(event.seq)] Realm initialized: \(event.realmPath ?? "?")")
             Console.line("    Waiting for the backend to fill it (fieldpass realms mark-initialized \(event.realmPath ?? "PATH")).")
