@@ -18,12 +18,16 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext {
     }
 
     /// No endpoint takes more than this; bigger bodies get 413 before they are read whole.
-    public var maxUploadSize: Int { 64 * 1024 }
+    public var maxUploadSize: Int { Self.maxBodySize }
 
-    /// Plain URLs in JSON (`https://…`, not `https:\/\/…`) and ISO 8601 dates; one encoder for all requests.
+    /// Plain URLs in JSON (`https://…`, not `https:\/\/…`) and ISO 8601 dates.
     public var responseEncoder: JSONEncoder { Self.encoder }
 
-    private static let encoder: JSONEncoder = {
+    /// Shared by every context, so all routes answer alike.
+    static let maxBodySize = 64 * 1024
+
+    /// One encoder for all requests.
+    static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601

@@ -1,3 +1,4 @@
+public import Foundation
 public import Hummingbird
 
 /// The context of routes that need a caller: it cannot be made without an identity, so no
@@ -16,5 +17,8 @@ public struct IdentifiedRequestContext: ChildRequestContext {
     }
 
     /// As for every route.
-    public var maxUploadSize: Int { 64 * 1024 }
+    public var maxUploadSize: Int { AppRequestContext.maxBodySize }
+
+    /// As for every route.
+    public var responseEncoder: JSONEncoder { AppRequestContext.encoder }
 }
