@@ -74,22 +74,13 @@ struct AdminUsersController: Sendable {
     @Sendable func audit(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.AuditPage {
         try context.identity.requireAdmin()
         let query = request.uri.queryParameters
-        let limit = try Self.integer(query.get("limit"), name: "limit", in: 1...500) ?? 100
-        let before = try Self.integer(query.get("before"), name: "before", in: 1...Int.max).map(Int64.init)
+        let limit = try QueryValue.integer(query.get("limit"), name: "limit", in: 1...500) ?? 100
+        let before = try QueryValue.integer(query.get("before"), name: "before", in: 1...Int.max).map(Int64.init)
         let entries = try await directory.auditLog(environmentID: context.identity.environmentID, before: before, limit: limit)
         return AdminResponses.AuditPage(entries: entries, nextBefore: entries.count == limit ? entries.last?.id : nil)
     }
 
     private func userID(_ context: IdentifiedRequestContext) throws -> String {
         try AdminRequests.id(context.parameters.get("user_id") ?? "", unknown: .unknownUser)
-    }
-
-    /// A query integer within `range`, `nil` when absent.
-    static func integer(_ text: String?, name: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let text else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            throw APIError.invalidRequest("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound).")
-        }
-        return value
     }
 }

@@ -77,14 +77,7 @@ public struct EventSocketController: Sendable {
                 throw APIError.invalidRequest("session_id is missing or malformed.")
             }
             self.sessionID = sessionID
-            if let afterText = parameters.get("after") {
-                guard let after = Int(afterText), after >= 0 else {
-                    throw APIError.invalidRequest("after must be a non-negative integer.")
-                }
-                self.after = after
-            } else {
-                self.after = 0
-            }
+            after = try QueryValue.integer(parameters.get("after"), name: "after", in: 0...Int.max) ?? 0
         }
     }
 }

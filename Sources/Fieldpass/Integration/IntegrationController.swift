@@ -39,9 +39,9 @@ struct IntegrationController: Sendable {
     @Sendable func feed(_ request: Request, context: IdentifiedRequestContext) async throws -> FeedPage {
         _ = try context.identity.requireServiceAccount()
         let query = request.uri.queryParameters
-        let initialized = try Self.flag(query.get("initialized"))
-        let limit = try AdminUsersController.integer(query.get("limit"), name: "limit", in: 1...1000) ?? 100
-        let wait = try AdminUsersController.integer(query.get("wait"), name: "wait", in: 0...Int.max).map { min($0, Self.maxWaitSeconds) } ?? 0
+        let initialized = try QueryValue.flag(query.get("initialized"), name: "initialized")
+        let limit = try QueryValue.integer(query.get("limit"), name: "limit", in: 1...1000) ?? 100
+        let wait = try QueryValue.integer(query.get("wait"), name: "wait", in: 0...Int.max).map { min($0, Self.maxWaitSeconds) } ?? 0
         var position: Int64 = 0
         if let cursor = query.get("cursor") {
             // A position beyond the feed's end was not issued here (another database, or made
@@ -105,15 +105,5 @@ struct IntegrationController: Sendable {
         hub.notify()
         feedSignal.signal()
         return InitializedResponse(realmPath: body.realmPath, devicesNotified: events.count)
-    }
-
-    /// `true`/`false`, or `nil` when absent.
-    static func flag(_ text: String?) throws -> Bool? {
-        switch text {
-        case nil: nil
-        case "true": true
-        case "false": false
-        default: throw APIError.invalidRequest("initialized must be true or false.")
-        }
     }
 }

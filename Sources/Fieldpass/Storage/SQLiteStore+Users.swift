@@ -38,14 +38,15 @@ extension SQLiteStore {
 
     public func recordSignIn(userID: String, idpSubject: String, promoteToAdmin: Bool, now: Date) async throws -> AccessFacts {
         try await write { db in
-            let environmentID = try String.fetchOne(db, sql: "SELECT environment_id FROM users WHERE id = ?", arguments: [userID])
-            let firstSignIn = try Bool.fetchOne(db, sql: "SELECT idp_subject IS NULL FROM users WHERE id = ?", arguments: [userID])
-            guard let environmentID, let firstSignIn else { throw DirectoryError.unknownUser }
+            guard let user = try Row.fetchOne(
+                db, sql: "SELECT environment_id, role, idp_subject IS NULL AS first_sign_in FROM users WHERE id = ?", arguments: [userID]
+            ) else { throw DirectoryError.unknownUser }
+            let environmentID: String = user["environment_id"]
+            let previous: String = user["role"]
             try db.execute(
                 sql: "UPDATE users SET idp_subject = ? WHERE id = ? AND idp_subject IS NULL", arguments: [idpSubject, userID]
             )
-            if promoteToAdmin && firstSignIn {
-                let previous = try String.fetchOne(db, sql: "SELECT role FROM users WHERE id = ?", arguments: [userID]) ?? ""
+            if promoteToAdmin && user["first_sign_in"] {
                 if previous != Role.admin.rawValue {
                     try db.execute(sql: "UPDATE users SET role = 'admin' WHERE id = ?", arguments: [userID])
                     try Self.audit(
