@@ -1,5 +1,6 @@
 #ifndef FIELDPASS_COPENSSL_SHIM_H
 #define FIELDPASS_COPENSSL_SHIM_H
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/err.h>

@@ -34,11 +34,12 @@ public func buildApplication(
     )
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: JSONErrorMiddleware())
-    try DiscoveryController(keyRing: keyRing).addRoutes(to: router)
+    try DiscoveryController(keyRing: keyRing, issuer: configuration.server.publicURL).addRoutes(to: router)
     RegisterDeviceController(
         store: store, environments: environments, server: configuration.server, sessions: configuration.sessions,
         feedSignal: feedSignal
     ).addRoutes(to: router)
+    DeviceConfirmationController(store: store, environments: environments, server: configuration.server).addRoutes(to: router)
     AuthCallbackController(
         store: store, environments: environments,
         tokenIssuer: tokenIssuer,
@@ -47,19 +48,24 @@ public func buildApplication(
     EventSocketController(store: store, hub: hub).addRoutes(to: router)
 
     let serviceAccounts = ServiceAccountDirectory(environments: configuration.environments)
-    TokenEndpointController(directory: store, serviceAccounts: serviceAccounts, tokenIssuer: tokenIssuer).addRoutes(to: router)
-    let authenticator = BearerAuthenticator(
+    let validator = AccessTokenValidator(
         verifier: keyRing.verifier(
             policy: JWTVerificationPolicy(issuer: configuration.server.publicURL, audience: configuration.tokens.audience)
         ),
-        directory: store, serviceAccounts: serviceAccounts.environments
+        credentials: store, serviceAccounts: serviceAccounts.environments
     )
+    TokenEndpointController(directory: store, credentials: store, serviceAccounts: serviceAccounts, tokenIssuer: tokenIssuer)
+        .addRoutes(to: router)
+    RevocationController(credentials: store, serviceAccounts: serviceAccounts, validator: validator).addRoutes(to: router)
+    IntrospectionController(credentials: store, serviceAccounts: serviceAccounts, validator: validator).addRoutes(to: router)
+    let authenticator = BearerAuthenticator(validator: validator)
     func authenticated(_ path: RouterPath) -> RouterGroup<IdentifiedRequestContext> {
         router.group(path).add(middleware: authenticator).group(context: IdentifiedRequestContext.self)
     }
-    MeController(directory: store, policy: policy).addRoutes(to: authenticated(""))
+    MeController(directory: store, credentials: store, policy: policy).addRoutes(to: authenticated(""))
     let admin = authenticated("admin")
     AdminUsersController(directory: store, policy: policy).addRoutes(to: admin)
+    AdminOffboardingController(credentials: store).addRoutes(to: admin)
     AdminTeamsController(directory: store).addRoutes(to: admin)
     IntegrationController(store: store, hub: hub, feedSignal: feedSignal).addRoutes(to: authenticated("integration"))
 

@@ -7,7 +7,9 @@ import Foundation
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin", abstract: "Manage users and roles from the machine.",
-        subcommands: [GrantRole.self, Users.self]
+        subcommands: [
+            GrantRole.self, Users.self, Devices.self, RevokeDevice.self, Disable.self, Enable.self, ResetIdentity.self,
+        ]
     )
 
     struct GrantRole: AsyncParsableCommand {
@@ -54,7 +56,8 @@ struct AdminCommand: AsyncParsableCommand {
             let configuration = try options.load()
             let store = try SQLiteStore(path: configuration.storage.sqlitePath)
             for user in try await store.users(environmentID: env) {
-                print("\(user.id)  \(user.role.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  \(user.email)")
+                let role = user.role.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+                print("\(user.id)  \(role)  \(user.email)\(user.disabled ? "  (disabled)" : "")")
             }
         }
     }

@@ -29,8 +29,9 @@ struct OnboardCommand: AsyncParsableCommand {
         let base = server.hasSuffix("/") ? String(server.dropLast()) : server
         let registration = try await DeviceAPI(base: base).register(email: email, deviceName: deviceName)
         Console.line("Session registered; it expires in \(registration.expiresIn) s.")
+        Console.line("Code: \(registration.userCode)")
         Console.line("Login URL: \(registration.loginURL)")
-        Console.line("Open the login URL in a browser and sign in. Waiting for events…")
+        Console.line("Open the login URL in a browser, check that it shows the code above, and sign in. Waiting for events…")
         let progress = OnboardingProgress(api: DeviceAPI(base: base), showToken: showToken)
         let client = WebSocketClient(url: registration.websocketURL, logger: Logger(label: "fieldpass.onboard")) { inbound, _, _ in
             for try await message in inbound.messages(maxSize: 1 << 20) {

@@ -58,6 +58,16 @@ public enum Crypto {
         return Data(base64Encoded: text).map(Array.init)
     }
 
+    /// Whether two byte strings are equal, in time that depends only on their length
+    /// (CRYPTO_memcmp), so a secret cannot be guessed byte by byte from response times.
+    public static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        guard !lhs.isEmpty else { return true }
+        return lhs.withUnsafeBytes { left in
+            rhs.withUnsafeBytes { right in CRYPTO_memcmp(left.baseAddress, right.baseAddress, left.count) == 0 }
+        }
+    }
+
     /// PKCE S256 challenge for a verifier: base64url(SHA-256(ASCII(verifier))).
     public static func pkceChallenge(verifier: String) -> String {
         base64URLEncode(sha256(verifier.utf8))

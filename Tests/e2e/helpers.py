@@ -13,6 +13,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -276,11 +277,12 @@ class EnvironmentSpec:
 @dataclass
 class Registration:
     email: str
-    device: dict[str, Any]
+    device: dict[str, Any] | None
     session_id: str
     login_url: str
     websocket_url: str
     expires_in: int
+    user_code: str
     body: dict[str, Any]
 
 
@@ -437,20 +439,22 @@ class FieldpassServer:
                 f"{self.public_url}/register_device", content=content, headers=all_headers
             )
 
-    def register(self, email: str, device: Mapping[str, Any] | None = None) -> Registration:
-        device = dict(device or {"name": "Pixel 8", "platform": "android"})
-        response = self.post_register({"email": email, "device": device})
+    def register(self, email: str, device: Mapping[str, Any] | None = None, *, email_only: bool = False) -> Registration:
+        """`POST /register_device`; `email_only` posts the email alone, as the seed app does."""
+        sent = None if email_only else dict(device or {"name": "Pixel 8", "platform": "android"})
+        response = self.post_register({"email": email} if sent is None else {"email": email, "device": sent})
         assert response.status_code == 201, describe(response)
         body = response.json()
-        for key in ("session_id", "login_url", "websocket_url", "expires_in"):
+        for key in ("session_id", "login_url", "websocket_url", "expires_in", "user_code"):
             assert key in body, f"register_device response lacks {key!r}: {body}"
         return Registration(
             email=email,
-            device=device,
+            device=sent,
             session_id=body["session_id"],
             login_url=body["login_url"],
             websocket_url=body["websocket_url"],
             expires_in=body["expires_in"],
+            user_code=body["user_code"],
             body=body,
         )
 
@@ -677,11 +681,64 @@ def _with_query(url: str, extra: Mapping[str, str]) -> str:
     return urlunsplit(parts._replace(query=urlencode(query, doseq=True)))
 
 
+def is_confirmation_url(login_url: str) -> bool:
+    """Whether `login_url` is Fieldpass's device confirmation page (not the IdP itself)."""
+    return urlsplit(login_url).path.startswith("/login/")
+
+
+_CSRF_FIELD = re.compile(r'<input type="hidden" name="csrf_token" value="([^"]+)"')
+_USER_CODE = re.compile(r'<p class="code">([A-Z]{4}-[A-Z]{4})</p>')
+
+
+@dataclass
+class ConfirmationPage:
+    """What a browser got from `GET login_url`: the page, its form field and its cookies."""
+
+    response: httpx.Response
+    client: httpx.Client
+
+    @property
+    def csrf_token(self) -> str:
+        match = _CSRF_FIELD.search(self.response.text)
+        assert match, f"no csrf_token field on the page: {describe(self.response)}"
+        return match.group(1)
+
+    @property
+    def user_code(self) -> str:
+        match = _USER_CODE.search(self.response.text)
+        assert match, f"no user code on the page: {describe(self.response)}"
+        return match.group(1)
+
+    def submit(self, form: Mapping[str, str] | None = None) -> httpx.Response:
+        """POST the page's form back as a browser would (with its cookie); `form` replaces the fields."""
+        fields = {"csrf_token": self.csrf_token} if form is None else dict(form)
+        return self.client.post(str(self.response.request.url), data=fields)
+
+
+def open_confirmation(login_url: str, client: httpx.Client) -> ConfirmationPage:
+    response = client.get(login_url)
+    assert response.status_code == 200 and is_html(response), describe(response)
+    return ConfirmationPage(response, client)
+
+
+def authorize_url(login_url: str) -> str:
+    """The IdP authorization URL behind `login_url`: through the confirmation page when there
+    is one (GET, then POST its form as a browser would), else `login_url` itself."""
+    if not is_confirmation_url(login_url):
+        return login_url
+    with http_client() as client:
+        page = open_confirmation(login_url, client)
+        response = page.submit()
+    assert response.status_code == 303, describe(response)
+    return response.headers["location"]
+
+
 def idp_redirect(
     login_url: str, sub: str, *, deny: bool = False, idp: MockIdP | None = None,
     claims: Mapping[str, Any] | None = None,
 ) -> str:
-    """Sign in (or refuse) at the IdP; returns the Location it redirects the browser to.
+    """Confirm the device if needed, sign in (or refuse) at the IdP; returns the Location
+    the IdP redirects the browser to.
 
     The mock IdP's user `sub` has the email claim `sub` unless `claims` (with `idp`)
     sets its claims first.
@@ -693,13 +750,14 @@ def idp_redirect(
     if claims is not None:
         assert idp is not None, "claims need the idp to set them on"
         idp.set_user(sub, claims)
+    idp_url = authorize_url(login_url)
     form = {"action": "deny"} if deny else {"sub": sub}
     with http_client() as client:
-        response = client.post(login_url, data=form)
+        response = client.post(idp_url, data=form)
     assert response.status_code == 302, f"IdP did not redirect: {describe(response)}"
     location = response.headers["location"]
     params = login_params(location)
-    state = login_params(login_url).get("state")
+    state = login_params(idp_url).get("state")
     if "error" in params and "state" not in params and state is not None:
         location = _with_query(location, {"state": state})
     return location
@@ -709,8 +767,8 @@ def browser_login(
     login_url: str, sub: str, deny: bool = False, *, idp: MockIdP | None = None,
     claims: Mapping[str, Any] | None = None,
 ) -> httpx.Response:
-    """Play the browser: sign in at the IdP as `sub` (or deny), then follow the
-    redirect to our /auth_callback. Returns the callback's response; its URL is
+    """Play the browser: confirm the device, sign in at the IdP as `sub` (or deny), then
+    follow the redirect to our /auth_callback. Returns the callback's response; its URL is
     `response.request.url`."""
     location = idp_redirect(login_url, sub, deny=deny, idp=idp, claims=claims)
     assert urlsplit(location).path.endswith("/auth_callback"), location

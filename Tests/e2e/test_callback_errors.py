@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import secrets
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 
 from helpers import (
     FieldpassServer,
     assert_silent,
+    authorize_url,
     browser_login,
     describe,
     is_html,
@@ -95,7 +96,8 @@ def test_forged_callback_is_rejected(server: FieldpassServer, query: str) -> Non
 
 def test_forged_callbacks_leave_live_sessions_alone(server: FieldpassServer, email: str) -> None:
     registration = server.register(email)
-    real_state = login_params(registration.login_url)["state"]
+    idp_url = authorize_url(registration.login_url)
+    real_state = login_params(idp_url)["state"]
     near_misses = [real_state[:-1], real_state + "x", real_state.swapcase(), real_state[::-1]]
     with ws_connect(registration.websocket_url) as ws:
         for query in FORGED_QUERIES.values():
@@ -109,7 +111,7 @@ def test_forged_callbacks_leave_live_sessions_alone(server: FieldpassServer, ema
         assert_silent(ws, 1.0)
 
         # The session still works afterwards.
-        callback = browser_login(registration.login_url, email)
+        callback = browser_login(idp_url, email)
         assert_html_page(callback, {200})
         events = receive(ws, 2)
     assert [e["type"] for e in events] == ["token", "realm_initialized"], events
@@ -123,5 +125,5 @@ def test_expired_session(short_ttl_server: FieldpassServer, email: str) -> None:
     assert got.types == ["session_expired"] and got.seqs == [1], got
     assert got.closed, f"socket not closed after session_expired: {got}"
 
-    callback = browser_login(registration.login_url, email)
-    assert_html_page(callback, {400})
+    # The confirmation link of an ended session says it is used; nothing leads to the IdP.
+    assert_html_page(short_ttl_server.get(urlsplit(registration.login_url).path), {410})

@@ -17,6 +17,7 @@ from helpers import (
     FieldpassServer,
     assert_event,
     assert_silent,
+    authorize_url,
     b64url_decode,
     b64url_encode,
     browser_login,
@@ -63,8 +64,10 @@ def test_register_returns_login_url_for_the_idp(server: FieldpassServer, email: 
     with http_client() as client:
         discovery = client.get(f"{server.idp.issuer}/.well-known/openid-configuration").json()
 
-    assert registration.login_url.split("?")[0] == discovery["authorization_endpoint"]
-    params = login_params(registration.login_url)
+    assert registration.login_url.startswith(f"{server.public_url}/login/"), registration.login_url
+    idp_url = authorize_url(registration.login_url)
+    assert idp_url.split("?")[0] == discovery["authorization_endpoint"]
+    params = login_params(idp_url)
     assert params.get("response_type") == "code", params
     assert params.get("client_id") == "fieldpass", params
     assert params.get("redirect_uri") == server.callback_url, params
@@ -82,7 +85,7 @@ def test_register_returns_login_url_for_the_idp(server: FieldpassServer, email: 
     assert isinstance(registration.expires_in, int) and 0 < registration.expires_in <= 600
 
     again = server.register(email, DEVICE)
-    second = login_params(again.login_url)
+    second = login_params(authorize_url(again.login_url))
     assert again.session_id != registration.session_id
     for fresh in ("state", "nonce", "code_challenge"):
         assert second[fresh] != params[fresh], f"{fresh} reused across registrations"

@@ -2,8 +2,9 @@
 ///
 /// Keys under `environments.<id>`: `email_domains` (required, lower-cased, each in one
 /// environment only), `idp` (see ``IdentityProviderSettings``), `bootstrap_admins` (emails
-/// that become admins at their first sign-in) and `service_accounts` (see
-/// ``ServiceAccountSettings``).
+/// that become admins at their first sign-in), `service_accounts` (see
+/// ``ServiceAccountSettings``) and `confirm_device` (default `true`: the login URL is
+/// Fieldpass's confirmation page; `false` sends managed devices straight to the IdP).
 public struct EnvironmentSettings: Sendable, Identifiable {
     /// Environment id, carried in tokens as `env`.
     public var id: String
@@ -15,6 +16,8 @@ public struct EnvironmentSettings: Sendable, Identifiable {
     public var bootstrapAdmins: Set<String>
     /// Backend integrations allowed to use the integration API.
     public var serviceAccounts: [ServiceAccountSettings]
+    /// Whether the person confirms the device (and its code) before the IdP.
+    public var confirmDevice: Bool
 
     init(id: String, _ settings: SettingsReader, environment: [String: String]) throws(ConfigurationError) {
         self.id = id
@@ -26,6 +29,7 @@ public struct EnvironmentSettings: Sendable, Identifiable {
         for domain in emailDomains where !EmailAddress.isValidDomain(domain) {
             throw ConfigurationError(key: settings.dotted(prefix + ["email_domains"]), "'\(domain)' is not a domain name")
         }
+        confirmDevice = try settings.bool(prefix + ["confirm_device"], default: true)
         idp = try IdentityProviderSettings(settings, prefix: prefix + ["idp"], environment: environment)
         var admins: Set<String> = []
         for text in try settings.strings(prefix + ["bootstrap_admins"], default: []) {

@@ -7,7 +7,9 @@ public import Tokens
 /// (the name of the environment variable that holds the secret; the secret never sits in a
 /// file), `scopes` (default `[openid, email, profile]`), `token_endpoint_auth`
 /// (`client_secret_basic`, the default, or `client_secret_post`), `id_token_algorithms`
-/// (default `[RS256, ES256]`).
+/// (default `[RS256, ES256]`), `prompt` (optional, e.g. `login`: sent with every
+/// authorization request), `require_email_verified` (default `false`: Entra ID sends no
+/// `email_verified`; when `true` an absent claim is refused too).
 public struct IdentityProviderSettings: Sendable {
     /// How the client authenticates at the token endpoint.
     public enum ClientAuthentication: String, Sendable {
@@ -15,7 +17,7 @@ public struct IdentityProviderSettings: Sendable {
         case clientSecretPost = "client_secret_post"
     }
 
-    /// Exact issuer identifier.
+    /// Exact issuer identifier, a trailing `/` included when the IdP's has one.
     public var issuer: String
     /// Our client id at the IdP.
     public var clientID: String
@@ -29,9 +31,18 @@ public struct IdentityProviderSettings: Sendable {
     public var clientAuthentication: ClientAuthentication
     /// ID token signature algorithms accepted.
     public var idTokenAlgorithms: Set<SigningAlgorithm>
+    /// OIDC `prompt` for the authorization request (`login`, `consent`, …), if any.
+    public var prompt: String?
+    /// Whether a sign-in needs `email_verified: true`, not merely no `false`.
+    public var requireEmailVerified: Bool
+
+    /// Where the discovery document lives: the issuer without its trailing `/`, plus the well-known path.
+    public var discoveryURL: String {
+        (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + "/.well-known/openid-configuration"
+    }
 
     init(_ settings: SettingsReader, prefix: [String], environment: [String: String]) throws(ConfigurationError) {
-        issuer = try settings.baseURL(prefix + ["issuer"])
+        issuer = try settings.issuerURL(prefix + ["issuer"])
         clientID = try settings.string(prefix + ["client_id"])
         clientSecretVariable = try settings.string(prefix + ["client_secret_env"])
         clientSecret = environment[clientSecretVariable].flatMap { $0.isEmpty ? nil : $0 }
@@ -62,5 +73,10 @@ public struct IdentityProviderSettings: Sendable {
             throw ConfigurationError(key: settings.dotted(prefix + ["id_token_algorithms"]), "must not be empty")
         }
         idTokenAlgorithms = algorithms
+        prompt = try settings.optionalString(prefix + ["prompt"])
+        if let prompt, !prompt.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || $0 == " " || $0 == "_" }) {
+            throw ConfigurationError(key: settings.dotted(prefix + ["prompt"]), "must be OIDC prompt values such as login, not '\(prompt)'")
+        }
+        requireEmailVerified = try settings.bool(prefix + ["require_email_verified"], default: false)
     }
 }

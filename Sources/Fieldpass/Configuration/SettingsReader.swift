@@ -18,6 +18,12 @@ struct SettingsReader: Sendable {
         return value
     }
 
+    /// A value that may be absent (but not empty when present).
+    func optionalString(_ key: [String]) throws(ConfigurationError) -> String? {
+        guard reader.string(forKey: ConfigKey(key)) != nil else { return nil }
+        return try string(key)
+    }
+
     func int(_ key: [String], default defaultValue: Int, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
         guard let text = reader.string(forKey: ConfigKey(key)) else { return defaultValue }
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
@@ -29,6 +35,15 @@ struct SettingsReader: Sendable {
         return value
     }
 
+    func bool(_ key: [String], default defaultValue: Bool) throws(ConfigurationError) -> Bool {
+        guard let text = reader.string(forKey: ConfigKey(key)) else { return defaultValue }
+        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "true": return true
+        case "false": return false
+        default: throw ConfigurationError(key: dotted(key), "must be true or false, not '\(text)'")
+        }
+    }
+
     func strings(_ key: [String], default defaultValue: [String]? = nil) throws(ConfigurationError) -> [String] {
         guard let values = reader.stringArray(forKey: ConfigKey(key)) ?? defaultValue else {
             throw ConfigurationError(key: dotted(key), "is required (a list)")
@@ -38,6 +53,25 @@ struct SettingsReader: Sendable {
 
     /// An absolute http(s) URL without query or fragment, with any trailing `/` removed.
     func baseURL(_ key: [String], default defaultValue: String? = nil) throws(ConfigurationError) -> String {
+        let text = try absoluteURL(key, default: defaultValue).text
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+
+    /// An OpenID Connect issuer, kept exactly as written (a trailing `/` is part of it, since
+    /// ID tokens are compared to it character by character). Plain `http` only on loopback,
+    /// where no one can listen in between.
+    func issuerURL(_ key: [String]) throws(ConfigurationError) -> String {
+        let (text, components) = try absoluteURL(key, default: nil)
+        if components.scheme?.lowercased() == "http" {
+            let host = (components.host ?? "").lowercased()
+            guard host == "localhost" || host == "[::1]" || host == "::1" || host.hasPrefix("127.") else {
+                throw ConfigurationError(key: dotted(key), "must use https (plain http is allowed only on loopback), not '\(text)'")
+            }
+        }
+        return text
+    }
+
+    private func absoluteURL(_ key: [String], default defaultValue: String?) throws(ConfigurationError) -> (text: String, components: URLComponents) {
         let text = try string(key, default: defaultValue)
         guard let components = URLComponents(string: text),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -45,7 +79,7 @@ struct SettingsReader: Sendable {
         else {
             throw ConfigurationError(key: dotted(key), "must be an absolute http(s) URL, not '\(text)'")
         }
-        return text.hasSuffix("/") ? String(text.dropLast()) : text
+        return (text, components)
     }
 
     func dotted(_ key: [String]) -> String { key.joined(separator: ".") }

@@ -1,12 +1,16 @@
+import Foundation
 import Hummingbird
 
-/// `GET /me`: the caller's user, role, teams and effective realms.
+/// `/me…`: the caller's user, role, teams and effective realms, and their devices.
 struct MeController: Sendable {
     let directory: any DirectoryStore
+    let credentials: any CredentialStore
     let policy: RealmPolicy
 
     func addRoutes(to group: RouterGroup<IdentifiedRequestContext>) {
         group.get("me", use: show)
+        group.get("me/devices", use: devices)
+        group.delete("me/devices/:device_id", use: revokeDevice)
     }
 
     @Sendable func show(_ request: Request, context: IdentifiedRequestContext) async throws -> Me {
@@ -16,6 +20,22 @@ struct MeController: Sendable {
         }
         let teams = try await directory.teams(environmentID: user.environmentID).filter { facts.teams.contains($0.id) }
         return Me(user: user, role: user.role, teams: teams.map { Me.Team(id: $0.id, name: $0.name) }, realms: policy.realms(for: facts))
+    }
+
+    @Sendable func devices(_ request: Request, context: IdentifiedRequestContext) async throws -> DeviceList {
+        let user = try context.identity.requireUser()
+        let records = try await credentials.devices(userID: user.id, environmentID: user.environmentID)
+        return DeviceList(records, currentDeviceID: context.identity.deviceID)
+    }
+
+    /// Signs a lost or replaced device out: its tokens stop working.
+    @Sendable func revokeDevice(_ request: Request, context: IdentifiedRequestContext) async throws -> HTTPResponse.Status {
+        let user = try context.identity.requireUser()
+        let deviceID = try AdminRequests.id(context.parameters.get("device_id") ?? "", unknown: .unknownDevice)
+        try await credentials.revokeDevice(
+            id: deviceID, userID: user.id, environmentID: user.environmentID, actor: context.identity.actor, now: Date()
+        )
+        return .noContent
     }
 
     struct Me: ResponseEncodable {

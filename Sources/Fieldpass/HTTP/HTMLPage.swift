@@ -4,21 +4,34 @@ import HTTPTypes
 /// A minimal, self-contained HTML page; every dynamic string is escaped.
 struct HTMLPage: Sendable {
     let title: String
-    let message: String
+    /// The body below the heading, as HTML whose dynamic parts are already escaped.
+    let bodyHTML: String
 
-    func response(status: HTTPResponse.Status) -> Response {
+    /// A page with one paragraph of plain text.
+    init(title: String, message: String) {
+        self.init(title: title, bodyHTML: "<p>\(Self.escape(message))</p>")
+    }
+
+    init(title: String, bodyHTML: String) {
+        self.title = title
+        self.bodyHTML = bodyHTML
+    }
+
+    func response(status: HTTPResponse.Status, headers extraHeaders: HTTPFields = [:]) -> Response {
         let html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(Self.escape(title))</title>
-            <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}</style>
-            </head><body><h1>\(Self.escape(title))</h1><p>\(Self.escape(message))</p></body></html>
+            <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}\
+            .code{font:700 2rem/1.2 ui-monospace,monospace;letter-spacing:.15em}dt{font-weight:600}\
+            button{font-size:1.1rem;padding:.6rem 1.2rem}</style>
+            </head><body><h1>\(Self.escape(title))</h1>\(bodyHTML)</body></html>
             """
-        var headers = HTTPFields()
+        var headers = extraHeaders
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        // The page never needs scripts, frames or outside resources.
+        // The page never needs scripts, frames or outside resources; nobody may frame it.
         headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
         headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))

@@ -9,6 +9,14 @@ public struct Identity: Sendable, Equatable {
     /// The environment the caller belongs to; everything they see is scoped to it.
     public let environmentID: String
     public let principal: Principal
+    /// The device a person's token was issued to.
+    public let deviceID: String?
+
+    public init(environmentID: String, principal: Principal, deviceID: String? = nil) {
+        self.environmentID = environmentID
+        self.principal = principal
+        self.deviceID = deviceID
+    }
 
     /// How the audit log names the caller.
     var actor: String {

@@ -28,8 +28,6 @@ struct ServiceAccountDirectory: Sendable {
     /// The account if `secret` is its secret. Digests are compared in full, whatever differs first.
     func authenticate(id: String, secret: String) -> Account? {
         guard let account = accounts[id] else { return nil }
-        let digest = Crypto.sha256(Array(secret.utf8))
-        let difference = zip(digest, account.secretDigest).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) }
-        return difference == 0 ? account : nil
+        return Crypto.constantTimeEquals(Crypto.sha256(Array(secret.utf8)), account.secretDigest) ? account : nil
     }
 }

@@ -2,9 +2,11 @@ import Foundation
 import Hummingbird
 
 /// `POST /token` (RFC 6749 section 3.2): `client_credentials` for backend integrations
-/// (HTTP Basic) and `refresh_token` for devices (rotating: each refresh token works once).
+/// (HTTP Basic) and `refresh_token` for devices (rotating: each refresh token works once,
+/// but for a retry within `tokens.refresh_reuse_grace`).
 struct TokenEndpointController: Sendable {
     let directory: any DirectoryStore
+    let credentials: any CredentialStore
     let serviceAccounts: ServiceAccountDirectory
     let tokenIssuer: TokenIssuer
 
@@ -37,14 +39,7 @@ struct TokenEndpointController: Sendable {
     }
 
     @Sendable func token(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<TokenResponse> {
-        guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
-            throw APIError.invalidRequest("The body must be application/x-www-form-urlencoded.")
-        }
-        var request = request
-        let body = try await request.collectBody(upTo: context.maxUploadSize)
-        guard let form = try? URLEncodedFormDecoder().decode(TokenRequest.self, from: String(buffer: body)) else {
-            throw APIError.invalidRequest("The form is malformed.")
-        }
+        let form = try await FormBody.decode(TokenRequest.self, from: request, context: context)
         let response: TokenResponse
         switch form.grantType {
         case "client_credentials":
@@ -53,8 +48,7 @@ struct TokenEndpointController: Sendable {
             // Refresh tokens belong to devices, which are public clients. A caller that
             // authenticates as a client must be checked (RFC 6749 section 6), and no
             // service account holds a device's refresh token: refuse before it is used up.
-            if request.headers[.authorization] != nil {
-                _ = try authenticateClient(request)
+            if try serviceAccounts.authenticateIfPresent(request) != nil {
                 throw APIError(.badRequest, "invalid_grant", "This refresh token was not issued to this client.")
             }
             response = try await refresh(form.refreshToken)
@@ -67,7 +61,7 @@ struct TokenEndpointController: Sendable {
     }
 
     private func clientCredentials(_ request: Request) throws -> TokenResponse {
-        let account = try authenticateClient(request)
+        let account = try serviceAccounts.authenticate(request)
         let token = try tokenIssuer.serviceAccessToken(accountID: account.id, environmentID: account.environmentID, now: Date())
         return TokenResponse(accessToken: token, expiresIn: tokenIssuer.accessTokenTTL)
     }
@@ -77,39 +71,32 @@ struct TokenEndpointController: Sendable {
             throw APIError.invalidRequest("refresh_token is required.")
         }
         let now = Date()
-        let next = try tokenIssuer.refreshToken(now: now)
-        guard let grant = try await directory.rotateRefreshToken(
-            oldHash: TokenIssuer.hash(refreshToken: refreshToken), newHash: next.hash, newExpiry: next.expiresAt, now: now
-        ), let facts = try await directory.accessFacts(userID: grant.userID, environmentID: grant.environmentID)
-        else {
-            throw APIError(.badRequest, "invalid_grant", "The refresh token is invalid, expired or already used.")
+        let next = try tokenIssuer.refreshToken()
+        let grace = tokenIssuer.refreshReuseGrace
+        let rotation = RefreshRotation(
+            oldHash: TokenIssuer.hash(refreshToken: refreshToken), newHash: next.hash,
+            sealedSuccessor: grace > 0 ? try TokenIssuer.seal(successor: next.token, previous: refreshToken) : nil,
+            ttl: tokenIssuer.refreshTokenTTL, grace: grace
+        )
+        let grant: RefreshGrant
+        let successor: String
+        switch try await credentials.rotateRefreshToken(rotation, now: now) {
+        case .rotated(let rotated):
+            (grant, successor) = (rotated, next.token)
+        case .retried(let retried, let sealed):
+            guard let opened = TokenIssuer.openSuccessor(sealed, previous: refreshToken) else { throw Self.invalidGrant }
+            (grant, successor) = (retried, opened)
+        case .refused:
+            throw Self.invalidGrant
+        }
+        guard let facts = try await directory.accessFacts(userID: grant.userID, environmentID: grant.environmentID) else {
+            throw Self.invalidGrant
         }
         let accessToken = try tokenIssuer.deviceAccessToken(facts: facts, deviceID: grant.deviceID, now: now)
-        return TokenResponse(accessToken: accessToken, expiresIn: tokenIssuer.accessTokenTTL, refreshToken: next.token)
+        return TokenResponse(accessToken: accessToken, expiresIn: tokenIssuer.accessTokenTTL, refreshToken: successor)
     }
 
-    /// The service account named by HTTP Basic credentials, or 401 `invalid_client`.
-    private func authenticateClient(_ request: Request) throws -> ServiceAccountDirectory.Account {
-        guard let (id, secret) = Self.basicCredentials(request.headers[.authorization]),
-            let account = serviceAccounts.authenticate(id: id, secret: secret)
-        else {
-            throw APIError(
-                .unauthorized, "invalid_client", "Client authentication failed.",
-                headers: [.wwwAuthenticate: #"Basic realm="fieldpass""#]
-            )
-        }
-        return account
-    }
-
-    /// `Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 2.3.1).
-    static func basicCredentials(_ header: String?) -> (String, String)? {
-        guard let header, header.count > 6, header.prefix(6).lowercased() == "basic ",
-            let data = Data(base64Encoded: String(header.dropFirst(6))),
-            let decoded = String(data: data, encoding: .utf8),
-            let colon = decoded.firstIndex(of: ":"),
-            let id = String(decoded[..<colon]).removingPercentEncoding,
-            let secret = String(decoded[decoded.index(after: colon)...]).removingPercentEncoding
-        else { return nil }
-        return (id, secret)
-    }
+    private static let invalidGrant = APIError(
+        .badRequest, "invalid_grant", "The refresh token is invalid, expired, revoked or already used."
+    )
 }

@@ -17,7 +17,7 @@ struct OIDCDiscoveryDocument: Decodable, Sendable {
     /// OIDC Discovery 4.3: the issuer must be exactly the configured one, and endpoints must
     /// be http(s) URLs (https unless the issuer itself is plain http, as a local IdP is).
     func validated(expectedIssuer: String) throws(OIDCError) -> OIDCDiscoveryDocument {
-        guard issuer == expectedIssuer || issuer == expectedIssuer + "/" else {
+        guard issuer == expectedIssuer else {
             throw OIDCError.idpUnavailable("the IdP's discovery document names another issuer")
         }
         let allowsHTTP = expectedIssuer.hasPrefix("http://")

@@ -20,10 +20,10 @@ actor OIDCProviderClient {
         self.http = http
     }
 
-    /// The URL the device opens to sign in.
+    /// The URL the device's browser is sent to for signing in.
     func authorizationURL(state: String, nonce: String, codeChallenge: String, loginHint: String) async throws(OIDCError) -> String {
         let endpoint = try await discovery().authorizationEndpoint
-        let query = FormEncoding.encode([
+        var fields = [
             ("response_type", "code"),
             ("client_id", settings.clientID),
             ("redirect_uri", redirectURI),
@@ -33,8 +33,9 @@ actor OIDCProviderClient {
             ("code_challenge", codeChallenge),
             ("code_challenge_method", "S256"),
             ("login_hint", loginHint),
-        ])
-        return endpoint + (endpoint.contains("?") ? "&" : "?") + query
+        ]
+        if let prompt = settings.prompt { fields.append(("prompt", prompt)) }
+        return endpoint + (endpoint.contains("?") ? "&" : "?") + FormEncoding.encode(fields)
     }
 
     /// Exchanges an authorization code, with the PKCE verifier, for the IdP's tokens.
@@ -98,13 +99,13 @@ actor OIDCProviderClient {
     }
 
     /// The email from the userinfo endpoint, whose `sub` must be the ID token's.
-    func userInfoEmail(accessToken: String, subject: String) async throws(OIDCError) -> String? {
-        guard let endpoint = try await discovery().userinfoEndpoint else { return nil }
+    func userInfoEmail(accessToken: String, subject: String) async throws(OIDCError) -> (address: String?, verified: Bool?) {
+        guard let endpoint = try await discovery().userinfoEndpoint else { return (nil, nil) }
         let info = try await http.getJSON(UserInfoResponse.self, from: endpoint, bearer: accessToken)
         guard info.sub == subject else {
             throw OIDCError.invalidIDToken("The userinfo subject differs from the ID token's.")
         }
-        return info.email
+        return (info.email, info.emailVerified)
     }
 
     /// The exact issuer, for the RFC 9207 `iss` check.
@@ -132,7 +133,7 @@ actor OIDCProviderClient {
 
     private func discovery() async throws(OIDCError) -> OIDCDiscoveryDocument {
         if let discoveryDocument { return discoveryDocument }
-        let url = settings.issuer + "/.well-known/openid-configuration"
+        let url = settings.discoveryURL
         let document = try await http.getJSON(OIDCDiscoveryDocument.self, from: url)
             .validated(expectedIssuer: settings.issuer)
         discoveryDocument = document

@@ -32,9 +32,7 @@ struct AuthCallbackController: Sendable {
             )
         }
         do {
-            let login = try await signIn(
-                session: session, query: query, idp: environment.idp, bootstrapAdmins: environment.settings.bootstrapAdmins
-            )
+            let login = try await signIn(session: session, query: query, environment: environment)
             let events = try await store.completeLogin(login, now: Date())
             hub.notify()
             guard !events.isEmpty else {
@@ -52,9 +50,8 @@ struct AuthCallbackController: Sendable {
     }
 
     /// The IdP's answer, checked step by step (RFC 6749 4.1.2, RFC 9207, OIDC Core 3.1.3).
-    private func signIn(
-        session: OnboardingSession, query: Parameters, idp: OIDCProviderClient, bootstrapAdmins: Set<String>
-    ) async throws -> CompletedLogin {
+    private func signIn(session: OnboardingSession, query: Parameters, environment: EnvironmentDirectory.Entry) async throws -> CompletedLogin {
+        let idp = environment.idp
         if let error = query.get("error") {
             throw OIDCError(
                 LoginErrorText.code(error),
@@ -70,23 +67,36 @@ struct AuthCallbackController: Sendable {
         let tokens = try await idp.exchange(code: code, codeVerifier: session.codeVerifier)
         let now = Date()
         let identity = try await idp.validateIDToken(tokens.idToken, nonce: session.nonce, now: now)
-        var email = identity.claims.email
-        if email == nil, let accessToken = tokens.accessToken {
+        var email = (address: identity.claims.email, verified: identity.claims.emailVerified)
+        if email.address == nil, let accessToken = tokens.accessToken {
             email = try await idp.userInfoEmail(accessToken: accessToken, subject: identity.subject)
         }
-        guard let email else {
+        guard let address = email.address else {
             throw OIDCError("email_mismatch", "The identity provider did not say which email address signed in.")
         }
-        guard EmailAddress(email)?.value == session.email else {
+        guard EmailAddress(address)?.value == session.email else {
             throw OIDCError("email_mismatch", "You signed in with another account than the one registered on the device.")
         }
-        if identity.claims.emailVerified == false {
+        let mustBeVerified = environment.settings.idp.requireEmailVerified
+        if email.verified == false || (mustBeVerified && email.verified != true) {
             throw OIDCError("email_not_verified", "The identity provider has not verified this email address.")
         }
-        let facts = try await store.recordSignIn(
-            userID: session.userID, idpSubject: identity.subject,
-            promoteToAdmin: bootstrapAdmins.contains(session.email), now: now
+        let attempt = SignInAttempt(
+            userID: session.userID, issuer: idp.issuer, subject: identity.subject,
+            promoteToAdmin: environment.settings.bootstrapAdmins.contains(session.email)
         )
+        let facts: AccessFacts
+        switch try await store.recordSignIn(attempt, now: now) {
+        case .signedIn(let signedIn):
+            facts = signedIn
+        case .identityMismatch:
+            throw OIDCError(
+                "identity_mismatch",
+                "This email address belongs to another account at the identity provider. Ask your administrator to reset it."
+            )
+        case .userDisabled:
+            throw OIDCError("user_disabled", "This account is disabled. Ask your administrator.")
+        }
         do {
             return try tokenIssuer.issue(for: session, facts: facts, now: now)
         } catch {

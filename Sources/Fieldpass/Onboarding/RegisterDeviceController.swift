@@ -23,7 +23,7 @@ struct RegisterDeviceController: Sendable {
         guard let email = EmailAddress(body.email) else {
             throw APIError(.badRequest, "invalid_email", "email is not a valid email address.")
         }
-        let device = try body.device.validated()
+        let device = try (body.device ?? DeviceInfo.unnamed).validated()
         guard let environment = environments.entry(forDomain: email.domain) else {
             throw APIError(.notFound, "unknown_domain", "No environment is configured for this email domain.")
         }
@@ -32,8 +32,11 @@ struct RegisterDeviceController: Sendable {
         let state = try OpaqueToken.make()
         let nonce = try OpaqueToken.make()
         let verifier = try OpaqueToken.make()
-        let loginURL: String
+        let userCode = try UserCode.make()
+        let confirmation = environment.settings.confirmDevice ? (loginID: try OpaqueToken.make(), csrfToken: try OpaqueToken.make()) : nil
+        var loginURL: String
         do {
+            // Also with a confirmation page: an unreachable IdP is better said now than after it.
             loginURL = try await environment.idp.authorizationURL(
                 state: state, nonce: nonce, codeChallenge: Crypto.pkceChallenge(verifier: verifier), loginHint: email.value
             )
@@ -41,12 +44,13 @@ struct RegisterDeviceController: Sendable {
             context.logger.warning("IdP discovery failed", metadata: ["environment": "\(environment.settings.id)", "reason": "\(error)"])
             throw APIError(.serviceUnavailable, "idp_unavailable", "The sign-in service of this environment cannot be reached.")
         }
+        if let confirmation { loginURL = "\(server.publicURL)/login/\(confirmation.loginID)" }
         let expiresAt = now.addingTimeInterval(TimeInterval(sessions.ttl))
         _ = try await store.registerDevice(
             DeviceRegistration(
                 email: email.value, environmentID: environment.settings.id, deviceName: device.name,
                 platform: device.platform, sessionID: sessionID, state: state, nonce: nonce,
-                codeVerifier: verifier, now: now, expiresAt: expiresAt
+                codeVerifier: verifier, userCode: userCode, confirmation: confirmation, now: now, expiresAt: expiresAt
             )
         )
         feedSignal.signal()
@@ -57,19 +61,23 @@ struct RegisterDeviceController: Sendable {
             response: RegistrationResponse(
                 sessionID: sessionID, loginURL: loginURL,
                 websocketURL: "\(server.publicWebSocketURL)/events?session_id=\(sessionID)",
-                expiresIn: sessions.ttl
+                expiresIn: sessions.ttl, userCode: userCode
             )
         )
     }
 
     struct RegisterRequest: Decodable {
         var email: String
-        var device: DeviceInfo
+        /// Optional: the seed app posts the email alone.
+        var device: DeviceInfo?
     }
 
     struct DeviceInfo: Decodable {
         var name: String
         var platform: String
+
+        /// What a registration without `device` is recorded as.
+        static let unnamed = DeviceInfo(name: "Unnamed device", platform: "unknown")
 
         /// A name a person can read (1–100 characters, no control characters) and a short
         /// lower-case platform tag such as `ios`, `android` or `cli`.

@@ -2,17 +2,21 @@
 public struct RegistrationResponse: Codable, Sendable, Equatable {
     /// The onboarding session; also the key of the event socket.
     public var sessionID: String
-    /// The IdP's authorization URL for the device's browser.
+    /// Where the device's browser starts: the confirmation page, or the IdP's authorization
+    /// URL when the environment skips the page.
     public var loginURL: String
     /// The complete event socket URL.
     public var websocketURL: String
     /// Seconds until the session expires.
     public var expiresIn: Int
+    /// The code the app shows, for the person to compare with the confirmation page.
+    public var userCode: String
 
     enum CodingKeys: String, CodingKey {
         case sessionID = "session_id"
         case loginURL = "login_url"
         case websocketURL = "websocket_url"
         case expiresIn = "expires_in"
+        case userCode = "user_code"
     }
 }

@@ -19,13 +19,17 @@ public struct TokenIssuer: Sendable {
     /// Seconds an access token lives.
     public var accessTokenTTL: Int { settings.accessTokenTTL }
 
-    /// Tokens for a session's device, ready to be stored.
+    /// Tokens for a session's device, ready to be stored. Refreshing ends at the latest
+    /// `refresh_token_max_lifetime` after this sign-in.
     public func issue(for session: OnboardingSession, facts: AccessFacts, now: Date) throws(TokenError) -> CompletedLogin {
-        let refresh = try refreshToken(now: now)
+        let refresh = try refreshToken()
+        let maxExpiry = now.addingTimeInterval(TimeInterval(settings.refreshTokenMaxLifetime))
         return CompletedLogin(
             session: session, accessToken: try deviceAccessToken(facts: facts, deviceID: session.deviceID, now: now),
             accessTokenTTL: settings.accessTokenTTL,
-            refreshToken: refresh.token, refreshTokenHash: refresh.hash, refreshTokenExpiresAt: refresh.expiresAt
+            refreshToken: refresh.token, refreshTokenHash: refresh.hash,
+            refreshTokenExpiresAt: min(now.addingTimeInterval(TimeInterval(settings.refreshTokenTTL)), maxExpiry),
+            refreshTokenMaxExpiresAt: maxExpiry
         )
     }
 
@@ -45,15 +49,37 @@ public struct TokenIssuer: Sendable {
         )
     }
 
-    /// A new random refresh token, its hash (the only form stored) and its expiry.
-    public func refreshToken(now: Date) throws(TokenError) -> (token: String, hash: String, expiresAt: Date) {
+    /// Seconds a refresh token lives, each rotation counting anew (never past the sign-in's maximum).
+    public var refreshTokenTTL: Int { settings.refreshTokenTTL }
+
+    /// Seconds within which a just-rotated refresh token may be retried.
+    public var refreshReuseGrace: Int { settings.refreshReuseGrace }
+
+    /// A new random refresh token and its hash, the only form stored.
+    public func refreshToken() throws(TokenError) -> (token: String, hash: String) {
         let token = try Crypto.randomToken(byteCount: 32)
-        return (token, Self.hash(refreshToken: token), now.addingTimeInterval(TimeInterval(settings.refreshTokenTTL)))
+        return (token, Self.hash(refreshToken: token))
     }
 
     /// SHA-256 of a refresh token, base64url.
     public static func hash(refreshToken: String) -> String {
         Crypto.base64URLEncode(Crypto.sha256(Array(refreshToken.utf8)))
+    }
+
+    /// Seals a successor refresh token under a key that only the holder of `previous` can
+    /// derive (the store keeps only its hash), for retries within the grace.
+    public static func seal(successor: String, previous: String) throws(TokenError) -> [UInt8] {
+        try SealedBox.seal(Array(successor.utf8), key: successorKey(previous))
+    }
+
+    /// The successor sealed by ``seal(successor:previous:)``, or `nil` if `previous` is not its key.
+    public static func openSuccessor(_ sealed: [UInt8], previous: String) -> String? {
+        SealedBox.open(sealed, key: successorKey(previous)).flatMap { String(validating: $0, as: UTF8.self) }
+    }
+
+    /// Domain-separated from the stored hash, so the hash never opens the box.
+    private static func successorKey(_ previous: String) -> [UInt8] {
+        Crypto.sha256(Array("fieldpass refresh successor\u{0}".utf8) + Array(previous.utf8))
     }
 
     private func sign(

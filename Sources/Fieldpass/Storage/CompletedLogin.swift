@@ -9,10 +9,12 @@ public struct CompletedLogin: Sendable {
     /// SHA-256 of the refresh token, base64url; the only form of it that is kept.
     public var refreshTokenHash: String
     public var refreshTokenExpiresAt: Date
+    /// The absolute end of refreshing for this sign-in; no rotation goes past it.
+    public var refreshTokenMaxExpiresAt: Date
 
     public init(
         session: OnboardingSession, accessToken: String, accessTokenTTL: Int,
-        refreshToken: String, refreshTokenHash: String, refreshTokenExpiresAt: Date
+        refreshToken: String, refreshTokenHash: String, refreshTokenExpiresAt: Date, refreshTokenMaxExpiresAt: Date
     ) {
         self.session = session
         self.accessToken = accessToken
@@ -20,5 +22,6 @@ public struct CompletedLogin: Sendable {
         self.refreshToken = refreshToken
         self.refreshTokenHash = refreshTokenHash
         self.refreshTokenExpiresAt = refreshTokenExpiresAt
+        self.refreshTokenMaxExpiresAt = refreshTokenMaxExpiresAt
     }
 }

@@ -10,12 +10,17 @@ public struct DeviceRegistration: Sendable {
     public var state: String
     public var nonce: String
     public var codeVerifier: String
+    /// The short code the app shows and the confirmation page repeats.
+    public var userCode: String
+    /// The confirmation page's id and its form secret; `nil` when the environment skips the page.
+    public var confirmation: (loginID: String, csrfToken: String)?
     public var now: Date
     public var expiresAt: Date
 
     public init(
         email: String, environmentID: String, deviceName: String, platform: String,
-        sessionID: String, state: String, nonce: String, codeVerifier: String, now: Date, expiresAt: Date
+        sessionID: String, state: String, nonce: String, codeVerifier: String,
+        userCode: String, confirmation: (loginID: String, csrfToken: String)?, now: Date, expiresAt: Date
     ) {
         self.email = email
         self.environmentID = environmentID
@@ -25,6 +30,8 @@ public struct DeviceRegistration: Sendable {
         self.state = state
         self.nonce = nonce
         self.codeVerifier = codeVerifier
+        self.userCode = userCode
+        self.confirmation = confirmation
         self.now = now
         self.expiresAt = expiresAt
     }

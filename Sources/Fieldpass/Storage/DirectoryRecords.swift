@@ -7,12 +7,32 @@ public struct UserRecord: Codable, Sendable, Equatable {
     public var email: String
     public var role: Role
     public var createdAt: Date
+    /// The IdP identity the user is bound to since their first sign-in (absent before, or after a reset).
+    public var idpIssuer: String?
+    public var idpSubject: String?
+    /// A disabled person can neither sign in, refresh nor call the API.
+    public var disabled: Bool
 
     enum CodingKeys: String, CodingKey {
-        case id, email, role
+        case id, email, role, disabled
         case environmentID = "environment_id"
         case createdAt = "created_at"
+        case idpIssuer = "idp_issuer"
+        case idpSubject = "idp_subject"
     }
+}
+
+/// One of a person's devices. A revoked device's tokens are dead for good; registering the
+/// same name and platform again makes a new device.
+public struct DeviceRecord: Sendable, Equatable {
+    public var id: String
+    public var userID: String
+    public var name: String
+    public var platform: String
+    public var createdAt: Date
+    /// The last sign-in or refresh.
+    public var lastSeenAt: Date
+    public var revokedAt: Date?
 }
 
 /// A team and its members' user ids.
@@ -69,10 +89,11 @@ public enum DirectoryError: Error, Sendable, Equatable {
     case unknownUser
     case unknownTeam
     case unknownRealm
+    case unknownDevice
     case teamNameTaken
 }
 
-/// Whose a refreshed token is.
+/// Whose a refresh token is.
 public struct RefreshGrant: Sendable, Equatable {
     public var userID: String
     public var deviceID: String

@@ -12,8 +12,6 @@ public protocol DirectoryStore: Sendable {
     func ensureUser(email: String, environmentID: String, now: Date) async throws -> UserRecord
     func setRole(_ role: Role, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord
 
-    /// Records a successful sign-in; a bootstrap admin's first one makes them admin.
-    func recordSignIn(userID: String, idpSubject: String, promoteToAdmin: Bool, now: Date) async throws -> AccessFacts
     func accessFacts(userID: String, environmentID: String) async throws -> AccessFacts?
 
     func teams(environmentID: String) async throws -> [TeamRecord]
@@ -34,8 +32,4 @@ public protocol DirectoryStore: Sendable {
     func realmFeed(environmentID: String, after: Int64, initialized: Bool?, limit: Int) async throws -> [RealmFeedEntry]
     /// The newest position of the realm feed; no cursor can be beyond it.
     func realmFeedPosition() async throws -> Int64
-
-    /// Swaps a refresh token for a new one. Returns the user and device, or `nil` when the
-    /// old token is unknown, expired or already used; using one twice revokes the device's tokens.
-    func rotateRefreshToken(oldHash: String, newHash: String, newExpiry: Date, now: Date) async throws -> RefreshGrant?
 }

@@ -2,7 +2,7 @@ public import Foundation
 
 /// Everything Fieldpass keeps: onboarding plus the directory. SQLite is the default; the
 /// protocols keep the door open for a PostgreSQL store shared by several instances.
-public typealias FieldpassStore = OnboardingStore & DirectoryStore
+public typealias FieldpassStore = OnboardingStore & DirectoryStore & CredentialStore
 
 /// Onboarding sessions and their events.
 ///
@@ -12,8 +12,16 @@ public protocol OnboardingStore: Sendable {
     /// Creates the user, their personal realm and the device if absent, and a pending session.
     func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession
 
+    /// The confirmation page's view of a session, by its login id.
+    func confirmation(loginID: String, now: Date) async throws -> DeviceConfirmation?
+
+    /// Marks the session confirmed when `csrfToken` is its own and it is still pending,
+    /// unconfirmed and unexpired: the login link works once.
+    func confirmDevice(loginID: String, csrfToken: String, now: Date) async throws -> ConfirmationOutcome
+
     /// Takes the session that `state` belongs to and marks the state used, atomically.
-    /// Returns `nil` when the state is unknown, already used, or its session has expired.
+    /// Returns `nil` when the state is unknown, already used, its session has expired, or
+    /// it needs a confirmation it never had.
     func consumeState(_ state: String, now: Date) async throws -> OnboardingSession?
 
     /// Stores the refresh token hash and the token, `realm_initialized` and, if the realm is
@@ -39,8 +47,8 @@ public protocol OnboardingStore: Sendable {
     func endSession(id: String, now: Date) async throws
 
     /// Expires every unfinished session past its expiry (storing `session_expired`), purges
-    /// token events of sessions past their expiry, and deletes sessions expired before
-    /// `deleteBefore`. Returns the events stored.
+    /// token events of sessions past their expiry, deletes sessions expired before
+    /// `deleteBefore`, and forgets revocations that no longer matter. Returns the events stored.
     func sweepSessions(now: Date, deleteBefore: Date) async throws -> [StoredEvent]
 
     /// Marks a realm initialized and stores `data_ready` for every session of its user that

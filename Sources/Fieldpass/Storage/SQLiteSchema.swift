@@ -113,6 +113,45 @@ enum SQLiteSchema {
                 CREATE INDEX refresh_tokens_device ON refresh_tokens(device_id);
                 """)
         }
+        migrator.registerMigration("3-trust") { db in
+            // `devices` is rebuilt so that a revoked device frees its name: registering the
+            // same name and platform again makes a new device, and the old one's tokens stay dead.
+            try db.execute(sql: """
+                ALTER TABLE users ADD COLUMN idp_issuer TEXT;
+                ALTER TABLE users ADD COLUMN disabled_at REAL;
+                ALTER TABLE users ADD COLUMN signed_in_at REAL;
+                UPDATE users SET signed_in_at = created_at WHERE idp_subject IS NOT NULL;
+                CREATE TABLE devices_new (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    platform TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    last_seen_at REAL NOT NULL,
+                    revoked_at REAL
+                );
+                INSERT INTO devices_new (id, user_id, name, platform, created_at, last_seen_at)
+                    SELECT id, user_id, name, platform, created_at, last_seen_at FROM devices;
+                DROP TABLE devices;
+                ALTER TABLE devices_new RENAME TO devices;
+                CREATE UNIQUE INDEX devices_live_name ON devices(user_id, name, platform) WHERE revoked_at IS NULL;
+                CREATE INDEX devices_user ON devices(user_id);
+                ALTER TABLE sessions ADD COLUMN login_id TEXT;
+                ALTER TABLE sessions ADD COLUMN csrf_token TEXT;
+                ALTER TABLE sessions ADD COLUMN user_code TEXT NOT NULL DEFAULT '';
+                ALTER TABLE sessions ADD COLUMN confirmed_at REAL;
+                CREATE UNIQUE INDEX sessions_login ON sessions(login_id);
+                ALTER TABLE refresh_tokens ADD COLUMN max_expires_at REAL NOT NULL DEFAULT 0;
+                UPDATE refresh_tokens SET max_expires_at = expires_at;
+                ALTER TABLE refresh_tokens ADD COLUMN rotated_at REAL;
+                ALTER TABLE refresh_tokens ADD COLUMN successor_hash TEXT;
+                ALTER TABLE refresh_tokens ADD COLUMN successor_sealed BLOB;
+                CREATE TABLE revoked_tokens (
+                    jti TEXT PRIMARY KEY,
+                    expires_at REAL NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

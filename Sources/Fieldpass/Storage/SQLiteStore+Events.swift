@@ -14,10 +14,13 @@ extension SQLiteStore {
             guard db.changesCount == 1 else { return [] }
             try db.execute(sql: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [timestamp, session.deviceID])
             try db.execute(
-                sql: "INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+                sql: """
+                    INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at, max_expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
                 arguments: [
                     login.refreshTokenHash, session.userID, session.deviceID, timestamp,
-                    login.refreshTokenExpiresAt.timeIntervalSince1970,
+                    login.refreshTokenExpiresAt.timeIntervalSince1970, login.refreshTokenMaxExpiresAt.timeIntervalSince1970,
                 ]
             )
             var events = [
@@ -96,6 +99,7 @@ extension SQLiteStore {
                 arguments: [timestamp, timestamp]
             )
             try db.execute(sql: "DELETE FROM sessions WHERE expires_at < ?", arguments: [deleteBefore.timeIntervalSince1970])
+            try Self.purgeRevocations(db, now: timestamp)
             return events
         }
     }

@@ -30,35 +30,4 @@ extension SQLiteStore {
             try Int64.fetchOne(db, sql: "SELECT value FROM counters WHERE name = 'realm_feed'") ?? 0
         }
     }
-
-    public func rotateRefreshToken(oldHash: String, newHash: String, newExpiry: Date, now: Date) async throws -> RefreshGrant? {
-        try await write { db in
-            let timestamp = now.timeIntervalSince1970
-            guard let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT r.user_id, r.device_id, r.expires_at, r.revoked_at, u.environment_id
-                    FROM refresh_tokens r JOIN users u ON u.id = r.user_id WHERE r.token_hash = ?
-                    """,
-                arguments: [oldHash]
-            ) else { return nil }
-            let userID: String = row["user_id"]
-            let deviceID: String = row["device_id"]
-            if row["revoked_at"] as Double? != nil {
-                // A used token came back: someone holds a copy. Cut the device off (RFC 9700 4.14.2).
-                try db.execute(
-                    sql: "UPDATE refresh_tokens SET revoked_at = ? WHERE device_id = ? AND revoked_at IS NULL",
-                    arguments: [timestamp, deviceID]
-                )
-                return nil
-            }
-            guard (row["expires_at"] as Double) > timestamp else { return nil }
-            try db.execute(sql: "UPDATE refresh_tokens SET revoked_at = ? WHERE token_hash = ?", arguments: [timestamp, oldHash])
-            try db.execute(
-                sql: "INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [newHash, userID, deviceID, timestamp, newExpiry.timeIntervalSince1970]
-            )
-            return RefreshGrant(userID: userID, deviceID: deviceID, environmentID: row["environment_id"])
-        }
-    }
 }

@@ -36,30 +36,6 @@ extension SQLiteStore {
         }
     }
 
-    public func recordSignIn(userID: String, idpSubject: String, promoteToAdmin: Bool, now: Date) async throws -> AccessFacts {
-        try await write { db in
-            guard let user = try Row.fetchOne(
-                db, sql: "SELECT environment_id, role, idp_subject IS NULL AS first_sign_in FROM users WHERE id = ?", arguments: [userID]
-            ) else { throw DirectoryError.unknownUser }
-            let environmentID: String = user["environment_id"]
-            let previous: String = user["role"]
-            try db.execute(
-                sql: "UPDATE users SET idp_subject = ? WHERE id = ? AND idp_subject IS NULL", arguments: [idpSubject, userID]
-            )
-            if promoteToAdmin && user["first_sign_in"] {
-                if previous != Role.admin.rawValue {
-                    try db.execute(sql: "UPDATE users SET role = 'admin' WHERE id = ?", arguments: [userID])
-                    try Self.audit(
-                        db, environmentID: environmentID, actor: "bootstrap", action: "user.role", target: "user:\(userID)",
-                        before: ["role": previous], after: ["role": Role.admin.rawValue], now: now
-                    )
-                }
-            }
-            guard let facts = try Self.fetchFacts(db, userID: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
-            return facts
-        }
-    }
-
     public func accessFacts(userID: String, environmentID: String) async throws -> AccessFacts? {
         try await pool.read { db in try Self.fetchFacts(db, userID: userID, environmentID: environmentID) }
     }
@@ -112,7 +88,8 @@ extension SQLiteStore {
     static func userRecord(_ row: Row) -> UserRecord {
         UserRecord(
             id: row["id"], environmentID: row["environment_id"], email: row["email"],
-            role: Role(rawValue: row["role"]) ?? .worker, createdAt: Date(timeIntervalSince1970: row["created_at"])
+            role: Role(rawValue: row["role"]) ?? .worker, createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            idpIssuer: row["idp_issuer"], idpSubject: row["idp_subject"], disabled: row["disabled_at"] as Double? != nil
         )
     }
 }

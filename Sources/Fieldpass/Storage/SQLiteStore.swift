@@ -5,7 +5,7 @@ import GRDB
 ///
 /// Writes run in `BEGIN IMMEDIATE` transactions so that two processes never deadlock on a
 /// lock upgrade; readers never block writers (WAL).
-public struct SQLiteStore: OnboardingStore, DirectoryStore {
+public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore {
     let pool: DatabasePool
 
     /// Opens (creating if needed) the database at `path` and migrates it.
@@ -43,7 +43,7 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore {
             )
             let role = try String.fetchOne(db, sql: "SELECT role FROM users WHERE id = ?", arguments: [userID]) ?? Role.worker.rawValue
             let deviceID = try String.fetchOne(
-                db, sql: "SELECT id FROM devices WHERE user_id = ? AND name = ? AND platform = ?",
+                db, sql: "SELECT id FROM devices WHERE user_id = ? AND name = ? AND platform = ? AND revoked_at IS NULL",
                 arguments: [userID, registration.deviceName, registration.platform]
             ) ?? UUID().uuidString.lowercased()
             try db.execute(
@@ -56,12 +56,13 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore {
             try db.execute(
                 sql: """
                     INSERT INTO sessions (id, user_id, device_id, environment_id, email, state, nonce, code_verifier,
-                                          status, created_at, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)
+                                          user_code, login_id, csrf_token, status, created_at, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)
                     """,
                 arguments: [
                     registration.sessionID, userID, deviceID, registration.environmentID, registration.email,
-                    registration.state, registration.nonce, registration.codeVerifier, now,
+                    registration.state, registration.nonce, registration.codeVerifier, registration.userCode,
+                    registration.confirmation?.loginID, registration.confirmation?.csrfToken, now,
                     registration.expiresAt.timeIntervalSince1970,
                 ]
             )
@@ -81,6 +82,7 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore {
                 sql: """
                     UPDATE sessions SET state_used = 1, status = 'exchanging'
                     WHERE state = ? AND state_used = 0 AND status = 'pending' AND expires_at > ?
+                      AND (login_id IS NULL OR confirmed_at IS NOT NULL)
                     RETURNING id
                     """,
                 arguments: [state, now.timeIntervalSince1970]

@@ -1,0 +1,125 @@
+public import Foundation
+import GRDB
+
+extension SQLiteStore {
+    public func recordSignIn(_ attempt: SignInAttempt, now: Date) async throws -> SignInOutcome {
+        try await write { db in
+            guard let user = try Row.fetchOne(
+                db, sql: "SELECT environment_id, role, idp_issuer, idp_subject, disabled_at, signed_in_at FROM users WHERE id = ?",
+                arguments: [attempt.userID]
+            ) else { throw DirectoryError.unknownUser }
+            let environmentID: String = user["environment_id"]
+            if user["disabled_at"] as Double? != nil { return .userDisabled }
+            if let subject = user["idp_subject"] as String? {
+                // An identity bound before issuers were recorded matches on the subject alone.
+                let issuer = user["idp_issuer"] as String?
+                guard subject == attempt.subject, issuer == nil || issuer == attempt.issuer else {
+                    try Self.audit(
+                        db, environmentID: environmentID, actor: "idp", action: "identity.mismatch",
+                        target: "user:\(attempt.userID)",
+                        before: ["issuer": issuer ?? "", "subject": subject],
+                        after: ["issuer": attempt.issuer, "subject": attempt.subject], now: now
+                    )
+                    return .identityMismatch
+                }
+            }
+            try db.execute(
+                sql: "UPDATE users SET idp_issuer = ?, idp_subject = ?, signed_in_at = ? WHERE id = ?",
+                arguments: [attempt.issuer, attempt.subject, now.timeIntervalSince1970, attempt.userID]
+            )
+            let previous: String = user["role"]
+            let firstSignIn = user["signed_in_at"] as Double? == nil
+            if attempt.promoteToAdmin && firstSignIn && previous != Role.admin.rawValue {
+                try db.execute(sql: "UPDATE users SET role = 'admin' WHERE id = ?", arguments: [attempt.userID])
+                try Self.audit(
+                    db, environmentID: environmentID, actor: "bootstrap", action: "user.role", target: "user:\(attempt.userID)",
+                    before: ["role": previous], after: ["role": Role.admin.rawValue], now: now
+                )
+            }
+            guard let facts = try Self.fetchFacts(db, userID: attempt.userID, environmentID: environmentID) else {
+                throw DirectoryError.unknownUser
+            }
+            return .signedIn(facts)
+        }
+    }
+
+    public func resetIdentity(userID: String, environmentID: String, actor: String, now: Date) async throws {
+        try await write { db in
+            guard let user = try Self.fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
+            guard let subject = user.idpSubject else { return }
+            try db.execute(sql: "UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = ?", arguments: [userID])
+            try Self.audit(
+                db, environmentID: environmentID, actor: actor, action: "identity.reset", target: "user:\(userID)",
+                before: ["issuer": user.idpIssuer ?? "", "subject": subject], after: nil, now: now
+            )
+        }
+    }
+
+    public func setDisabled(_ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
+        try await write { db in
+            guard var user = try Self.fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
+            guard user.disabled != disabled else { return user }
+            let timestamp = now.timeIntervalSince1970
+            try db.execute(
+                sql: "UPDATE users SET disabled_at = ? WHERE id = ?", arguments: [disabled ? timestamp : nil, userID]
+            )
+            if disabled {
+                for deviceID in try String.fetchAll(
+                    db, sql: "SELECT id FROM devices WHERE user_id = ? AND revoked_at IS NULL", arguments: [userID]
+                ) {
+                    try Self.revokeDevice(db, id: deviceID, now: timestamp)
+                }
+            }
+            try Self.audit(
+                db, environmentID: environmentID, actor: actor, action: disabled ? "user.disable" : "user.enable",
+                target: "user:\(userID)", before: ["disabled": "\(!disabled)"], after: ["disabled": "\(disabled)"], now: now
+            )
+            user.disabled = disabled
+            return user
+        }
+    }
+
+    public func devices(userID: String, environmentID: String) async throws -> [DeviceRecord] {
+        try await pool.read { db in
+            guard try Self.fetchUser(db, id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
+            return try Row.fetchAll(
+                db, sql: "SELECT * FROM devices WHERE user_id = ? ORDER BY created_at DESC, id", arguments: [userID]
+            ).map { row in
+                DeviceRecord(
+                    id: row["id"], userID: row["user_id"], name: row["name"], platform: row["platform"],
+                    createdAt: Date(timeIntervalSince1970: row["created_at"]),
+                    lastSeenAt: Date(timeIntervalSince1970: row["last_seen_at"]),
+                    revokedAt: (row["revoked_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+                )
+            }
+        }
+    }
+
+    public func revokeDevice(id: String, userID: String, environmentID: String, actor: String, now: Date) async throws {
+        try await write { db in
+            guard let device = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT d.name, d.revoked_at FROM devices d JOIN users u ON u.id = d.user_id
+                    WHERE d.id = ? AND d.user_id = ? AND u.environment_id = ?
+                    """,
+                arguments: [id, userID, environmentID]
+            ) else { throw DirectoryError.unknownDevice }
+            guard device["revoked_at"] as Double? == nil else { return }
+            try Self.revokeDevice(db, id: id, now: now.timeIntervalSince1970)
+            try Self.audit(
+                db, environmentID: environmentID, actor: actor, action: "device.revoke", target: "user:\(userID)",
+                before: nil, after: ["device_id": id, "name": device["name"]], now: now
+            )
+        }
+    }
+
+    /// Marks a device revoked and its refresh tokens with it; their sealed successors go too.
+    static func revokeDevice(_ db: Database, id: String, now: Double) throws {
+        try db.execute(sql: "UPDATE devices SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", arguments: [now, id])
+        try db.execute(
+            sql: "UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, ?), successor_sealed = NULL WHERE device_id = ?",
+            arguments: [now, id]
+        )
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Fieldpass
+import Foundation
+
+/// `fieldpass admin disable|enable|devices|revoke-device|reset-identity`: offboarding from the
+/// machine, audited with the actor `cli`. They work while the server runs.
+extension AdminCommand {
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Disable a person: every device revoked, no sign-in, refresh or API call."
+        )
+
+        @OptionGroup var target: AdminTarget
+
+        func run() async throws {
+            let (store, user) = try await target.resolve()
+            _ = try await store.setDisabled(true, userID: user.id, environmentID: target.env, actor: "cli", now: Date())
+            print("\(user.email) is disabled; all their devices are revoked.")
+        }
+    }
+
+    struct Enable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Enable a disabled person; they onboard their devices again.")
+
+        @OptionGroup var target: AdminTarget
+
+        func run() async throws {
+            let (store, user) = try await target.resolve()
+            _ = try await store.setDisabled(false, userID: user.id, environmentID: target.env, actor: "cli", now: Date())
+            print("\(user.email) is enabled.")
+        }
+    }
+
+    struct Devices: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a person's devices.")
+
+        @OptionGroup var target: AdminTarget
+
+        func run() async throws {
+            let (store, user) = try await target.resolve()
+            for device in try await store.devices(userID: user.id, environmentID: target.env) {
+                let state = device.revokedAt == nil ? "active " : "revoked"
+                print("\(device.id)  \(state)  \(device.platform)  \(device.name)  last seen \(device.lastSeenAt.formatted(.iso8601))")
+            }
+        }
+    }
+
+    struct RevokeDevice: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "revoke-device", abstract: "Revoke one of a person's devices (a lost or replaced phone)."
+        )
+
+        @OptionGroup var target: AdminTarget
+
+        @Argument(help: "The device id (see `fieldpass admin devices`).")
+        var deviceID: String
+
+        func run() async throws {
+            let (store, user) = try await target.resolve()
+            do {
+                try await store.revokeDevice(id: deviceID, userID: user.id, environmentID: target.env, actor: "cli", now: Date())
+            } catch DirectoryError.unknownDevice {
+                throw ValidationError("\(user.email) has no device \(deviceID)")
+            }
+            print("Device \(deviceID) of \(user.email) is revoked.")
+        }
+    }
+
+    struct ResetIdentity: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reset-identity",
+            abstract: "Forget the IdP account a person is bound to; their next sign-in binds anew."
+        )
+
+        @OptionGroup var target: AdminTarget
+
+        func run() async throws {
+            let (store, user) = try await target.resolve()
+            try await store.resetIdentity(userID: user.id, environmentID: target.env, actor: "cli", now: Date())
+            print("The IdP identity of \(user.email) is reset.")
+        }
+    }
+}

@@ -1,0 +1,616 @@
+"""The refresh token's life (reuse grace, absolute lifetime) and the token endpoints
+around it: revocation (RFC 7009, POST /revoke) and introspection (RFC 7662, POST /introspect).
+
+Access tokens are verified from the JWKS alone (PyJWT). Refresh-token expiries are read
+from the database, where times are REAL unix seconds. Servers with a non-default token
+configuration are started per module through the environment (TOKENS_*).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jwt
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from helpers import (
+    ADMIN_EMAIL,
+    DEV_BACKEND,
+    DIRECTORY_ENVIRONMENTS,
+    OTHER_BACKEND,
+    OTHER_DOMAIN,
+    FieldpassServer,
+    IntegrationClient,
+    MockIdP,
+    ServiceAccountSpec,
+    SignedIn,
+    assert_api_error,
+    assert_json,
+    b64url_decode,
+    b64url_encode,
+    describe,
+    http_client,
+    sign_in,
+    start_server,
+    unique_email,
+)
+
+GRACE = 10
+MAX_LIFETIME = 3600
+CONCURRENT_REFRESHES = 20
+SNAPSHOT_TABLES = ("users", "devices", "refresh_tokens", "revoked_tokens")
+
+
+# --------------------------------------------------------------------------- servers
+
+
+def _own_server(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory, name: str, extra_env: dict[str, str]
+) -> Iterator[FieldpassServer]:
+    """A server with both environments (and their service accounts) and `extra_env`."""
+    server = start_server(
+        fieldpass_bin, idp, tmp_path_factory.mktemp(name), extra_env, environments=DIRECTORY_ENVIRONMENTS
+    )
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def grace_server(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory) -> Iterator[FieldpassServer]:
+    """Refresh tokens may be retried for GRACE seconds after their rotation."""
+    yield from _own_server(fieldpass_bin, idp, tmp_path_factory, "server-grace", {"TOKENS_REFRESH_REUSE_GRACE": str(GRACE)})
+
+
+@pytest.fixture(scope="module")
+def short_grace_server(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FieldpassServer]:
+    """A grace of one second, short enough to wait out."""
+    yield from _own_server(fieldpass_bin, idp, tmp_path_factory, "server-short-grace", {"TOKENS_REFRESH_REUSE_GRACE": "1"})
+
+
+@pytest.fixture(scope="module")
+def lifetime_server(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FieldpassServer]:
+    """Refresh tokens live at most MAX_LIFETIME seconds after the sign-in (the shortest allowed)."""
+    yield from _own_server(
+        fieldpass_bin, idp, tmp_path_factory, "server-lifetime", {"TOKENS_REFRESH_TOKEN_MAX_LIFETIME": str(MAX_LIFETIME)}
+    )
+
+
+@pytest.fixture(scope="module")
+def admin(directory_server: FieldpassServer) -> SignedIn:
+    """dev's bootstrap admin."""
+    return sign_in(directory_server, ADMIN_EMAIL)
+
+
+@pytest.fixture(scope="module")
+def device(directory_server: FieldpassServer) -> SignedIn:
+    """A dev worker's device that no test revokes: for read-only checks."""
+    return sign_in(directory_server, unique_email("live"))
+
+
+# --------------------------------------------------------------------------- requests
+
+
+def refreshed(server: FieldpassServer, refresh_token: str) -> dict[str, Any]:
+    """A successful refresh: the token response, its access token verified."""
+    body = assert_json(server.refresh(refresh_token))
+    assert isinstance(body.get("refresh_token"), str) and body["refresh_token"], body
+    server.verify_access_token(body["access_token"])
+    return body
+
+
+def assert_refresh_refused(server: FieldpassServer, refresh_token: str) -> None:
+    response = server.refresh(refresh_token)
+    assert_api_error(response, 400, "invalid_grant")
+    assert "access_token" not in response.text, describe(response)
+
+
+def credentials(account: ServiceAccountSpec) -> tuple[str, str]:
+    return (account.id, account.secret)
+
+
+def revoke(
+    server: FieldpassServer, token: str | None, *, auth: tuple[str, str] | None = None, hint: str | None = None
+) -> httpx.Response:
+    form = {"token": token} if token is not None else {}
+    if hint is not None:
+        form["token_type_hint"] = hint
+    with http_client() as client:
+        return client.post(f"{server.public_url}/revoke", data=form, auth=auth)
+
+
+def assert_revoked(response: httpx.Response) -> None:
+    """RFC 7009 section 2.2: 200 with an empty body."""
+    assert response.status_code == 200, describe(response)
+    assert response.content == b"", describe(response)
+
+
+def introspect(
+    server: FieldpassServer, token: str, *, auth: tuple[str, str] | None = credentials(DEV_BACKEND),
+    headers: dict[str, str] | None = None,
+) -> httpx.Response:
+    with http_client() as client:
+        return client.post(f"{server.public_url}/introspect", data={"token": token}, auth=auth, headers=headers)
+
+
+def introspection(server: FieldpassServer, token: str, account: ServiceAccountSpec = DEV_BACKEND) -> dict[str, Any]:
+    response = introspect(server, token, auth=credentials(account))
+    body = assert_json(response)
+    assert isinstance(body, dict) and isinstance(body.get("active"), bool), describe(response)
+    return body
+
+
+def assert_active(server: FieldpassServer, token: str, account: ServiceAccountSpec = DEV_BACKEND) -> dict[str, Any]:
+    body = introspection(server, token, account)
+    assert body["active"] is True, body
+    return body
+
+
+def assert_inactive(server: FieldpassServer, token: str, account: ServiceAccountSpec = DEV_BACKEND) -> None:
+    """RFC 7662 section 2.2: an inactive token reveals nothing but `active: false`."""
+    assert introspection(server, token, account) == {"active": False}
+
+
+def assert_me_works(server: FieldpassServer, token: str) -> None:
+    assert_json(server.api("GET", "/me", token=token))
+
+
+def assert_me_refused(server: FieldpassServer, token: str) -> None:
+    assert_api_error(server.api("GET", "/me", token=token), 401, "invalid_token")
+
+
+def assert_feed_works(server: FieldpassServer, token: str) -> None:
+    assert_json(server.api("GET", "/integration/realms", token=token))
+
+
+def service_token(server: FieldpassServer, account: ServiceAccountSpec = DEV_BACKEND) -> str:
+    with IntegrationClient(server.public_url, account.id, account.secret) as client:
+        return client.authenticate()["access_token"]
+
+
+def unverified(token: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The header and claims of a JWT, unchecked."""
+    return jwt.get_unverified_header(token), jwt.decode(token, options={"verify_signature": False})
+
+
+# --------------------------------------------------------------------------- reuse grace
+
+
+def test_retry_within_the_grace_returns_the_same_successor(grace_server: FieldpassServer, email: str) -> None:
+    server = grace_server
+    device = sign_in(server, email)
+
+    first = refreshed(server, device.refresh_token)
+    retry = refreshed(server, device.refresh_token)
+
+    assert retry["refresh_token"] == first["refresh_token"], (first, retry)
+    retry_claims = server.verify_access_token(retry["access_token"])
+    assert retry_claims["sub"] == device.user_id and retry_claims["device_id"] == device.claims["device_id"], retry_claims
+    assert retry_claims["jti"] != server.verify_access_token(first["access_token"])["jti"], "no fresh access token"
+    assert_me_works(server, retry["access_token"])
+    # The successor rotates as usual, and its own successor works too.
+    second = refreshed(server, first["refresh_token"])
+    assert second["refresh_token"] not in (device.refresh_token, first["refresh_token"]), second
+    third = refreshed(server, second["refresh_token"])
+    assert third["refresh_token"] != second["refresh_token"], third
+
+
+def _refresh_at_once(server: FieldpassServer, refresh_token: str, count: int) -> list[httpx.Response]:
+    """`count` refreshes with one token, each from its own client, released together."""
+    barrier = threading.Barrier(count, timeout=10)
+
+    def one() -> httpx.Response:
+        with http_client() as client:
+            barrier.wait()
+            return client.post(
+                f"{server.public_url}/token", data={"grant_type": "refresh_token", "refresh_token": refresh_token}
+            )
+
+    with ThreadPoolExecutor(max_workers=count) as pool:
+        futures = [pool.submit(one) for _ in range(count)]
+        return [future.result(timeout=30) for future in futures]
+
+
+def test_concurrent_refreshes_within_the_grace_share_one_successor(grace_server: FieldpassServer, email: str) -> None:
+    server = grace_server
+    device = sign_in(server, email)
+
+    responses = _refresh_at_once(server, device.refresh_token, CONCURRENT_REFRESHES)
+
+    bodies = [assert_json(response) for response in responses]
+    successors = {body["refresh_token"] for body in bodies}
+    assert len(successors) == 1, f"{len(successors)} different successors: {successors}"
+    (successor,) = successors
+    assert successor != device.refresh_token
+    for body in bodies:
+        assert server.verify_access_token(body["access_token"])["device_id"] == device.claims["device_id"], body
+    refreshed(server, successor)
+
+
+@pytest.mark.parametrize(
+    ("server_fixture", "wait"),
+    [pytest.param("server", 0.0, id="grace-0"), pytest.param("short_grace_server", 2.0, id="grace-1-waited-2s")],
+)
+def test_reuse_after_the_grace_is_refused_and_burns_the_successor(
+    request: pytest.FixtureRequest, server_fixture: str, wait: float, email: str
+) -> None:
+    server: FieldpassServer = request.getfixturevalue(server_fixture)
+    device = sign_in(server, email)
+    successor = refreshed(server, device.refresh_token)
+    time.sleep(wait)
+
+    assert_refresh_refused(server, device.refresh_token)
+
+    assert_refresh_refused(server, successor["refresh_token"])
+
+
+def test_reuse_after_the_grace_revokes_the_device(server: FieldpassServer, email: str) -> None:
+    device = sign_in(server, email)
+    successor = refreshed(server, device.refresh_token)
+    assert_me_works(server, successor["access_token"])
+
+    assert_refresh_refused(server, device.refresh_token)
+
+    ((revoked_at,),) = server.query("SELECT revoked_at FROM devices WHERE id = ?", device.claims["device_id"])
+    assert revoked_at is not None, "the device was not revoked"
+    assert_me_refused(server, successor["access_token"])
+
+
+# --------------------------------------------------------------------------- absolute lifetime
+
+
+def refresh_rows(server: FieldpassServer, device_id: str) -> list[tuple[float, float, float]]:
+    """(created_at, expires_at, max_expires_at) of every refresh token of a device, oldest first."""
+    rows = server.query(
+        "SELECT created_at, expires_at, max_expires_at FROM refresh_tokens WHERE device_id = ? ORDER BY created_at",
+        device_id,
+    )
+    for row in rows:
+        assert all(isinstance(value, (int, float)) for value in row), f"not unix seconds: {row}"
+    return rows
+
+
+def test_rotation_never_extends_the_absolute_lifetime(lifetime_server: FieldpassServer, email: str) -> None:
+    server = lifetime_server
+    started = time.time()
+    device = sign_in(server, email)
+    signed_in = time.time()
+    ((_, first_expiry, limit),) = refresh_rows(server, device.claims["device_id"])
+    assert started - 1 <= limit - MAX_LIFETIME <= signed_in + 1, (started, limit, signed_in)
+    assert first_expiry <= limit, (first_expiry, limit)
+
+    time.sleep(1.1)  # a limit counted from the rotation would now move by a second
+    token = refreshed(server, device.refresh_token)["refresh_token"]
+    token = refreshed(server, token)["refresh_token"]
+
+    rows = refresh_rows(server, device.claims["device_id"])
+    assert any(created_at > signed_in + 1 for created_at, _, _ in rows), f"no row of the rotated tokens: {rows}"
+    for _, expires_at, max_expires_at in rows:
+        assert max_expires_at == limit, f"rotation moved the limit: {rows}"
+        assert expires_at <= limit, f"a refresh token outlives the sign-in by more than {MAX_LIFETIME} s: {rows}"
+    exp = assert_active(server, token)["exp"]
+    assert exp <= limit + 1, (exp, limit)
+
+
+# --------------------------------------------------------------------------- revocation
+
+
+@pytest.mark.parametrize("hint", [None, "refresh_token", "access_token"], ids=["no-hint", "right-hint", "wrong-hint"])
+def test_device_revokes_its_refresh_token(directory_server: FieldpassServer, email: str, hint: str | None) -> None:
+    server = directory_server
+    device = sign_in(server, email)
+
+    assert_revoked(revoke(server, device.refresh_token, hint=hint))
+
+    assert_refresh_refused(server, device.refresh_token)
+    assert_me_refused(server, device.access_token)
+    assert_inactive(server, device.access_token)
+    assert_inactive(server, device.refresh_token)
+
+
+def test_revoked_access_token_alone_stops_working(directory_server: FieldpassServer, email: str) -> None:
+    server = directory_server
+    device = sign_in(server, email)
+    later = refreshed(server, device.refresh_token)
+
+    assert_revoked(revoke(server, device.access_token))
+
+    assert_me_refused(server, device.access_token)
+    assert_inactive(server, device.access_token)
+    rows = server.query("SELECT expires_at FROM revoked_tokens WHERE jti = ?", device.claims["jti"])
+    assert len(rows) == 1 and abs(rows[0][0] - device.claims["exp"]) <= 1, (rows, device.claims["exp"])
+    # The device's other tokens are untouched.
+    assert_me_works(server, later["access_token"])
+    assert_active(server, later["access_token"])
+    refreshed(server, later["refresh_token"])
+
+
+def test_service_account_revokes_its_own_access_token(directory_server: FieldpassServer) -> None:
+    server = directory_server
+    token, other_token = service_token(server), service_token(server)
+    assert_feed_works(server, token)
+
+    assert_revoked(revoke(server, token, auth=credentials(DEV_BACKEND)))
+
+    assert_api_error(server.api("GET", "/integration/realms", token=token), 401, "invalid_token")
+    assert_feed_works(server, other_token)
+
+
+@dataclass
+class Held:
+    """Someone else's token, and how to show it still works."""
+
+    token: str
+    still_works: Callable[[], None]
+
+
+def _device_access_token(server: FieldpassServer) -> Held:
+    device = sign_in(server, unique_email("held"))
+    return Held(device.access_token, lambda: assert_me_works(server, device.access_token))
+
+
+def _device_refresh_token(server: FieldpassServer) -> Held:
+    device = sign_in(server, unique_email("held"))
+
+    def still_works() -> None:
+        refreshed(server, device.refresh_token)
+
+    return Held(device.refresh_token, still_works)
+
+
+def _other_accounts_token(server: FieldpassServer) -> Held:
+    token = service_token(server, OTHER_BACKEND)
+    return Held(token, lambda: assert_feed_works(server, token))
+
+
+@pytest.mark.parametrize("held", [_device_access_token, _device_refresh_token, _other_accounts_token],
+                         ids=["device-access-token", "device-refresh-token", "other-accounts-token"])
+def test_service_account_cannot_revoke_someone_elses_token(
+    directory_server: FieldpassServer, held: Callable[[FieldpassServer], Held]
+) -> None:
+    server = directory_server
+    target = held(server)
+    before = server.snapshot(SNAPSHOT_TABLES)
+
+    response = revoke(server, target.token, auth=credentials(DEV_BACKEND))
+
+    assert_api_error(response, 400, "unauthorized_client")
+    assert server.snapshot(SNAPSHOT_TABLES) == before, "a refused revocation changed the store"
+    target.still_works()
+
+
+def _forged_token() -> str:
+    key = ec.generate_private_key(ec.SECP256R1())
+    now = int(time.time())
+    claims = {"sub": str(uuid.uuid4()), "jti": str(uuid.uuid4()), "iat": now, "nbf": now, "exp": now + 600}
+    return jwt.encode(claims, key, algorithm="ES256", headers={"kid": "not-ours"})
+
+
+@pytest.mark.parametrize("token", ["not-a-token", uuid.uuid4().hex * 2, _forged_token()],
+                         ids=["garbage", "random-hex", "jwt-of-another-issuer"])
+def test_revoking_an_unknown_token_answers_200(directory_server: FieldpassServer, token: str) -> None:
+    server = directory_server
+    before = server.snapshot(SNAPSHOT_TABLES)
+
+    response = revoke(server, token)
+
+    assert_revoked(response)
+    assert server.snapshot(SNAPSHOT_TABLES) == before, "revoking an unknown token changed the store"
+
+
+def test_revoke_without_a_token_is_invalid_request(directory_server: FieldpassServer) -> None:
+    response = revoke(directory_server, None, hint="access_token")
+
+    assert_api_error(response, 400, "invalid_request")
+
+
+def test_revoke_with_wrong_client_credentials_is_invalid_client(directory_server: FieldpassServer) -> None:
+    server = directory_server
+    token = service_token(server)
+
+    response = revoke(server, token, auth=(DEV_BACKEND.id, "wrong-secret"))
+
+    assert_api_error(response, 401, "invalid_client")
+    assert response.headers.get("www-authenticate", "").lower().startswith("basic"), describe(response)
+    assert_feed_works(server, token)
+
+
+# --------------------------------------------------------------------------- introspection
+
+
+ACCESS_CLAIMS = ("sub", "iss", "exp", "iat", "nbf", "jti", "env", "role", "realms")
+
+
+def _audiences(value: Any) -> list[str]:
+    return value if isinstance(value, list) else [value]
+
+
+def assert_describes(body: dict[str, Any], claims: dict[str, Any], names: tuple[str, ...]) -> None:
+    """The introspection response repeats the JWT's claims."""
+    assert body["token_type"] == "Bearer", body
+    assert _audiences(body.get("aud")) == _audiences(claims["aud"]), (body, claims)
+    for name in names:
+        assert body.get(name) == claims[name], (name, body, claims)
+
+
+def test_introspect_a_device_access_token(directory_server: FieldpassServer, device: SignedIn) -> None:
+    body = assert_active(directory_server, device.access_token)
+
+    assert_describes(body, device.claims, (*ACCESS_CLAIMS, "email", "device_id"))
+
+
+def test_introspect_a_service_access_token(directory_server: FieldpassServer) -> None:
+    token = service_token(directory_server)
+    claims = directory_server.verify_access_token(token)
+
+    body = assert_active(directory_server, token)
+
+    assert_describes(body, claims, ACCESS_CLAIMS)
+    assert body.get("client_id") == DEV_BACKEND.id, body
+    assert "email" not in body and "device_id" not in body, body
+
+
+def test_introspect_a_refresh_token(directory_server: FieldpassServer, email: str) -> None:
+    started = time.time()
+    device = sign_in(directory_server, email)
+
+    body = assert_active(directory_server, device.refresh_token)
+
+    assert body.get("token_type") == "refresh_token", body
+    assert body.get("sub") == device.user_id and body.get("env") == "dev", body
+    assert body.get("device_id") == device.claims["device_id"], body
+    assert isinstance(body.get("iat"), int) and started - 2 <= body["iat"] <= time.time() + 2, body
+    assert isinstance(body.get("exp"), int) and body["exp"] > time.time() + 3600, body
+
+
+def _revoke_access_token(server: FieldpassServer, admin: SignedIn, victim: SignedIn) -> None:
+    assert_revoked(revoke(server, victim.access_token))
+
+
+def _revoke_device(server: FieldpassServer, admin: SignedIn, victim: SignedIn) -> None:
+    response = server.api("DELETE", f"/me/devices/{victim.claims['device_id']}", token=victim.access_token)
+    assert response.status_code == 204, describe(response)
+
+
+def _disable_user(server: FieldpassServer, admin: SignedIn, victim: SignedIn) -> None:
+    user = assert_json(server.api("POST", f"/admin/users/{victim.user_id}/disable", token=admin.access_token))
+    assert user.get("id") == victim.user_id and user.get("disabled") is True, user
+
+
+ENDINGS = [
+    pytest.param(_revoke_access_token, ("access",), id="revoked-access-token"),
+    pytest.param(_revoke_device, ("access", "refresh"), id="revoked-device"),
+    pytest.param(_disable_user, ("access", "refresh"), id="disabled-user"),
+]
+
+
+@pytest.mark.parametrize(("end", "ended"), ENDINGS)
+def test_ended_tokens_introspect_inactive(
+    directory_server: FieldpassServer, admin: SignedIn, email: str,
+    end: Callable[[FieldpassServer, SignedIn, SignedIn], None], ended: tuple[str, ...],
+) -> None:
+    server = directory_server
+    victim = sign_in(server, email)
+    tokens = [{"access": victim.access_token, "refresh": victim.refresh_token}[kind] for kind in ended]
+    for token in tokens:
+        assert_active(server, token)
+
+    end(server, admin, victim)
+
+    for token in tokens:
+        assert_inactive(server, token)
+
+
+def test_other_environments_tokens_introspect_inactive(directory_server: FieldpassServer, device: SignedIn) -> None:
+    server = directory_server
+    far = sign_in(server, unique_email("far", OTHER_DOMAIN))
+    far_service = service_token(server, OTHER_BACKEND)
+    for token in (far.access_token, far.refresh_token, far_service):
+        assert_active(server, token, OTHER_BACKEND)
+
+    for token in (far.access_token, far.refresh_token, far_service):
+        assert_inactive(server, token, DEV_BACKEND)
+    for token in (device.access_token, device.refresh_token):
+        assert_inactive(server, token, OTHER_BACKEND)
+
+
+def _reforged(token: str, *, header: dict[str, Any] | None = None, claims: dict[str, Any] | None = None) -> str:
+    """`token` with header or claims changed and its signature kept."""
+    head, payload, signature = token.split(".")
+    if header is not None:
+        head = b64url_encode(json.dumps({**json.loads(b64url_decode(head)), **header}).encode())
+    if claims is not None:
+        payload = b64url_encode(json.dumps({**json.loads(b64url_decode(payload)), **claims}).encode())
+    return ".".join([head, payload, signature])
+
+
+def _expired(claims: dict[str, Any]) -> dict[str, Any]:
+    """Issued 25 minutes ago, expired 10 minutes ago (beyond any clock leeway)."""
+    now = int(time.time())
+    return {**claims, "iat": now - 1500, "nbf": now - 1500, "exp": now - 600, "jti": str(uuid.uuid4())}
+
+
+def _signed(token: str, key: Any, claims: dict[str, Any]) -> str:
+    header, _ = unverified(token)
+    return jwt.encode(claims, key, algorithm=header["alg"], headers={"kid": header["kid"]})
+
+
+def _wrong_key() -> ec.EllipticCurvePrivateKey:
+    return ec.generate_private_key(ec.SECP256R1())
+
+
+FORGERIES: dict[str, Callable[[str], str]] = {
+    "signed-with-another-key": lambda token: _signed(token, _wrong_key(), unverified(token)[1]),
+    "expired-and-signed-with-another-key": lambda token: _signed(token, _wrong_key(), _expired(unverified(token)[1])),
+    "tampered-claims": lambda token: _reforged(token, claims={"role": "admin", "email": ADMIN_EMAIL}),
+    "alg-none": lambda token: ".".join(_reforged(token, header={"alg": "none"}).split(".")[:2]) + ".",
+    "signature-dropped": lambda token: token.rsplit(".", 1)[0] + ".",
+    "garbage": lambda token: "not-a-token",
+    "three-dots": lambda token: "a.b.c",
+}
+
+
+@pytest.mark.parametrize("forge", FORGERIES.values(), ids=FORGERIES.keys())
+def test_forged_tokens_introspect_inactive(
+    directory_server: FieldpassServer, device: SignedIn, forge: Callable[[str], str]
+) -> None:
+    server = directory_server
+    assert_active(server, device.access_token)
+
+    forged = forge(device.access_token)
+
+    assert_inactive(server, forged)
+
+
+def _server_key(server: FieldpassServer) -> Any:
+    (pem,) = server.keys_dir.glob("*.pem")
+    return serialization.load_pem_private_key(pem.read_bytes(), password=None)
+
+
+def test_expired_token_signed_with_the_servers_key_introspects_inactive(
+    directory_server: FieldpassServer, device: SignedIn
+) -> None:
+    server = directory_server
+    key = _server_key(server)
+    fresh = _signed(device.access_token, key, {**device.claims, "jti": str(uuid.uuid4())})
+    assert_active(server, fresh)  # the key is the server's own: only the expiry differs below
+
+    expired = _signed(device.access_token, key, _expired(device.claims))
+
+    assert_inactive(server, expired)
+
+
+CALLERS = {
+    "no-auth": lambda device: {},
+    "device-bearer-token": lambda device: {"authorization": f"Bearer {device.access_token}"},
+    "wrong-secret": lambda device: {
+        "authorization": "Basic " + base64.b64encode(f"{DEV_BACKEND.id}:wrong-secret".encode()).decode()
+    },
+}
+
+
+@pytest.mark.parametrize("caller", CALLERS.values(), ids=CALLERS.keys())
+def test_introspection_requires_a_service_account(
+    directory_server: FieldpassServer, device: SignedIn, caller: Callable[[SignedIn], dict[str, str]]
+) -> None:
+    response = introspect(directory_server, device.access_token, auth=None, headers=caller(device))
+
+    assert_api_error(response, 401, "invalid_client")
+    assert "active" not in response.json(), describe(response)
