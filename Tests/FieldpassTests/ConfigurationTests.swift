@@ -24,7 +24,14 @@ struct ConfigurationTests {
         #expect(configuration.sessions.ttl == 600)
         let environment = try #require(configuration.environments.first)
         #expect(environment.emailDomains == ["example.com", "field.example"])
-        #expect(environment.idp.issuer == "http://127.0.0.1:9400")
+        // The issuer stays exactly as written (ID tokens are compared to it); discovery does not double the slash.
+        #expect(environment.idp.issuer == "http://127.0.0.1:9400/")
+        #expect(environment.idp.discoveryURL == "http://127.0.0.1:9400/.well-known/openid-configuration")
+        #expect(environment.confirmDevice)
+        #expect(environment.idp.prompt == nil)
+        #expect(!environment.idp.requireEmailVerified)
+        #expect(configuration.tokens.refreshTokenMaxLifetime == 7_776_000)
+        #expect(configuration.tokens.refreshReuseGrace == 0)
         #expect(environment.idp.clientSecret == "s3")
         #expect(environment.idp.scopes == ["openid", "email", "profile"])
         #expect(environment.idp.clientAuthentication == .clientSecretBasic)
@@ -48,10 +55,15 @@ struct ConfigurationTests {
         ("server: { prot: 80 }\n", "server.prot"),
         ("server: { public_url: \"ftp://x\" }\n", "server.public_url"),
         ("tokens: { access_token_ttl: -5 }\n", "tokens.access_token_ttl"),
-        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"http://i\", client_id: c, client_secret_env: S, client_secret: oops }\n", "environments.dev.idp.client_secret"),
-        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"http://i\", client_id: c, client_secret_env: S, token_endpoint_auth: magic }\n", "environments.dev.idp.token_endpoint_auth"),
-        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"http://i\", client_secret_env: S }\n", "environments.dev.idp.client_id"),
+        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S, client_secret: oops }\n", "environments.dev.idp.client_secret"),
+        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S, token_endpoint_auth: magic }\n", "environments.dev.idp.token_endpoint_auth"),
+        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"https://i\", client_secret_env: S }\n", "environments.dev.idp.client_id"),
         ("environments:\n  - email_domains: [example.com]\n", "environments[0].id"),
+        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"http://idp.example.com\", client_id: c, client_secret_env: S }\n", "environments.dev.idp.issuer"),
+        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    confirm_device: perhaps\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.dev.confirm_device"),
+        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S, prompt: \"login&x=1\" }\n", "environments.dev.idp.prompt"),
+        ("tokens: { refresh_reuse_grace: 301 }\n", "tokens.refresh_reuse_grace"),
+        ("tokens: { refresh_token_max_lifetime: 60 }\n", "tokens.refresh_token_max_lifetime"),
     ])
     func badValuesStopStartUpNamingTheKey(yaml: String, key: String) {
         let full = yaml.hasPrefix("environments") ? yaml : yaml + Self.minimal
@@ -66,11 +78,36 @@ struct ConfigurationTests {
 
               - id: other
                 email_domains: [example.com]
-                idp: { issuer: "http://i", client_id: c, client_secret_env: S }
+                idp: { issuer: "https://i", client_id: c, client_secret_env: S }
             """
         #expect(throws: ConfigurationError(key: "environments.other.email_domains", "'example.com' already belongs to environment 'dev'")) {
             try FieldpassConfiguration.parse(yaml: yaml, environment: [:])
         }
+    }
+
+    @Test(arguments: ["http://127.0.0.1:9400", "http://localhost:9400/", "http://[::1]:9400", "https://login.example.com/tenant/"])
+    func plainHTTPIssuersAreAcceptedOnLoopbackOnly(issuer: String) throws {
+        let configuration = try FieldpassConfiguration.parse(
+            yaml: Self.minimal, environment: ["ENVIRONMENTS_DEV_IDP_ISSUER": issuer]
+        )
+        #expect(configuration.environments.first?.idp.issuer == issuer)
+    }
+
+    @Test func trustSettingsAreRead() throws {
+        let configuration = try FieldpassConfiguration.parse(
+            yaml: Self.minimal,
+            environment: [
+                "ENVIRONMENTS_DEV_CONFIRM_DEVICE": "false", "ENVIRONMENTS_DEV_IDP_PROMPT": "login",
+                "ENVIRONMENTS_DEV_IDP_REQUIRE_EMAIL_VERIFIED": "true", "TOKENS_REFRESH_REUSE_GRACE": "30",
+                "TOKENS_REFRESH_TOKEN_MAX_LIFETIME": "86400",
+            ]
+        )
+        let environment = try #require(configuration.environments.first)
+        #expect(!environment.confirmDevice)
+        #expect(environment.idp.prompt == "login")
+        #expect(environment.idp.requireEmailVerified)
+        #expect(configuration.tokens.refreshReuseGrace == 30)
+        #expect(configuration.tokens.refreshTokenMaxLifetime == 86400)
     }
 
     @Test func brokenYAMLIsReported() {

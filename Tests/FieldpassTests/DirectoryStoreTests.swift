@@ -25,10 +25,19 @@ struct DirectoryStoreTests {
         try await TestEnvironment.with { environment in
             let store = environment.store
             let user = try await store.ensureUser(email: "boss@example.com", environmentID: "dev", now: Date())
-            let first = try await store.recordSignIn(userID: user.id, idpSubject: "s", promoteToAdmin: true, now: Date())
+            let attempt = SignInAttempt(userID: user.id, issuer: "https://idp.test", subject: "s", promoteToAdmin: true)
+            guard case .signedIn(let first) = try await store.recordSignIn(attempt, now: Date()) else {
+                Issue.record("first sign-in refused")
+                return
+            }
             #expect(first.user.role == .admin)
             _ = try await store.setRole(.worker, userID: user.id, environmentID: "dev", actor: "user:x", now: Date())
-            let second = try await store.recordSignIn(userID: user.id, idpSubject: "s", promoteToAdmin: true, now: Date())
+            // An identity reset does not make the person new again.
+            try await store.resetIdentity(userID: user.id, environmentID: "dev", actor: "user:x", now: Date())
+            guard case .signedIn(let second) = try await store.recordSignIn(attempt, now: Date()) else {
+                Issue.record("second sign-in refused")
+                return
+            }
             #expect(second.user.role == .worker)
         }
     }
@@ -66,11 +75,17 @@ struct DirectoryStoreTests {
             let (session, state) = try await environment.register()
             let taken = try #require(try await store.consumeState(state, now: Date()))
             _ = try await store.completeLogin(SQLiteStoreTests.login(taken), now: Date())
-            let later = Date().addingTimeInterval(3000)
-            let grant = try await store.rotateRefreshToken(oldHash: "hash-\(session.id)", newHash: "second", newExpiry: later, now: Date())
-            #expect(grant == RefreshGrant(userID: session.userID, deviceID: session.deviceID, environmentID: "dev"))
-            #expect(try await store.rotateRefreshToken(oldHash: "hash-\(session.id)", newHash: "third", newExpiry: later, now: Date()) == nil)
-            #expect(try await store.rotateRefreshToken(oldHash: "second", newHash: "fourth", newExpiry: later, now: Date()) == nil)
+            func rotate(_ old: String, to new: String) async throws -> RefreshOutcome {
+                try await store.rotateRefreshToken(
+                    RefreshRotation(oldHash: old, newHash: new, sealedSuccessor: nil, ttl: 3000, grace: 0), now: Date()
+                )
+            }
+            let grant = RefreshGrant(userID: session.userID, deviceID: session.deviceID, environmentID: "dev")
+            #expect(try await rotate("hash-\(session.id)", to: "second") == .rotated(grant))
+            #expect(try await rotate("hash-\(session.id)", to: "third") == .refused)
+            #expect(try await rotate("second", to: "fourth") == .refused)
+            let devices = try await store.devices(userID: session.userID, environmentID: "dev")
+            #expect(devices.map(\.revokedAt).allSatisfy { $0 != nil })
         }
     }
 }

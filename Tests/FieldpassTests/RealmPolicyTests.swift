@@ -8,7 +8,7 @@ struct RealmPolicyTests {
 
     func facts(_ role: Role, teams: [String] = [], grants: [String: RealmAccess] = [:]) -> AccessFacts {
         AccessFacts(
-            user: UserRecord(id: "u1", environmentID: "dev", email: "a@example.com", role: role, createdAt: Date()),
+            user: UserRecord(id: "u1", environmentID: "dev", email: "a@example.com", role: role, createdAt: Date(), disabled: false),
             teams: teams, grants: grants
         )
     }

@@ -85,7 +85,8 @@ struct RegisterDeviceRouterTests {
 
     @Test func aValidRegistrationReturnsTheLoginURLAndSocket() async throws {
         try await FakeDiscoveryServer.run { issuer in
-            try await TestEnvironment.with(issuer: issuer) { environment in
+            // Managed devices skip the confirmation page: the login URL is the IdP's.
+            try await TestEnvironment.with(issuer: issuer, extraEnvironment: ["ENVIRONMENTS_DEV_CONFIRM_DEVICE": "false"]) { environment in
                 let body = #"{"email": "Alice@Example.com", "device": {"name": "Pixel 8", "platform": "Android"}}"#
                 try await environment.application().test(.router) { client in
                     try await client.execute(
@@ -97,6 +98,7 @@ struct RegisterDeviceRouterTests {
                         let sessionID = try #require(answer["session_id"]?.string)
                         #expect(answer["websocket_url"]?.string == "ws://fieldpass.test/events?session_id=\(sessionID)")
                         #expect(answer["expires_in"] == .number(600))
+                        #expect(answer["user_code"]?.string?.wholeMatch(of: /[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}/) != nil)
                         let loginURL = try #require(answer["login_url"]?.string.flatMap(URLComponents.init(string:)))
                         #expect(loginURL.path == "/authorize")
                         let query = Dictionary(uniqueKeysWithValues: (loginURL.queryItems ?? []).map { ($0.name, $0.value ?? "") })

@@ -7,7 +7,8 @@ struct SQLiteStoreTests {
     static func login(_ session: OnboardingSession) -> CompletedLogin {
         CompletedLogin(
             session: session, accessToken: "access", accessTokenTTL: 900,
-            refreshToken: "refresh", refreshTokenHash: "hash-\(session.id)", refreshTokenExpiresAt: Date().addingTimeInterval(3600)
+            refreshToken: "refresh", refreshTokenHash: "hash-\(session.id)", refreshTokenExpiresAt: Date().addingTimeInterval(3600),
+            refreshTokenMaxExpiresAt: Date().addingTimeInterval(7200)
         )
     }
 

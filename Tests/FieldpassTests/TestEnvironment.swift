@@ -105,7 +105,8 @@ struct TestEnvironment {
             DeviceRegistration(
                 email: email, environmentID: "dev", deviceName: "Pixel", platform: "android",
                 sessionID: try Crypto.randomToken(), state: state, nonce: try Crypto.randomToken(),
-                codeVerifier: try Crypto.randomToken(), now: Date(), expiresAt: Date().addingTimeInterval(expiresIn)
+                codeVerifier: try Crypto.randomToken(), userCode: "BCDF-GHJK", confirmation: nil,
+                now: Date(), expiresAt: Date().addingTimeInterval(expiresIn)
             )
         )
         return (session, state)

@@ -67,9 +67,8 @@ struct TokenEndpointController: Sendable {
     }
 
     private func refresh(_ refreshToken: String?) async throws -> TokenResponse {
-        guard let refreshToken, !refreshToken.isEmpty, refreshToken.utf8.count <= 128 else {
-            throw APIError.invalidRequest("refresh_token is required.")
-        }
+        guard let refreshToken, !refreshToken.isEmpty else { throw APIError.invalidRequest("refresh_token is required.") }
+        guard refreshToken.utf8.count <= 128 else { throw APIError.invalidRequest("refresh_token is too long.") }
         let now = Date()
         let next = try tokenIssuer.refreshToken()
         let grace = tokenIssuer.refreshReuseGrace

@@ -18,6 +18,7 @@ extension SQLiteStore {
     ) async throws -> AccessFacts {
         try await write { db in
             guard let facts = try Self.fetchFacts(db, userID: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
+            if access != nil { try Self.requireOwnRealm(db, path: realmPath, environmentID: environmentID) }
             let previous = facts.grants[realmPath]
             guard previous != access else { return facts }
             if let access {
@@ -40,6 +41,24 @@ extension SQLiteStore {
             guard let updated = try Self.fetchFacts(db, userID: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
             return updated
         }
+    }
+
+    /// A grant may name a person's or a team's realm (or one below it) only of the admin's own
+    /// environment: another's ids are unknown here, as everywhere else. Patterns stay allowed.
+    private static func requireOwnRealm(_ db: Database, path: String, environmentID: String) throws {
+        let segments = path.split(separator: "/")
+        guard segments.count >= 2, segments[1] != "*" else { return }
+        let table: String
+        switch segments[0] {
+        case "users": table = "users"
+        case "teams": table = "teams"
+        default: return
+        }
+        let exists = try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ? AND environment_id = ?)",
+            arguments: [String(segments[1]), environmentID]
+        ) ?? false
+        guard exists else { throw DirectoryError.unknownRealm }
     }
 
     public func auditLog(environmentID: String, before: Int64?, limit: Int) async throws -> [AuditEntry] {

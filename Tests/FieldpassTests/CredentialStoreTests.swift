@@ -1,0 +1,141 @@
+import Foundation
+import GRDB
+import Testing
+import Tokens
+@testable import Fieldpass
+
+@Suite("Credential store")
+struct CredentialStoreTests {
+    /// A signed-in device of alice: its session and refresh token hash.
+    static func signedIn(_ environment: TestEnvironment) async throws -> OnboardingSession {
+        let (_, state) = try await environment.register()
+        let session = try #require(try await environment.store.consumeState(state, now: Date()))
+        _ = try await environment.store.completeLogin(SQLiteStoreTests.login(session), now: Date())
+        return session
+    }
+
+    static func rotation(_ old: String, _ new: String, sealed: [UInt8]? = nil, ttl: Int = 3000, grace: Int = 0) -> RefreshRotation {
+        RefreshRotation(oldHash: old, newHash: new, sealedSuccessor: sealed, ttl: ttl, grace: grace)
+    }
+
+    @Test func anotherSubjectForTheSameUserIsRefusedAndAudited() async throws {
+        try await TestEnvironment.with { environment in
+            let store = environment.store
+            let user = try await store.ensureUser(email: "alice@example.com", environmentID: "dev", now: Date())
+            let first = SignInAttempt(userID: user.id, issuer: "https://idp.test", subject: "sub-1", promoteToAdmin: false)
+            let stranger = SignInAttempt(userID: user.id, issuer: "https://idp.test", subject: "sub-2", promoteToAdmin: false)
+            let otherIssuer = SignInAttempt(userID: user.id, issuer: "https://other.test", subject: "sub-1", promoteToAdmin: false)
+
+            guard case .signedIn = try await store.recordSignIn(first, now: Date()) else { Issue.record("first sign-in refused"); return }
+            #expect(try await store.recordSignIn(stranger, now: Date()) == .identityMismatch)
+            #expect(try await store.recordSignIn(otherIssuer, now: Date()) == .identityMismatch)
+            let audit = try await store.auditLog(environmentID: "dev", before: nil, limit: 10)
+            #expect(audit.filter { $0.action == "identity.mismatch" }.count == 2)
+            #expect(audit.first?.after == ["issuer": "https://other.test", "subject": "sub-1"])
+
+            try await store.resetIdentity(userID: user.id, environmentID: "dev", actor: "user:admin", now: Date())
+            guard case .signedIn = try await store.recordSignIn(stranger, now: Date()) else { Issue.record("rebinding refused"); return }
+            #expect(try await store.recordSignIn(first, now: Date()) == .identityMismatch)
+            #expect(try await store.user(id: user.id, environmentID: "dev")?.idpSubject == "sub-2")
+        }
+    }
+
+    @Test func disablingRevokesEveryDeviceAndRefusesSignInAndRefresh() async throws {
+        try await TestEnvironment.with { environment in
+            let store = environment.store
+            let session = try await Self.signedIn(environment)
+            let attempt = SignInAttempt(userID: session.userID, issuer: "https://idp.test", subject: "s", promoteToAdmin: false)
+
+            let disabled = try await store.setDisabled(true, userID: session.userID, environmentID: "dev", actor: "cli", now: Date())
+
+            #expect(disabled.disabled)
+            #expect(try await store.recordSignIn(attempt, now: Date()) == .userDisabled)
+            #expect(try await store.rotateRefreshToken(Self.rotation("hash-\(session.id)", "next"), now: Date()) == .refused)
+            let standing = try await store.standing(jti: "j", userID: session.userID, deviceID: session.deviceID, environmentID: "dev")
+            #expect(standing.revoked && standing.user?.disabled == true)
+            _ = try await store.setDisabled(false, userID: session.userID, environmentID: "dev", actor: "cli", now: Date())
+            // Enabled again, but the old device stays revoked.
+            let after = try await store.standing(jti: "j", userID: session.userID, deviceID: session.deviceID, environmentID: "dev")
+            #expect(after.revoked && after.user?.disabled == false)
+            let actions = try await store.auditLog(environmentID: "dev", before: nil, limit: 10).map(\.action)
+            #expect(actions == ["user.enable", "user.disable"])
+        }
+    }
+
+    @Test func aRevokedDeviceFreesItsNameForANewDevice() async throws {
+        try await TestEnvironment.with { environment in
+            let store = environment.store
+            let session = try await Self.signedIn(environment)
+            try await store.revokeDevice(id: session.deviceID, userID: session.userID, environmentID: "dev", actor: "cli", now: Date())
+            await #expect(throws: DirectoryError.unknownDevice) {
+                try await store.revokeDevice(id: session.deviceID, userID: session.userID, environmentID: "other", actor: "cli", now: Date())
+            }
+
+            let (again, _) = try await environment.register()
+
+            #expect(again.deviceID != session.deviceID)
+            let devices = try await store.devices(userID: session.userID, environmentID: "dev")
+            #expect(devices.count == 2 && devices.filter { $0.revokedAt == nil }.map(\.id) == [again.deviceID])
+        }
+    }
+
+    @Test func aRetryWithinTheGraceGetsTheSealedSuccessorAndLaterReuseRevokes() async throws {
+        try await TestEnvironment.with { environment in
+            let store = environment.store
+            let session = try await Self.signedIn(environment)
+            let grant = RefreshGrant(userID: session.userID, deviceID: session.deviceID, environmentID: "dev")
+            let sealed: [UInt8] = [1, 2, 3]
+            let start = Date()
+
+            #expect(try await store.rotateRefreshToken(Self.rotation("hash-\(session.id)", "second", sealed: sealed, grace: 10), now: start) == .rotated(grant))
+            let retry = try await store.rotateRefreshToken(Self.rotation("hash-\(session.id)", "other", grace: 10), now: start.addingTimeInterval(5))
+            #expect(retry == .retried(grant, sealedSuccessor: sealed))
+            let late = try await store.rotateRefreshToken(Self.rotation("hash-\(session.id)", "third", grace: 10), now: start.addingTimeInterval(11))
+
+            #expect(late == .refused)
+            #expect(try await store.rotateRefreshToken(Self.rotation("second", "fourth"), now: start.addingTimeInterval(12)) == .refused)
+        }
+    }
+
+    @Test func rotationNeverPassesTheAbsoluteLifetime() async throws {
+        try await TestEnvironment.with { environment in
+            let store = environment.store
+            let session = try await Self.signedIn(environment)
+            // SQLiteStoreTests.login ends refreshing 7200 s after the sign-in.
+            _ = try await store.rotateRefreshToken(Self.rotation("hash-\(session.id)", "second", ttl: 1_000_000), now: Date())
+            let live = try #require(try await store.liveRefreshToken(hash: "second", now: Date()))
+            #expect(live.expiresAt.timeIntervalSinceNow < 7201)
+            #expect(try await store.liveRefreshToken(hash: "second", now: Date().addingTimeInterval(7201)) == nil)
+        }
+    }
+
+    @Test func aRevokedAccessTokenIsRememberedUntilItExpires() async throws {
+        try await TestEnvironment.with { environment in
+            let store = environment.store
+            try await store.revokeAccessToken(jti: "gone", expiresAt: Date().addingTimeInterval(1))
+            #expect(try await store.standing(jti: "gone", userID: nil, deviceID: nil, environmentID: "dev").revoked)
+            #expect(!(try await store.standing(jti: "other", userID: nil, deviceID: nil, environmentID: "dev").revoked))
+            _ = try await store.sweepSessions(now: Date().addingTimeInterval(2), deleteBefore: Date())
+            #expect(!(try await store.standing(jti: "gone", userID: nil, deviceID: nil, environmentID: "dev").revoked))
+        }
+    }
+
+    @Test func anAdminGrantsOnlyRealmsOfTheirOwnEnvironment() async throws {
+        try await TestEnvironment.with { environment in
+            let store = environment.store
+            let alice = try await store.ensureUser(email: "alice@example.com", environmentID: "dev", now: Date())
+            let bob = try await store.ensureUser(email: "bob@example.com", environmentID: "dev", now: Date())
+            let stranger = try await store.ensureUser(email: "eve@other.test", environmentID: "other", now: Date())
+            let theirTeam = try await store.createTeam(name: "Theirs", environmentID: "other", actor: "cli", now: Date())
+            func grant(_ path: String) async throws -> AccessFacts {
+                try await store.grant(.read, realmPath: path, userID: alice.id, environmentID: "dev", actor: "cli", now: Date())
+            }
+
+            for foreign in ["/users/\(stranger.id)", "/teams/\(theirTeam.id)", "/users/\(stranger.id)/notes", "/users/nobody"] {
+                await #expect(throws: DirectoryError.unknownRealm, "\(foreign)") { _ = try await grant(foreign) }
+            }
+            #expect(try await grant("/users/\(bob.id)").grants["/users/\(bob.id)"] == .read)
+            #expect(try await grant("/teams/*").grants["/teams/*"] == .read)
+        }
+    }
+}
