@@ -67,8 +67,11 @@ struct CredentialStoreTests {
             let store = environment.store
             let session = try await Self.signedIn(environment)
             try await store.revokeDevice(id: session.deviceID, userID: session.userID, environmentID: "dev", actor: "cli", now: Date())
-            await #expect(throws: DirectoryError.unknownDevice) {
+            await #expect(throws: DirectoryError.unknownUser) {
                 try await store.revokeDevice(id: session.deviceID, userID: session.userID, environmentID: "other", actor: "cli", now: Date())
+            }
+            await #expect(throws: DirectoryError.unknownDevice) {
+                try await store.revokeDevice(id: "no-such-device", userID: session.userID, environmentID: "dev", actor: "cli", now: Date())
             }
 
             let (again, _) = try await environment.register()

@@ -9,16 +9,6 @@ struct IntrospectionController: Sendable {
     let serviceAccounts: ServiceAccountDirectory
     let validator: AccessTokenValidator
 
-    struct IntrospectionRequest: Decodable {
-        var token: String?
-        var tokenTypeHint: String?
-
-        enum CodingKeys: String, CodingKey {
-            case token
-            case tokenTypeHint = "token_type_hint"
-        }
-    }
-
     /// The RFC 7662 members, plus ours; absent members are left out.
     struct Introspection: ResponseEncodable {
         var active: Bool
@@ -52,7 +42,7 @@ struct IntrospectionController: Sendable {
     }
 
     @Sendable func introspect(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<Introspection> {
-        let form = try await FormBody.decode(IntrospectionRequest.self, from: request, context: context)
+        let form = try await FormBody.decode(OAuthToken.Form.self, from: request, context: context)
         let client = try serviceAccounts.authenticate(request)
         let token = try OAuthToken.required(form.token)
         let answer = try await introspect(token, environmentID: client.environmentID)

@@ -2,6 +2,18 @@ import Tokens
 
 /// The `token` parameter of revocation and introspection, checked before anything looks it up.
 enum OAuthToken {
+    /// The body of `/revoke` and `/introspect` (RFC 7009 2.1, RFC 7662 2.1).
+    struct Form: Decodable {
+        var token: String?
+        /// Accepted and not needed: every token of ours says what it is.
+        var tokenTypeHint: String?
+
+        enum CodingKeys: String, CodingKey {
+            case token
+            case tokenTypeHint = "token_type_hint"
+        }
+    }
+
     /// Longer than any token of ours; junk is refused before it costs a signature check.
     static let maxLength = 8192
 

@@ -12,22 +12,12 @@ struct RevocationController: Sendable {
     let serviceAccounts: ServiceAccountDirectory
     let validator: AccessTokenValidator
 
-    struct RevocationRequest: Decodable {
-        var token: String?
-        var tokenTypeHint: String?
-
-        enum CodingKeys: String, CodingKey {
-            case token
-            case tokenTypeHint = "token_type_hint"
-        }
-    }
-
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("revoke", use: revoke)
     }
 
     @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let form = try await FormBody.decode(RevocationRequest.self, from: request, context: context)
+        let form = try await FormBody.decode(OAuthToken.Form.self, from: request, context: context)
         let client = try serviceAccounts.authenticateIfPresent(request)
         let token = try OAuthToken.required(form.token)
         let now = Date()

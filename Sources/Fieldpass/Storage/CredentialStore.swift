@@ -18,7 +18,8 @@ public protocol CredentialStore: Sendable {
     func devices(userID: String, environmentID: String) async throws -> [DeviceRecord]
 
     /// Revokes a device: its refresh tokens stop working, its access tokens stop counting.
-    /// Throws `DirectoryError.unknownDevice` when it is not this user's.
+    /// Throws `DirectoryError.unknownUser` for a user outside the environment, and
+    /// `unknownDevice` when the device is not this user's.
     func revokeDevice(id: String, userID: String, environmentID: String, actor: String, now: Date) async throws
 
     /// Swaps a refresh token for its successor (see ``RefreshOutcome``).

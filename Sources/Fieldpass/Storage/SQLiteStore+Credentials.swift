@@ -97,13 +97,9 @@ extension SQLiteStore {
 
     public func revokeDevice(id: String, userID: String, environmentID: String, actor: String, now: Date) async throws {
         try await write { db in
+            guard try Self.fetchUser(db, id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
             guard let device = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT d.name, d.revoked_at FROM devices d JOIN users u ON u.id = d.user_id
-                    WHERE d.id = ? AND d.user_id = ? AND u.environment_id = ?
-                    """,
-                arguments: [id, userID, environmentID]
+                db, sql: "SELECT name, revoked_at FROM devices WHERE id = ? AND user_id = ?", arguments: [id, userID]
             ) else { throw DirectoryError.unknownDevice }
             guard device["revoked_at"] as Double? == nil else { return }
             try Self.revokeDevice(db, id: id, now: now.timeIntervalSince1970)

@@ -13,15 +13,10 @@ extension SQLiteStore {
             // The sweeper may have expired the session while the IdP was answering.
             guard db.changesCount == 1 else { return [] }
             try db.execute(sql: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [timestamp, session.deviceID])
-            try db.execute(
-                sql: """
-                    INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at, max_expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    login.refreshTokenHash, session.userID, session.deviceID, timestamp,
-                    login.refreshTokenExpiresAt.timeIntervalSince1970, login.refreshTokenMaxExpiresAt.timeIntervalSince1970,
-                ]
+            try Self.insertRefreshToken(
+                db, hash: login.refreshTokenHash, userID: session.userID, deviceID: session.deviceID, now: timestamp,
+                expiresAt: login.refreshTokenExpiresAt.timeIntervalSince1970,
+                maxExpiresAt: login.refreshTokenMaxExpiresAt.timeIntervalSince1970
             )
             var events = [
                 try Self.append(.token(accessToken: login.accessToken, refreshToken: login.refreshToken, expiresIn: login.accessTokenTTL), to: session.id, db: db, now: timestamp),

@@ -29,15 +29,9 @@ extension SQLiteStore {
                 sql: "UPDATE refresh_tokens SET rotated_at = ?, successor_hash = ?, successor_sealed = ? WHERE token_hash = ?",
                 arguments: [timestamp, rotation.newHash, rotation.sealedSuccessor.map { Data($0) }, rotation.oldHash]
             )
-            try db.execute(
-                sql: """
-                    INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at, max_expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    rotation.newHash, grant.userID, grant.deviceID, timestamp,
-                    min(timestamp + Double(rotation.ttl), maxExpiry), maxExpiry,
-                ]
+            try Self.insertRefreshToken(
+                db, hash: rotation.newHash, userID: grant.userID, deviceID: grant.deviceID, now: timestamp,
+                expiresAt: min(timestamp + Double(rotation.ttl), maxExpiry), maxExpiresAt: maxExpiry
             )
             try db.execute(sql: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [timestamp, grant.deviceID])
             return .rotated(grant)
@@ -93,6 +87,19 @@ extension SQLiteStore {
             let user = try userID.flatMap { try Self.fetchUser(db, id: $0, environmentID: environmentID) }
             return TokenStanding(user: user, revoked: revoked)
         }
+    }
+
+    /// Stores a refresh token by its hash, the only form of it that is kept.
+    static func insertRefreshToken(
+        _ db: Database, hash: String, userID: String, deviceID: String, now: Double, expiresAt: Double, maxExpiresAt: Double
+    ) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at, max_expires_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [hash, userID, deviceID, now, expiresAt, maxExpiresAt]
+        )
     }
 
     /// Forgets revoked access tokens that have expired anyway, and sealed successors past any grace.
