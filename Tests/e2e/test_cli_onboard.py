@@ -19,6 +19,8 @@ from helpers import (
     server_in,
     FieldpassServer,
     browser_login,
+    http_client,
+    open_confirmation,
     clean_env,
     cli_output,
     describe,
@@ -26,6 +28,7 @@ from helpers import (
 )
 
 REALM_PATH = re.compile(r"/users/[A-Za-z0-9._~:-]+")
+CODE_PREFIX = "Code: "
 LOGIN_PREFIX = "Login URL: "
 
 
@@ -115,8 +118,12 @@ def test_onboard_command_completes_after_data_ready(
     server: FieldpassServer, email: str, onboard
 ) -> None:
     device = onboard()
+    code = device.wait_for_line(lambda line: line.startswith(CODE_PREFIX), "'Code: ' line")[len(CODE_PREFIX) :].strip()
     url = device.wait_for_line(lambda line: line.startswith(LOGIN_PREFIX), "'Login URL: ' line")
     login_url = url[len(LOGIN_PREFIX) :].strip()
+    # The person compares the terminal's code with the confirmation page's.
+    with http_client() as client:
+        assert open_confirmation(login_url, client).user_code == code
 
     callback = browser_login(login_url, email)
     assert callback.status_code == 200 and is_html(callback), describe(callback)
