@@ -1,47 +1,43 @@
-"""Identity binding, email verification, devices and offboarding.
+"""Devices and offboarding.
 
-The first sign-in binds a user to the IdP's (issuer, sub); another sub with the same email
-is refused until an admin resets the binding. People see and revoke their own devices; admins
-revoke devices, disable and enable users (through the API and the CLI). Revoking or disabling
-stops the refresh tokens and the still-valid access tokens at once.
+People see and revoke their own devices; admins revoke devices, disable and enable users
+(through the API and the CLI). Revoking or disabling stops the refresh tokens and the
+still-valid access tokens at once. Bad input is refused and changes nothing.
 
 Runs against `directory_server` (per module: `dev` with admin@example.com, `other` with
-admin@other.test), and a server of its own that requires `email_verified`.
+admin@other.test).
 """
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
-from collections.abc import Iterator, Mapping
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from helpers import (
-    ADMIN_EMAIL,
     DIRECTORY_TABLES,
     OTHER_ADMIN_EMAIL,
     FieldpassServer,
-    MockIdP,
     SignedIn,
     assert_api_error,
-    assert_event,
     assert_json,
-    browser_login,
     cli_output,
-    describe,
-    is_html,
-    receive,
-    receive_until_close,
     sign_in,
-    start_server,
     unique_email,
-    ws_connect,
+)
+from identity_flows import (
+    admin,  # noqa: F401  (fixture)
+    assert_sign_in_refused,
+    audit_ids,
+    call,
+    idp_users,
+    new_entry,
+    sign_in_as,
+    user_record,
 )
 
 PHONE = {"name": "Pixel 8", "platform": "android"}
@@ -50,12 +46,6 @@ UNKNOWN_ID = str(uuid.uuid4())
 
 
 # --------------------------------------------------------------------------- fixtures
-
-
-@pytest.fixture(scope="module")
-def admin(directory_server: FieldpassServer) -> SignedIn:
-    """dev's bootstrap admin (the API checks the stored role, which is admin from now on)."""
-    return sign_in(directory_server, ADMIN_EMAIL)
 
 
 @pytest.fixture(scope="module")
@@ -75,73 +65,7 @@ def manager(directory_server: FieldpassServer) -> SignedIn:
     return signed_in_with_role(directory_server, "manager")
 
 
-@pytest.fixture(scope="module")
-def strict_server(
-    fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[FieldpassServer]:
-    """`idp.require_email_verified: true` for dev."""
-    server = start_server(
-        fieldpass_bin, idp, tmp_path_factory.mktemp("server-strict"),
-        {"ENVIRONMENTS_DEV_IDP_REQUIRE_EMAIL_VERIFIED": "true"},
-    )
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-# --------------------------------------------------------------------------- signing in
-
-
-def sign_in_as(server: FieldpassServer, email: str, sub: str, device: Mapping[str, Any] | None = None) -> SignedIn:
-    """Register `email` and sign in at the IdP as `sub`; the socket gets its token."""
-    registration = server.register(email, device)
-    with ws_connect(registration.websocket_url) as ws:
-        callback = browser_login(registration.login_url, sub)
-        assert callback.status_code == 200 and is_html(callback), describe(callback)
-        token_event, realm_event = receive(ws, 2)
-    assert_event(token_event, 1, "token")
-    assert_event(realm_event, 2, "realm_initialized")
-    claims = server.verify_access_token(token_event["access_token"])
-    assert claims["email"] == email, claims
-    return SignedIn(email, registration, token_event, claims, realm_event["realm_path"])
-
-
-def refused_sign_in(
-    server: FieldpassServer, email: str, sub: str | None = None, *, callback_statuses: set[int] | None = None,
-) -> dict[str, Any]:
-    """Register (201) and sign in as `sub`; the socket gets login_failed only, then closes.
-    Returns that event."""
-    registration = server.register(email)
-    with ws_connect(registration.websocket_url) as ws:
-        callback = browser_login(registration.login_url, sub or email)
-        got = receive_until_close(ws)
-    statuses = callback_statuses or {200, *range(400, 500)}
-    assert callback.status_code in statuses and is_html(callback), describe(callback)
-    assert got.types == ["login_failed"] and got.seqs == [1], got
-    assert got.closed, f"socket not closed after login_failed: {got}"
-    return got.events[0]
-
-
-def assert_sign_in_refused(server: FieldpassServer, email: str, error: str, sub: str | None = None, **kwargs: Any) -> None:
-    event = refused_sign_in(server, email, sub, **kwargs)
-    assert event.get("error") == error, event
-    assert isinstance(event.get("error_description"), str) and event["error_description"], event
-
-
 # --------------------------------------------------------------------------- the API
-
-
-def call(server: FieldpassServer, token: str | None, method: str, path: str, status: int = 200) -> Any:
-    response = server.api(method, path, token=token)
-    if status == 204:
-        assert response.status_code == 204, describe(response)
-        return None
-    return assert_json(response, status)
-
-
-def user_record(server: FieldpassServer, admin: SignedIn, user_id: str) -> dict[str, Any]:
-    return call(server, admin.access_token, "GET", f"/admin/users/{user_id}")
 
 
 def devices_by_id(body: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -187,125 +111,6 @@ def assert_refresh_refused(server: FieldpassServer, refresh_token: str) -> None:
 
 def assert_access_refused(server: FieldpassServer, access_token: str, error: str | None = None) -> None:
     assert_api_error(server.api("GET", "/me", token=access_token), 401, error)
-
-
-# --------------------------------------------------------------------------- the audit log
-
-
-def audit_entries(server: FieldpassServer, admin: SignedIn) -> list[dict[str, Any]]:
-    """The whole log, newest first."""
-    entries: list[dict[str, Any]] = []
-    params = {"limit": "100"}
-    for _ in range(1000):
-        page = assert_json(server.api("GET", "/admin/audit", token=admin.access_token, params=params))
-        entries += page["entries"]
-        if page.get("next_before") is None:
-            return entries
-        params = {"limit": "100", "before": str(page["next_before"])}
-    pytest.fail("the audit log did not end after 1000 pages")
-
-
-def audit_ids(server: FieldpassServer, admin: SignedIn) -> set[int]:
-    return {entry["id"] for entry in audit_entries(server, admin)}
-
-
-def new_entry(server: FieldpassServer, admin: SignedIn, seen: set[int], action: str, target: str) -> dict[str, Any]:
-    """The one entry with `action` about `target` logged since `seen`."""
-    added = [entry for entry in audit_entries(server, admin) if entry["id"] not in seen]
-    matching = [entry for entry in added if entry["action"] == action and target in json.dumps(entry)]
-    assert len(matching) == 1, f"expected one {action} entry about {target}, new entries: {added}"
-    return matching[0]
-
-
-# --------------------------------------------------------------------------- identity binding
-
-
-def idp_users(server: FieldpassServer, email: str, count: int) -> list[str]:
-    """`count` IdP subjects that all carry `email` as their email claim."""
-    subs = [f"sub-{uuid.uuid4().hex}" for _ in range(count)]
-    for sub in subs:
-        server.idp.set_user(sub, {"email": email})
-    return subs
-
-
-def test_first_sign_in_binds_the_idp_identity(directory_server: FieldpassServer, admin: SignedIn) -> None:
-    server = directory_server
-    email = unique_email()
-    (sub,) = idp_users(server, email, 1)
-    server.register(email)
-    ((user_id,),) = server.query("SELECT id FROM users WHERE email = ?", email)
-    unbound = user_record(server, admin, user_id)
-
-    signed_in = sign_in_as(server, email, sub)
-    bound = user_record(server, admin, signed_in.user_id)
-
-    assert "idp_subject" not in unbound and "idp_issuer" not in unbound and unbound.get("disabled") is False, unbound
-    assert signed_in.user_id == user_id
-    assert bound.get("idp_issuer") == server.idp.issuer and bound.get("idp_subject") == sub, bound
-    assert bound.get("disabled") is False, bound
-
-
-def test_another_subject_with_the_same_email_is_refused(directory_server: FieldpassServer, admin: SignedIn) -> None:
-    server = directory_server
-    email = unique_email()
-    sub_a, sub_b = idp_users(server, email, 2)
-    first = sign_in_as(server, email, sub_a)
-    seen = audit_ids(server, admin)
-    tokens_before = server.query("SELECT COUNT(*) FROM refresh_tokens WHERE user_id = ?", first.user_id)
-
-    assert_sign_in_refused(server, email, "identity_mismatch", sub_b, callback_statuses={400})
-
-    assert server.query("SELECT COUNT(*) FROM refresh_tokens WHERE user_id = ?", first.user_id) == tokens_before
-    assert user_record(server, admin, first.user_id).get("idp_subject") == sub_a
-    entry = new_entry(server, admin, seen, "identity.mismatch", first.user_id)
-    assert entry["actor"] == "idp" and entry["target"] == f"user:{first.user_id}", entry
-    assert entry.get("before") == {"issuer": server.idp.issuer, "subject": sub_a}, entry
-    assert entry.get("after") == {"issuer": server.idp.issuer, "subject": sub_b}, entry
-
-
-def test_reset_identity_lets_the_next_sign_in_bind_anew(directory_server: FieldpassServer, admin: SignedIn) -> None:
-    server = directory_server
-    email = unique_email()
-    sub_a, sub_b = idp_users(server, email, 2)
-    first = sign_in_as(server, email, sub_a)
-    seen = audit_ids(server, admin)
-
-    call(server, admin.access_token, "DELETE", f"/admin/users/{first.user_id}/identity", 204)
-    reset = user_record(server, admin, first.user_id)
-    second = sign_in_as(server, email, sub_b)
-
-    assert "idp_subject" not in reset and "idp_issuer" not in reset, reset
-    entry = new_entry(server, admin, seen, "identity.reset", first.user_id)
-    assert entry["actor"] == f"user:{admin.user_id}", entry
-    assert second.user_id == first.user_id, (second.claims, first.claims)
-    assert user_record(server, admin, first.user_id).get("idp_subject") == sub_b
-    assert_sign_in_refused(server, email, "identity_mismatch", sub_a, callback_statuses={400})
-
-
-# --------------------------------------------------------------------------- email_verified
-
-
-VERIFICATION_CASES = {
-    # id: (server fixture, email_verified claim or None for absent, expected error or None)
-    "required-absent": ("strict_server", None, "email_not_verified"),
-    "required-false": ("strict_server", False, "email_not_verified"),
-    "required-true": ("strict_server", True, None),
-    "default-absent": ("directory_server", None, None),
-    "default-false": ("directory_server", False, "email_not_verified"),
-}
-
-
-@pytest.mark.parametrize(("server_name", "verified", "error"), VERIFICATION_CASES.values(), ids=VERIFICATION_CASES.keys())
-def test_email_verified_claim(request: pytest.FixtureRequest, server_name: str, verified: bool | None, error: str | None) -> None:
-    server: FieldpassServer = request.getfixturevalue(server_name)
-    email = unique_email()
-    claims = {"email": email} if verified is None else {"email": email, "email_verified": verified}
-    server.idp.set_user(email, claims)
-
-    if error is None:
-        assert sign_in_as(server, email, email).claims["email"] == email
-    else:
-        assert_sign_in_refused(server, email, error)
 
 
 # --------------------------------------------------------------------------- own devices

@@ -1,0 +1,45 @@
+"""The environments of a generated config (email domains, bootstrap admins, service
+accounts), the two of `directory_server`, and unique email addresses."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from .settings import EMAIL_DOMAIN
+
+
+@dataclass(frozen=True)
+class ServiceAccountSpec:
+    """A backend integration's credentials: the secret is put into the server's environment."""
+
+    id: str
+    secret_env: str
+    secret: str
+
+
+@dataclass(frozen=True)
+class EnvironmentSpec:
+    """One `environments[]` entry of the generated config; every one uses the mock IdP."""
+
+    id: str
+    email_domains: tuple[str, ...]
+    bootstrap_admins: tuple[str, ...] = ()
+    service_accounts: tuple[ServiceAccountSpec, ...] = ()
+
+
+# Two environments on the same mock IdP, with bootstrap admins and service accounts.
+ADMIN_EMAIL = f"admin@{EMAIL_DOMAIN}"
+OTHER_ENV = "other"
+OTHER_DOMAIN = "other.test"
+OTHER_ADMIN_EMAIL = f"admin@{OTHER_DOMAIN}"
+DEV_BACKEND = ServiceAccountSpec("backend", "DEV_BACKEND_SECRET", "dev-backend-e2e-secret")
+OTHER_BACKEND = ServiceAccountSpec("other-backend", "OTHER_BACKEND_SECRET", "other-backend-e2e-secret")
+DIRECTORY_ENVIRONMENTS = (
+    EnvironmentSpec("dev", (EMAIL_DOMAIN,), (ADMIN_EMAIL,), (DEV_BACKEND,)),
+    EnvironmentSpec(OTHER_ENV, (OTHER_DOMAIN,), (OTHER_ADMIN_EMAIL,), (OTHER_BACKEND,)),
+)
+
+
+def unique_email(prefix: str = "worker", domain: str = EMAIL_DOMAIN) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:12]}@{domain}"

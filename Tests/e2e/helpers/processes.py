@@ -1,0 +1,153 @@
+"""Starting, watching and stopping the processes under test, and showing their output."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import socket
+import subprocess
+import time
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from .settings import IDP_CLIENT_SECRET
+from .web import http_client
+
+# Configuration keys can be overridden from the environment; variables with these
+# prefixes are dropped from what the test processes inherit so that the CI
+# environment cannot change the configuration under test.
+_CONFIG_ENV_PREFIXES = ("SERVER_", "STORAGE_", "TOKENS_", "SESSIONS_", "ENVIRONMENTS_")
+
+# Processes started by the suite, so that a failing test can show their logs.
+RUNNING: list[ManagedProcess] = []
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def tail(path: Path, lines: int = 60) -> str:
+    try:
+        text = path.read_text(errors="replace")
+    except OSError as error:
+        return f"<cannot read {path}: {error}>"
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to SIGTERM the child if the test runner dies without cleaning up."""
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(_CONFIG_ENV_PREFIXES)
+    }
+    env["DEV_IDP_CLIENT_SECRET"] = IDP_CLIENT_SECRET
+    env.setdefault("NO_COLOR", "1")
+    if extra:
+        env.update(extra)
+    return env
+
+
+@dataclass
+class ManagedProcess:
+    name: str
+    proc: subprocess.Popen[bytes]
+    stdout_path: Path
+    stderr_path: Path
+
+    def log_tail(self, lines: int = 60) -> str:
+        out = tail(self.stdout_path, lines)
+        err = tail(self.stderr_path, lines)
+        status = self.proc.poll()
+        state = "running" if status is None else f"exited with status {status}"
+        parts = [f"--- {self.name} ({state}) stderr ({self.stderr_path}) ---", err]
+        if out.strip():
+            parts += [f"--- {self.name} stdout ({self.stdout_path}) ---", out]
+        return "\n".join(parts)
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def stop(self, timeout: float = 10.0) -> int | None:
+        """SIGTERM, then SIGKILL (with a warning) if it has not exited after `timeout`."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+                warnings.warn(
+                    f"{self.name} ignored SIGTERM for {timeout:.0f} s and was killed\n"
+                    f"{self.log_tail(15)}",
+                    stacklevel=2,
+                )
+        if self in RUNNING:
+            RUNNING.remove(self)
+        return self.proc.returncode
+
+
+def start_process(
+    name: str, argv: Sequence[str], log_dir: Path, env: Mapping[str, str]
+) -> ManagedProcess:
+    log_dir.mkdir(parents=True, exist_ok=True)
+    stdout_path = log_dir / f"{name}.stdout.log"
+    stderr_path = log_dir / f"{name}.stderr.log"
+    with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
+        proc = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            env=dict(env),
+            preexec_fn=_die_with_parent,
+        )
+    managed = ManagedProcess(name, proc, stdout_path, stderr_path)
+    RUNNING.append(managed)
+    return managed
+
+
+def wait_until_http_ok(url: str, process: ManagedProcess, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    last = "no attempt"
+    with http_client(timeout=2.0) as client:
+        while time.monotonic() < deadline:
+            if not process.alive():
+                process.stop()
+                pytest.fail(
+                    f"{process.name} exited with status {process.proc.returncode} "
+                    f"before {url} answered\n{process.log_tail()}"
+                )
+            try:
+                response = client.get(url)
+                if response.status_code == 200:
+                    return
+                last = f"status {response.status_code}"
+            except httpx.TransportError as error:
+                last = repr(error)
+            time.sleep(0.1)
+    process.stop()
+    pytest.fail(f"{url} not ready after {timeout:.0f} s ({last})\n{process.log_tail()}")
+
+
+def cli_output(result: subprocess.CompletedProcess[str]) -> str:
+    return (
+        f"exit status {result.returncode}\n--- stdout ---\n{result.stdout}"
+        f"\n--- stderr ---\n{result.stderr}"
+    )

@@ -1,0 +1,372 @@
+"""The `fieldpass` server under test: its generated config, its CLI, its HTTP endpoints
+and its database (read-only)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .environments import EnvironmentSpec, ServiceAccountSpec
+from .idp import MockIdP
+from .processes import (
+    ManagedProcess,
+    _die_with_parent,
+    clean_env,
+    cli_output,
+    free_port,
+    start_process,
+    wait_until_http_ok,
+)
+from .settings import (
+    ACCESS_TOKEN_TTL,
+    AUDIENCE,
+    CLI_TIMEOUT,
+    DB_TABLES,
+    DIRECTORY_TABLES,
+    EMAIL_DOMAIN,
+    HTTP_TIMEOUT,
+    IDP_CLIENT_ID,
+    STARTUP_TIMEOUT,
+)
+from .tokens import verify_jwt
+from .web import describe, http_client
+
+
+@dataclass
+class Registration:
+    email: str
+    device: dict[str, Any] | None
+    session_id: str
+    login_url: str
+    websocket_url: str
+    expires_in: int
+    user_code: str
+    body: dict[str, Any]
+
+
+@dataclass
+class FieldpassServer:
+    binary: Path
+    workdir: Path
+    port: int
+    config_path: Path
+    sqlite_path: Path
+    keys_dir: Path
+    env: dict[str, str]
+    idp: MockIdP
+    process: ManagedProcess | None = None
+    # None: the single `dev` environment of example.com, without admins or service accounts.
+    environments: tuple[EnvironmentSpec, ...] | None = None
+    # None: no `roles:` key (the built-in role table).
+    roles: Mapping[str, Sequence[str]] | None = None
+
+    @property
+    def public_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def callback_url(self) -> str:
+        return f"{self.public_url}/auth_callback"
+
+    # ---- lifecycle
+
+    def _environment_lines(self) -> list[str]:
+        q = json.dumps  # JSON strings and lists are valid YAML flow values
+        idp = [
+            "    idp:",
+            f"      issuer: {q(self.idp.issuer)}",
+            f"      client_id: {IDP_CLIENT_ID}",
+            "      client_secret_env: DEV_IDP_CLIENT_SECRET",
+            "      scopes: [openid, email, profile]",
+        ]
+        if self.environments is None:
+            return ["  - id: dev", f"    email_domains: [{EMAIL_DOMAIN}]", *idp]
+        lines: list[str] = []
+        for environment in self.environments:
+            lines += [f"  - id: {environment.id}", f"    email_domains: {q(list(environment.email_domains))}"]
+            if environment.bootstrap_admins:
+                lines.append(f"    bootstrap_admins: {q(list(environment.bootstrap_admins))}")
+            if environment.service_accounts:
+                lines.append("    service_accounts:")
+                for account in environment.service_accounts:
+                    lines += [f"      - id: {q(account.id)}", f"        secret_env: {account.secret_env}"]
+            lines += idp
+        return lines
+
+    def _roles_lines(self) -> list[str]:
+        if self.roles is None:
+            return []
+        return ["roles:"] + [f"  {role}: {json.dumps(list(rules))}" for role, rules in self.roles.items()]
+
+    def service_account(self, account_id: str) -> ServiceAccountSpec:
+        for environment in self.environments or ():
+            for account in environment.service_accounts:
+                if account.id == account_id:
+                    return account
+        raise KeyError(f"no service account {account_id!r} in this server's config")
+
+    def write_config(self) -> None:
+        q = json.dumps  # JSON strings are valid YAML scalars
+        self.config_path.write_text(
+            "\n".join(
+                [
+                    "server:",
+                    "  host: 127.0.0.1",
+                    f"  port: {self.port}",
+                    f"  public_url: {q(self.public_url)}",
+                    "storage:",
+                    f"  sqlite_path: {q(str(self.sqlite_path))}",
+                    "tokens:",
+                    f"  keys_dir: {q(str(self.keys_dir))}",
+                    f"  audience: {AUDIENCE}",
+                    f"  access_token_ttl: {ACCESS_TOKEN_TTL}",
+                    "sessions:",
+                    "  ttl: 600",
+                    "  sweep_interval: 5",
+                    "environments:",
+                    *self._environment_lines(),
+                    *self._roles_lines(),
+                    "",
+                ]
+            )
+        )
+
+    def start(self) -> None:
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.keys_dir.mkdir(parents=True, exist_ok=True)
+        self.write_config()
+        result = self.cli("keys", "generate", "--config", str(self.config_path))
+        assert result.returncode == 0, f"keys generate failed:\n{cli_output(result)}"
+        pems = sorted(self.keys_dir.glob("*.pem"))
+        assert pems, f"keys generate wrote no *.pem into {self.keys_dir}:\n{cli_output(result)}"
+        self.process = start_process(
+            f"fieldpass-{self.port}",
+            [str(self.binary), "serve", "--config", str(self.config_path)],
+            self.workdir,
+            self.env,
+        )
+        wait_until_http_ok(f"{self.public_url}/healthz", self.process, STARTUP_TIMEOUT)
+
+    def stop(self) -> int | None:
+        return self.process.stop() if self.process else None
+
+    def log_tail(self) -> str:
+        return self.process.log_tail() if self.process else "<not started>"
+
+    # ---- CLI
+
+    def cli(self, *args: str, timeout: float = CLI_TIMEOUT) -> subprocess.CompletedProcess[str]:
+        try:
+            return subprocess.run(
+                [str(self.binary), *args],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                env=self.env,
+                timeout=timeout,
+                preexec_fn=_die_with_parent,
+            )
+        except subprocess.TimeoutExpired as error:
+            pytest.fail(f"fieldpass {' '.join(args)} did not finish in {timeout} s: {error}")
+
+    def mark_initialized(self, realm_path: str) -> subprocess.CompletedProcess[str]:
+        return self.cli(
+            "realms", "mark-initialized", realm_path, "--config", str(self.config_path)
+        )
+
+    def grant_role(self, email: str, role: str, env: str = "dev") -> subprocess.CompletedProcess[str]:
+        """`fieldpass admin grant-role` against this server's config (and so its database)."""
+        return self.cli(
+            "admin", "grant-role", email, role, "--env", env, "--config", str(self.config_path)
+        )
+
+    # ---- HTTP
+
+    def post_register(
+        self,
+        body: Any = None,
+        *,
+        content: bytes | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> httpx.Response:
+        if content is None:
+            content = json.dumps(body).encode()
+        all_headers = {"content-type": "application/json", **(headers or {})}
+        with http_client() as client:
+            return client.post(
+                f"{self.public_url}/register_device", content=content, headers=all_headers
+            )
+
+    def register(self, email: str, device: Mapping[str, Any] | None = None, *, email_only: bool = False) -> Registration:
+        """`POST /register_device`; `email_only` posts the email alone, as the seed app does."""
+        sent = None if email_only else dict(device or {"name": "Pixel 8", "platform": "android"})
+        response = self.post_register({"email": email} if sent is None else {"email": email, "device": sent})
+        assert response.status_code == 201, describe(response)
+        body = response.json()
+        for key in ("session_id", "login_url", "websocket_url", "expires_in", "user_code"):
+            assert key in body, f"register_device response lacks {key!r}: {body}"
+        return Registration(
+            email=email,
+            device=sent,
+            session_id=body["session_id"],
+            login_url=body["login_url"],
+            websocket_url=body["websocket_url"],
+            expires_in=body["expires_in"],
+            user_code=body["user_code"],
+            body=body,
+        )
+
+    def get(self, path_and_query: str) -> httpx.Response:
+        with http_client() as client:
+            return client.get(f"{self.public_url}{path_and_query}")
+
+    def api(
+        self,
+        method: str,
+        path: str,
+        *,
+        token: str | None = None,
+        json_body: Any = None,
+        content: bytes | None = None,
+        params: Mapping[str, str] | None = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: float = HTTP_TIMEOUT,
+    ) -> httpx.Response:
+        """One request; `token` goes into `Authorization: Bearer`, `json_body` is sent as JSON."""
+        all_headers = dict(headers or {})
+        if token is not None:
+            all_headers.setdefault("authorization", f"Bearer {token}")
+        if json_body is not None:
+            assert content is None, "json_body or content, not both"
+            content = json.dumps(json_body).encode()
+            all_headers.setdefault("content-type", "application/json")
+        with http_client(timeout=timeout) as client:
+            return client.request(
+                method, f"{self.public_url}{path}", content=content, params=params, headers=all_headers
+            )
+
+    def post_token(
+        self, form: Mapping[str, str], *, auth: tuple[str, str] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> httpx.Response:
+        """`POST /token`, form-encoded; `auth` is HTTP Basic client authentication."""
+        with http_client() as client:
+            return client.post(f"{self.public_url}/token", data=dict(form), auth=auth, headers=headers)
+
+    def refresh(self, refresh_token: str) -> httpx.Response:
+        return self.post_token({"grant_type": "refresh_token", "refresh_token": refresh_token})
+
+    def jwks(self) -> dict[str, Any]:
+        with http_client() as client:
+            response = client.get(f"{self.public_url}/.well-known/jwks.json")
+        assert response.status_code == 200, describe(response)
+        return response.json()
+
+    def verify_access_token(self, token: str) -> dict[str, Any]:
+        return verify_jwt(token, self.jwks(), issuer=self.public_url, audience=AUDIENCE)
+
+    # ---- storage (read-only)
+
+    def _connect_ro(self) -> sqlite3.Connection:
+        return sqlite3.connect(f"file:{self.sqlite_path}?mode=ro", uri=True, timeout=5)
+
+    def row_counts(self, tables: Sequence[str] = DB_TABLES) -> dict[str, int]:
+        conn = self._connect_ro()
+        try:
+            return {
+                table: conn.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0]
+                for table in tables
+            }
+        finally:
+            conn.close()
+
+    def snapshot(self, tables: Sequence[str] = DIRECTORY_TABLES) -> dict[str, list[tuple[Any, ...]]]:
+        """Every row of `tables`, sorted: equal snapshots mean nothing in them changed."""
+        conn = self._connect_ro()
+        try:
+            return {
+                table: sorted(conn.execute(f'SELECT * FROM "{table}"').fetchall(), key=repr)
+                for table in tables
+            }
+        finally:
+            conn.close()
+
+    def query(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        """A read-only query of the server's database."""
+        conn = self._connect_ro()
+        try:
+            return conn.execute(sql, args).fetchall()
+        finally:
+            conn.close()
+
+    def tables_containing(self, needle: str) -> list[str]:
+        """Names of tables where some cell contains `needle` (text or blob)."""
+        conn = self._connect_ro()
+        found = []
+        try:
+            tables = [
+                row[0]
+                for row in conn.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'"
+                )
+            ]
+            for table in tables:
+                for row in conn.execute(f'SELECT * FROM "{table}"'):
+                    if any(_cell_contains(cell, needle) for cell in row):
+                        found.append(table)
+                        break
+        finally:
+            conn.close()
+        return found
+
+
+def _cell_contains(cell: Any, needle: str) -> bool:
+    if isinstance(cell, str):
+        return needle in cell
+    if isinstance(cell, bytes):
+        return needle.encode() in cell
+    return False
+
+
+def start_server(
+    binary: Path, idp: MockIdP, workdir: Path, extra_env: Mapping[str, str] | None = None,
+    *,
+    environments: Sequence[EnvironmentSpec] | None = None,
+    roles: Mapping[str, Sequence[str]] | None = None,
+) -> FieldpassServer:
+    env = clean_env(extra_env)
+    for environment in environments or ():
+        for account in environment.service_accounts:
+            env[account.secret_env] = account.secret
+    server = server_in(workdir, binary, idp, env, environments=environments, roles=roles)
+    server.start()
+    return server
+
+
+def server_in(
+    workdir: Path, binary: Path, idp: MockIdP, env: dict[str, str],
+    *,
+    environments: Sequence[EnvironmentSpec] | None = None,
+    roles: Mapping[str, Sequence[str]] | None = None,
+) -> FieldpassServer:
+    """A server whose config, database and keys live in `workdir` (not started)."""
+    return FieldpassServer(
+        binary=binary,
+        workdir=workdir,
+        port=free_port(),
+        config_path=workdir / "fieldpass.yaml",
+        sqlite_path=workdir / "fieldpass.sqlite",
+        keys_dir=workdir / "keys",
+        env=env,
+        idp=idp,
+        environments=tuple(environments) if environments is not None else None,
+        roles=roles,
+    )

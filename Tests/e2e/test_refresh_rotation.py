@@ -1,0 +1,193 @@
+"""The refresh token's life: rotation, the reuse grace (including concurrent refreshes),
+reuse after the grace, and the absolute lifetime.
+
+Refresh-token expiries are read from the database, where times are REAL unix seconds.
+Servers with a non-default token configuration are started per module through the
+environment (TOKENS_*).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+
+from helpers import (
+    DIRECTORY_ENVIRONMENTS,
+    FieldpassServer,
+    MockIdP,
+    assert_json,
+    http_client,
+    sign_in,
+    start_server,
+)
+from oauth_flows import assert_active, assert_me_refused, assert_me_works, assert_refresh_refused, refreshed
+
+GRACE = 10
+MAX_LIFETIME = 3600
+CONCURRENT_REFRESHES = 20
+
+
+# --------------------------------------------------------------------------- servers
+
+
+def _own_server(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory, name: str, extra_env: dict[str, str]
+) -> Iterator[FieldpassServer]:
+    """A server with both environments (and their service accounts) and `extra_env`."""
+    server = start_server(
+        fieldpass_bin, idp, tmp_path_factory.mktemp(name), extra_env, environments=DIRECTORY_ENVIRONMENTS
+    )
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def grace_server(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory) -> Iterator[FieldpassServer]:
+    """Refresh tokens may be retried for GRACE seconds after their rotation."""
+    yield from _own_server(fieldpass_bin, idp, tmp_path_factory, "server-grace", {"TOKENS_REFRESH_REUSE_GRACE": str(GRACE)})
+
+
+@pytest.fixture(scope="module")
+def short_grace_server(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FieldpassServer]:
+    """A grace of one second, short enough to wait out."""
+    yield from _own_server(fieldpass_bin, idp, tmp_path_factory, "server-short-grace", {"TOKENS_REFRESH_REUSE_GRACE": "1"})
+
+
+@pytest.fixture(scope="module")
+def lifetime_server(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FieldpassServer]:
+    """Refresh tokens live at most MAX_LIFETIME seconds after the sign-in (the shortest allowed)."""
+    yield from _own_server(
+        fieldpass_bin, idp, tmp_path_factory, "server-lifetime", {"TOKENS_REFRESH_TOKEN_MAX_LIFETIME": str(MAX_LIFETIME)}
+    )
+
+
+
+# --------------------------------------------------------------------------- reuse grace
+
+
+def test_retry_within_the_grace_returns_the_same_successor(grace_server: FieldpassServer, email: str) -> None:
+    server = grace_server
+    device = sign_in(server, email)
+
+    first = refreshed(server, device.refresh_token)
+    retry = refreshed(server, device.refresh_token)
+
+    assert retry["refresh_token"] == first["refresh_token"], (first, retry)
+    retry_claims = server.verify_access_token(retry["access_token"])
+    assert retry_claims["sub"] == device.user_id and retry_claims["device_id"] == device.claims["device_id"], retry_claims
+    assert retry_claims["jti"] != server.verify_access_token(first["access_token"])["jti"], "no fresh access token"
+    assert_me_works(server, retry["access_token"])
+    # The successor rotates as usual, and its own successor works too.
+    second = refreshed(server, first["refresh_token"])
+    assert second["refresh_token"] not in (device.refresh_token, first["refresh_token"]), second
+    third = refreshed(server, second["refresh_token"])
+    assert third["refresh_token"] != second["refresh_token"], third
+
+
+def _refresh_at_once(server: FieldpassServer, refresh_token: str, count: int) -> list[httpx.Response]:
+    """`count` refreshes with one token, each from its own client, released together."""
+    barrier = threading.Barrier(count, timeout=10)
+
+    def one() -> httpx.Response:
+        with http_client() as client:
+            barrier.wait()
+            return client.post(
+                f"{server.public_url}/token", data={"grant_type": "refresh_token", "refresh_token": refresh_token}
+            )
+
+    with ThreadPoolExecutor(max_workers=count) as pool:
+        futures = [pool.submit(one) for _ in range(count)]
+        return [future.result(timeout=30) for future in futures]
+
+
+def test_concurrent_refreshes_within_the_grace_share_one_successor(grace_server: FieldpassServer, email: str) -> None:
+    server = grace_server
+    device = sign_in(server, email)
+
+    responses = _refresh_at_once(server, device.refresh_token, CONCURRENT_REFRESHES)
+
+    bodies = [assert_json(response) for response in responses]
+    successors = {body["refresh_token"] for body in bodies}
+    assert len(successors) == 1, f"{len(successors)} different successors: {successors}"
+    (successor,) = successors
+    assert successor != device.refresh_token
+    for body in bodies:
+        assert server.verify_access_token(body["access_token"])["device_id"] == device.claims["device_id"], body
+    refreshed(server, successor)
+
+
+@pytest.mark.parametrize(
+    ("server_fixture", "wait"),
+    [pytest.param("server", 0.0, id="grace-0"), pytest.param("short_grace_server", 2.0, id="grace-1-waited-2s")],
+)
+def test_reuse_after_the_grace_is_refused_and_burns_the_successor(
+    request: pytest.FixtureRequest, server_fixture: str, wait: float, email: str
+) -> None:
+    server: FieldpassServer = request.getfixturevalue(server_fixture)
+    device = sign_in(server, email)
+    successor = refreshed(server, device.refresh_token)
+    time.sleep(wait)
+
+    assert_refresh_refused(server, device.refresh_token)
+
+    assert_refresh_refused(server, successor["refresh_token"])
+
+
+def test_reuse_after_the_grace_revokes_the_device(server: FieldpassServer, email: str) -> None:
+    device = sign_in(server, email)
+    successor = refreshed(server, device.refresh_token)
+    assert_me_works(server, successor["access_token"])
+
+    assert_refresh_refused(server, device.refresh_token)
+
+    ((revoked_at,),) = server.query("SELECT revoked_at FROM devices WHERE id = ?", device.claims["device_id"])
+    assert revoked_at is not None, "the device was not revoked"
+    assert_me_refused(server, successor["access_token"])
+
+
+# --------------------------------------------------------------------------- absolute lifetime
+
+
+def refresh_rows(server: FieldpassServer, device_id: str) -> list[tuple[float, float, float]]:
+    """(created_at, expires_at, max_expires_at) of every refresh token of a device, oldest first."""
+    rows = server.query(
+        "SELECT created_at, expires_at, max_expires_at FROM refresh_tokens WHERE device_id = ? ORDER BY created_at",
+        device_id,
+    )
+    for row in rows:
+        assert all(isinstance(value, (int, float)) for value in row), f"not unix seconds: {row}"
+    return rows
+
+
+def test_rotation_never_extends_the_absolute_lifetime(lifetime_server: FieldpassServer, email: str) -> None:
+    server = lifetime_server
+    started = time.time()
+    device = sign_in(server, email)
+    signed_in = time.time()
+    ((_, first_expiry, limit),) = refresh_rows(server, device.claims["device_id"])
+    assert started - 1 <= limit - MAX_LIFETIME <= signed_in + 1, (started, limit, signed_in)
+    assert first_expiry <= limit, (first_expiry, limit)
+
+    time.sleep(1.1)  # a limit counted from the rotation would now move by a second
+    token = refreshed(server, device.refresh_token)["refresh_token"]
+    token = refreshed(server, token)["refresh_token"]
+
+    rows = refresh_rows(server, device.claims["device_id"])
+    assert any(created_at > signed_in + 1 for created_at, _, _ in rows), f"no row of the rotated tokens: {rows}"
+    for _, expires_at, max_expires_at in rows:
+        assert max_expires_at == limit, f"rotation moved the limit: {rows}"
+        assert expires_at <= limit, f"a refresh token outlives the sign-in by more than {MAX_LIFETIME} s: {rows}"
+    exp = assert_active(server, token)["exp"]
+    assert exp <= limit + 1, (exp, limit)
