@@ -19,7 +19,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import helpers  # noqa: E402
-from helpers import FieldpassServer, MockIdP  # noqa: E402
+from helpers import ADMIN_EMAIL, FieldpassServer, MockIdP, SignedIn, sign_in  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TEST_DEADLINE = 60  # seconds per test, on top of the timeouts of each wait
@@ -87,6 +87,13 @@ def directory_server(
     yield from _serve(
         fieldpass_bin, idp, tmp_path_factory, "server-directory", environments=helpers.DIRECTORY_ENVIRONMENTS
     )
+
+
+@pytest.fixture(scope="module")
+def admin(directory_server: FieldpassServer) -> SignedIn:
+    """dev's bootstrap admin on the module's directory server, signed in for the first time
+    (the API checks the stored role, which is admin from then on)."""
+    return sign_in(directory_server, ADMIN_EMAIL)
 
 
 @pytest.fixture

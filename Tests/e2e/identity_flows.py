@@ -12,28 +12,21 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-import pytest
 
 from helpers import (
-    ADMIN_EMAIL,
     FieldpassServer,
     SignedIn,
     assert_event,
     assert_json,
+    audit_entries,
     browser_login,
     describe,
     is_html,
     receive,
     receive_until_close,
-    sign_in,
     ws_connect,
 )
 
-
-@pytest.fixture(scope="module")
-def admin(directory_server: FieldpassServer) -> SignedIn:
-    """dev's bootstrap admin (the API checks the stored role, which is admin from now on)."""
-    return sign_in(directory_server, ADMIN_EMAIL)
 
 
 # --------------------------------------------------------------------------- signing in
@@ -99,19 +92,6 @@ def user_record(server: FieldpassServer, admin: SignedIn, user_id: str) -> dict[
 
 
 # --------------------------------------------------------------------------- the audit log
-
-
-def audit_entries(server: FieldpassServer, admin: SignedIn) -> list[dict[str, Any]]:
-    """The whole log, newest first."""
-    entries: list[dict[str, Any]] = []
-    params = {"limit": "100"}
-    for _ in range(1000):
-        page = assert_json(server.api("GET", "/admin/audit", token=admin.access_token, params=params))
-        entries += page["entries"]
-        if page.get("next_before") is None:
-            return entries
-        params = {"limit": "100", "before": str(page["next_before"])}
-    pytest.fail("the audit log did not end after 1000 pages")
 
 
 def audit_ids(server: FieldpassServer, admin: SignedIn) -> set[int]:

@@ -14,35 +14,18 @@ from typing import Any
 import pytest
 
 from helpers import (
-    ADMIN_EMAIL,
     DEV_BACKEND,
     FieldpassServer,
     SignedIn,
     assert_api_error,
     assert_json,
+    audit_entries,
     cli_output,
     describe,
     sign_in,
     unique_email,
 )
 
-
-@pytest.fixture(scope="module")
-def admin(directory_server: FieldpassServer) -> SignedIn:
-    return sign_in(directory_server, ADMIN_EMAIL)
-
-
-def audit_entries(server: FieldpassServer, admin: SignedIn) -> list[dict[str, Any]]:
-    """The whole log, newest first, page by page."""
-    entries: list[dict[str, Any]] = []
-    params = {"limit": "100"}
-    for _ in range(1000):
-        page = assert_json(server.api("GET", "/admin/audit", token=admin.access_token, params=params))
-        entries += page["entries"]
-        if "next_before" not in page or page["next_before"] is None:
-            return entries
-        params = {"limit": "100", "before": str(page["next_before"])}
-    pytest.fail("the audit log did not end after 1000 pages")
 
 
 def new_entries(server: FieldpassServer, admin: SignedIn, seen: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -20,19 +20,18 @@ import pytest
 
 from helpers import (
     DB_TABLES,
-    IDP_CLIENT_ID,
     ConfirmationPage,
     FieldpassServer,
     MockIdP,
     Registration,
     assert_event,
+    assert_idp_request,
     assert_silent,
-    b64url_decode,
+    authorization_endpoint,
     browser_login,
     describe,
     http_client,
     is_html,
-    login_params,
     open_confirmation,
     receive,
     start_server,
@@ -87,13 +86,6 @@ def login_id_of(registration: Registration) -> str:
     return urlsplit(registration.login_url).path.rsplit("/", 1)[-1]
 
 
-def authorization_endpoint(idp: MockIdP) -> str:
-    with http_client() as client:
-        response = client.get(f"{idp.issuer}/.well-known/openid-configuration")
-    assert response.status_code == 200, describe(response)
-    return response.json()["authorization_endpoint"]
-
-
 def assert_html(response: httpx.Response, status: int) -> None:
     assert response.status_code == status, describe(response)
     assert is_html(response), describe(response)
@@ -104,23 +96,6 @@ def confirm(page: ConfirmationPage) -> str:
     response = page.submit()
     assert response.status_code == 303, describe(response)
     return response.headers["location"]
-
-
-def assert_idp_request(server: FieldpassServer, idp_url: str, email: str, prompt: str | None = None) -> dict[str, str]:
-    """`idp_url` is a complete authorization request for `email` to the server's IdP."""
-    assert idp_url.split("?")[0] == authorization_endpoint(server.idp), idp_url
-    params = login_params(idp_url)
-    assert params.get("response_type") == "code", params
-    assert params.get("client_id") == IDP_CLIENT_ID, params
-    assert params.get("redirect_uri") == server.callback_url, params
-    assert {"openid", "email", "profile"} <= set(params.get("scope", "").split()), params
-    assert len(params.get("state", "")) >= 16, params
-    assert params.get("nonce"), params
-    assert params.get("code_challenge_method") == "S256", params
-    assert len(b64url_decode(params.get("code_challenge", ""))) == 32, params
-    assert params.get("login_hint") == email, params
-    assert params.get("prompt") == prompt, params
-    return params
 
 
 def finish_sign_in(server: FieldpassServer, ws, idp_url: str, email: str) -> dict[str, Any]:

@@ -17,7 +17,6 @@ import pytest
 
 from helpers import FieldpassServer, MockIdP, SignedIn, start_server, unique_email
 from identity_flows import (
-    admin,  # noqa: F401  (fixture)
     assert_sign_in_refused,
     audit_ids,
     call,

@@ -30,7 +30,6 @@ from helpers import (
     unique_email,
 )
 from identity_flows import (
-    admin,  # noqa: F401  (fixture)
     assert_sign_in_refused,
     audit_ids,
     call,

@@ -11,11 +11,11 @@ import jwt
 import pytest
 
 from helpers import (
-    sign_in,
     ACCESS_TOKEN_TTL,
     AUDIENCE,
     FieldpassServer,
     assert_event,
+    assert_idp_request,
     assert_silent,
     authorize_url,
     b64url_decode,
@@ -23,13 +23,13 @@ from helpers import (
     browser_login,
     cli_output,
     describe,
-    http_client,
     is_html,
     jwk_thumbprint,
     login_params,
     onboard_to_data_ready,
     receive,
     receive_until_close,
+    sign_in,
     verify_jwt,
     ws_connect,
 )
@@ -61,23 +61,8 @@ def test_jwks_publishes_es256_public_keys_with_thumbprint_kids(server: Fieldpass
 
 def test_register_returns_login_url_for_the_idp(server: FieldpassServer, email: str) -> None:
     registration = server.register(email, DEVICE)
-    with http_client() as client:
-        discovery = client.get(f"{server.idp.issuer}/.well-known/openid-configuration").json()
-
     assert registration.login_url.startswith(f"{server.public_url}/login/"), registration.login_url
-    idp_url = authorize_url(registration.login_url)
-    assert idp_url.split("?")[0] == discovery["authorization_endpoint"]
-    params = login_params(idp_url)
-    assert params.get("response_type") == "code", params
-    assert params.get("client_id") == "fieldpass", params
-    assert params.get("redirect_uri") == server.callback_url, params
-    assert {"openid", "email", "profile"} <= set(params.get("scope", "").split()), params
-    assert len(params.get("state", "")) >= 16, params
-    assert params.get("nonce"), params
-    assert params.get("code_challenge_method") == "S256", params
-    # S256 of a verifier: 32 bytes of SHA-256, base64url without padding.
-    assert len(b64url_decode(params.get("code_challenge", ""))) == 32, params
-    assert params.get("login_hint") == email, params
+    params = assert_idp_request(server, authorize_url(registration.login_url), email)
 
     ws = urlsplit(registration.websocket_url)
     assert (ws.scheme, ws.netloc, ws.path) == ("ws", f"127.0.0.1:{server.port}", "/events")

@@ -56,11 +56,6 @@ SNAPSHOT_TABLES = ("users", "devices", "refresh_tokens", "revoked_tokens")
 # --------------------------------------------------------------------------- fixtures
 
 
-@pytest.fixture(scope="module")
-def admin(directory_server: FieldpassServer) -> SignedIn:
-    """dev's bootstrap admin."""
-    return sign_in(directory_server, ADMIN_EMAIL)
-
 
 @pytest.fixture(scope="module")
 def device(directory_server: FieldpassServer) -> SignedIn:

@@ -9,7 +9,6 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-import pytest
 
 from helpers import (
     ACCESS_TOKEN_TTL,
@@ -37,11 +36,6 @@ def worker_realms(user_id: str, *team_ids: str) -> dict[str, str]:
         **{f"/teams/{team_id}": "write" for team_id in team_ids},
     }
 
-
-@pytest.fixture(scope="module")
-def admin(directory_server: FieldpassServer) -> SignedIn:
-    """The bootstrap admin of `dev`, signed in for the first time."""
-    return sign_in(directory_server, ADMIN_EMAIL)
 
 
 class Device:

@@ -6,10 +6,8 @@ from __future__ import annotations
 import uuid
 from pathlib import Path
 
-import pytest
 
 from helpers import (
-    ADMIN_EMAIL,
     OTHER_ADMIN_EMAIL,
     OTHER_DOMAIN,
     FieldpassServer,
@@ -22,10 +20,6 @@ from helpers import (
     unique_email,
 )
 
-
-@pytest.fixture(scope="module")
-def admin(directory_server: FieldpassServer) -> SignedIn:
-    return sign_in(directory_server, ADMIN_EMAIL)
 
 
 def grant(server: FieldpassServer, admin: SignedIn, user_id: str, realm_path: str):

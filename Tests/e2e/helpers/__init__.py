@@ -8,8 +8,11 @@ public name of its modules: tests import them from `helpers`.
 
 from __future__ import annotations
 
+from .audit import audit_entries
 from .browser import (
     ConfirmationPage,
+    assert_idp_request,
+    authorization_endpoint,
     authorize_url,
     browser_login,
     idp_redirect,
@@ -81,6 +84,9 @@ __all__ = [
     "RUNNING",
     "STARTUP_TIMEOUT",
     "ConfirmationPage",
+    "assert_idp_request",
+    "audit_entries",
+    "authorization_endpoint",
     "EnvironmentSpec",
     "FieldpassServer",
     "IntegrationClient",

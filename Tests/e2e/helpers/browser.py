@@ -6,13 +6,18 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import httpx
 
 from .idp import MockIdP
+from .settings import IDP_CLIENT_ID
+from .tokens import b64url_decode
 from .web import describe, http_client, is_html
+
+if TYPE_CHECKING:
+    from .server import FieldpassServer
 
 
 def login_params(login_url: str) -> dict[str, str]:
@@ -121,3 +126,28 @@ def browser_login(
     assert urlsplit(location).path.endswith("/auth_callback"), location
     with http_client() as client:
         return client.get(location)
+
+
+def authorization_endpoint(idp: MockIdP) -> str:
+    """The IdP's authorization endpoint, from its discovery document."""
+    with http_client() as client:
+        response = client.get(f"{idp.issuer}/.well-known/openid-configuration")
+    assert response.status_code == 200, describe(response)
+    return response.json()["authorization_endpoint"]
+
+
+def assert_idp_request(server: FieldpassServer, idp_url: str, email: str, prompt: str | None = None) -> dict[str, str]:
+    """`idp_url` is a complete authorization request for `email` to the server's IdP."""
+    assert idp_url.split("?")[0] == authorization_endpoint(server.idp), idp_url
+    params = login_params(idp_url)
+    assert params.get("response_type") == "code", params
+    assert params.get("client_id") == IDP_CLIENT_ID, params
+    assert params.get("redirect_uri") == server.callback_url, params
+    assert {"openid", "email", "profile"} <= set(params.get("scope", "").split()), params
+    assert len(params.get("state", "")) >= 16, params
+    assert params.get("nonce"), params
+    assert params.get("code_challenge_method") == "S256", params
+    assert len(b64url_decode(params.get("code_challenge", ""))) == 32, params
+    assert params.get("login_hint") == email, params
+    assert params.get("prompt") == prompt, params
+    return params
