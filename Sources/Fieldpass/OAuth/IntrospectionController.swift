@@ -51,13 +51,8 @@ struct IntrospectionController: Sendable {
 
     private func introspect(_ token: String, environmentID: String) async throws -> Introspection {
         let now = Date()
-        if validator.claims(of: token, now: now) != nil {
-            let validated: AccessTokenValidator.Validated
-            do {
-                validated = try await validator.validate(token, now: now)
-            } catch is AccessTokenValidator.Rejection {
-                return .inactive
-            }
+        do {
+            let validated = try await validator.validate(token, now: now)
             guard validated.claims.env == environmentID else { return .inactive }
             let claims = validated.claims
             let isService = claims.role == AccessTokenClaims.serviceRole
@@ -67,6 +62,10 @@ struct IntrospectionController: Sendable {
                 clientID: isService ? String(claims.sub.dropFirst("service:".count)) : nil,
                 env: claims.env, role: claims.role, email: claims.email, deviceID: claims.deviceID, realms: claims.realms
             )
+        } catch AccessTokenValidator.Rejection.invalid {
+            // Not one of our access tokens (or no longer valid as one): perhaps a refresh token.
+        } catch is AccessTokenValidator.Rejection {
+            return .inactive
         }
         guard let hash = OAuthToken.refreshTokenHash(token),
             let live = try await credentials.liveRefreshToken(hash: hash, now: now),

@@ -32,14 +32,13 @@ struct DeviceConfirmationController: Sendable {
 
     @Sendable func confirm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let loginID = try Self.loginID(context)
-        guard let confirmation = try await store.confirmation(loginID: loginID, now: Date()) else { throw Self.unknownLink }
-        guard confirmation.isUsable else { throw Self.usedLink }
-        let field = try await Self.formToken(request, context: context)
+        let field = try await Self.formToken(request)
         let cookie = request.cookies[Self.cookieName]?.value
-        guard let field, let cookie, Crypto.constantTimeEquals(Array(field.utf8), Array(cookie.utf8)) else {
-            throw Self.forgedConfirmation
-        }
-        switch try await store.confirmDevice(loginID: loginID, csrfToken: field, now: Date()) {
+        // A form token without its cookie (or the other way round) did not come from the page in
+        // this browser; the store still says first whether the link is unknown or used.
+        var presented = ""
+        if let field, let cookie, Crypto.constantTimeEquals(Array(field.utf8), Array(cookie.utf8)) { presented = field }
+        switch try await store.confirmDevice(loginID: loginID, csrfToken: presented, now: Date()) {
         case .confirmed(let session, let state):
             guard let environment = environments.entry(id: session.environmentID),
                 let url = try? await environment.idp.authorizationURL(
@@ -60,9 +59,9 @@ struct DeviceConfirmationController: Sendable {
     }
 
     /// The form token of a urlencoded body of at most 4 KiB; `nil` when it has none.
-    private static func formToken(_ request: Request, context: AppRequestContext) async throws -> String? {
+    private static func formToken(_ request: Request) async throws -> String? {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
-            throw forgedConfirmation
+            return nil
         }
         var request = request
         let body = try await request.collectBody(upTo: 4096)
