@@ -30,10 +30,10 @@ from helpers import (
     IntegrationClient,
     assert_api_error,
     assert_json,
-    b64url_decode,
     b64url_encode,
     cli_output,
     describe,
+    reforge,
     sign_in,
     unique_email,
 )
@@ -220,14 +220,6 @@ def test_cli_lists_users_of_one_environment(directory_server: FieldpassServer, p
 # --------------------------------------------------------------------------- bearer tokens
 
 
-def _forge(token: str, *, header: dict[str, Any] | None = None, claims: dict[str, Any] | None = None) -> str:
-    head, payload, signature = token.split(".")
-    if header is not None:
-        head = b64url_encode(json.dumps({**json.loads(b64url_decode(head)), **header}).encode())
-    if claims is not None:
-        payload = b64url_encode(json.dumps({**json.loads(b64url_decode(payload)), **claims}).encode())
-    return ".".join([head, payload, signature])
-
 
 def _hs256(claims: dict[str, Any], secret: bytes, kid: str) -> str:
     """An HMAC token keyed with public material (PyJWT rightly refuses to make one)."""
@@ -253,8 +245,8 @@ def test_forged_bearer_tokens_are_refused(directory_server: FieldpassServer, pri
     now = int(time.time())
 
     forgeries = {
-        "role changed": _forge(worker_token, claims={"role": "admin"}),
-        "alg none": ".".join(_forge(worker_token, header={"alg": "none"}, claims={"role": "admin"}).split(".")[:2]) + ".",
+        "role changed": reforge(worker_token, claims={"role": "admin"}),
+        "alg none": ".".join(reforge(worker_token, header={"alg": "none"}, claims={"role": "admin"}).split(".")[:2]) + ".",
         "signed by another key with our kid": jwt.encode(
             {**claims, "role": "admin"}, attacker_pem, algorithm="ES256", headers={"kid": kid}
         ),

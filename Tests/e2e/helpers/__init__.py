@@ -60,7 +60,7 @@ from .settings import (
     STARTUP_TIMEOUT,
 )
 from .sockets import Received, assert_event, assert_silent, receive, receive_until_close, ws_connect
-from .tokens import b64url_decode, b64url_encode, jwk_thumbprint, verify_jwt
+from .tokens import b64url_decode, b64url_encode, jwk_thumbprint, reforge, verify_jwt
 from .web import assert_api_error, assert_json, describe, http_client, is_html
 
 __all__ = [
@@ -120,6 +120,7 @@ __all__ = [
     "open_confirmation",
     "receive",
     "receive_until_close",
+    "reforge",
     "server_in",
     "sign_in",
     "start_idp",
