@@ -6,10 +6,11 @@ import Tokens
 
 /// Builds the whole service from its configuration: the one place where parts are wired.
 ///
-/// Tests build the very same application; `store` lets them choose the database.
+/// Tests build the very same application; `store` lets them choose the database. The
+/// store's schema must be migrated already (``StoreFactory/migrate(_:logger:)``).
 public func buildApplication(
     configuration: FieldpassConfiguration,
-    store: (any FieldpassStore)? = nil,
+    store opened: OpenedStore? = nil,
     logger: Logger
 ) async throws -> some ApplicationProtocol {
     let keyRing: KeyRing
@@ -21,9 +22,9 @@ public func buildApplication(
             "\(error); create a key with `fieldpass keys generate --config <file>`"
         )
     }
-    let store = try store ?? SQLiteStore(path: configuration.storage.sqlitePath)
+    let opened = try opened ?? StoreFactory.open(configuration.storage, logger: logger)
+    let store = opened.store
     let hub = SessionEventHub(store: store, logger: logger)
-    let feedSignal = ChangeSignal()
     let environments = EnvironmentDirectory(
         environments: configuration.environments,
         redirectURI: configuration.server.publicURL + "/auth_callback"
@@ -36,14 +37,12 @@ public func buildApplication(
     router.add(middleware: JSONErrorMiddleware())
     try DiscoveryController(keyRing: keyRing, issuer: configuration.server.publicURL).addRoutes(to: router)
     RegisterDeviceController(
-        store: store, environments: environments, server: configuration.server, sessions: configuration.sessions,
-        feedSignal: feedSignal
+        store: store, environments: environments, server: configuration.server, sessions: configuration.sessions
     ).addRoutes(to: router)
     DeviceConfirmationController(store: store, environments: environments, server: configuration.server).addRoutes(to: router)
     AuthCallbackController(
         store: store, environments: environments,
-        tokenIssuer: tokenIssuer,
-        hub: hub
+        tokenIssuer: tokenIssuer
     ).addRoutes(to: router)
     EventSocketController(store: store, hub: hub).addRoutes(to: router)
 
@@ -67,9 +66,9 @@ public func buildApplication(
     AdminUsersController(directory: store, policy: policy).addRoutes(to: admin)
     AdminOffboardingController(credentials: store).addRoutes(to: admin)
     AdminTeamsController(directory: store).addRoutes(to: admin)
-    IntegrationController(store: store, hub: hub, feedSignal: feedSignal).addRoutes(to: authenticated("integration"))
+    IntegrationController(store: store).addRoutes(to: authenticated("integration"))
 
-    let sweeper = SessionSweeper(store: store, hub: hub, settings: configuration.sessions, logger: logger)
+    let sweeper = SessionSweeper(store: store, settings: configuration.sessions, logger: logger)
     return Application(
         router: router,
         server: .http1WebSocketUpgrade(webSocketRouter: router),
@@ -77,7 +76,7 @@ public func buildApplication(
             address: .hostname(configuration.server.host, port: configuration.server.port),
             serverName: "Fieldpass"
         ),
-        services: [hub, sweeper],
+        services: opened.services + [hub, sweeper],
         logger: logger
     )
 }

@@ -37,9 +37,11 @@ struct AdminCommand: AsyncParsableCommand {
             guard let address = EmailAddress(email), environment.emailDomains.contains(address.domain) else {
                 throw ValidationError("\(email) is not an email address of environment '\(env)'")
             }
-            let store = try SQLiteStore(path: configuration.storage.sqlitePath)
-            let user = try await store.ensureUser(email: address.value, environmentID: env, now: Date())
-            let updated = try await store.setRole(role, userID: user.id, environmentID: env, actor: "cli", now: Date())
+            let (environmentID, role) = (environment.id, role)
+            let updated = try await options.withStore { _, store in
+                let user = try await store.ensureUser(email: address.value, environmentID: environmentID, now: Date())
+                return try await store.setRole(role, userID: user.id, environmentID: environmentID, actor: "cli", now: Date())
+            }
             print("\(updated.email) (\(updated.id)) is now \(updated.role.rawValue) in \(env).")
         }
     }
@@ -53,9 +55,9 @@ struct AdminCommand: AsyncParsableCommand {
         var env: String
 
         func run() async throws {
-            let configuration = try options.load()
-            let store = try SQLiteStore(path: configuration.storage.sqlitePath)
-            for user in try await store.users(environmentID: env) {
+            let environmentID = env
+            let users = try await options.withStore { _, store in try await store.users(environmentID: environmentID) }
+            for user in users {
                 let role = user.role.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
                 print("\(user.id)  \(role)  \(user.email)\(user.disabled ? "  (disabled)" : "")")
             }

@@ -13,9 +13,10 @@ extension AdminCommand {
         @OptionGroup var target: AdminTarget
 
         func run() async throws {
-            let (store, user) = try await target.resolve()
-            _ = try await store.setDisabled(true, userID: user.id, environmentID: target.env, actor: "cli", now: Date())
-            print("\(user.email) is disabled; all their devices are revoked.")
+            try await target.withUser { store, user in
+                _ = try await store.setDisabled(true, userID: user.id, environmentID: target.env, actor: "cli", now: Date())
+                print("\(user.email) is disabled; all their devices are revoked.")
+            }
         }
     }
 
@@ -25,9 +26,10 @@ extension AdminCommand {
         @OptionGroup var target: AdminTarget
 
         func run() async throws {
-            let (store, user) = try await target.resolve()
-            _ = try await store.setDisabled(false, userID: user.id, environmentID: target.env, actor: "cli", now: Date())
-            print("\(user.email) is enabled.")
+            try await target.withUser { store, user in
+                _ = try await store.setDisabled(false, userID: user.id, environmentID: target.env, actor: "cli", now: Date())
+                print("\(user.email) is enabled.")
+            }
         }
     }
 
@@ -37,10 +39,11 @@ extension AdminCommand {
         @OptionGroup var target: AdminTarget
 
         func run() async throws {
-            let (store, user) = try await target.resolve()
-            for device in try await store.devices(userID: user.id, environmentID: target.env) {
-                let state = device.revokedAt == nil ? "active " : "revoked"
-                print("\(device.id)  \(state)  \(device.platform)  \(device.name)  last seen \(device.lastSeenAt.formatted(.iso8601))")
+            try await target.withUser { store, user in
+                for device in try await store.devices(userID: user.id, environmentID: target.env) {
+                    let state = device.revokedAt == nil ? "active " : "revoked"
+                    print("\(device.id)  \(state)  \(device.platform)  \(device.name)  last seen \(device.lastSeenAt.formatted(.iso8601))")
+                }
             }
         }
     }
@@ -56,13 +59,14 @@ extension AdminCommand {
         var deviceID: String
 
         func run() async throws {
-            let (store, user) = try await target.resolve()
-            do {
-                try await store.revokeDevice(id: deviceID, userID: user.id, environmentID: target.env, actor: "cli", now: Date())
-            } catch DirectoryError.unknownDevice {
-                throw ValidationError("\(user.email) has no device \(deviceID)")
+            try await target.withUser { store, user in
+                do {
+                    try await store.revokeDevice(id: deviceID, userID: user.id, environmentID: target.env, actor: "cli", now: Date())
+                } catch DirectoryError.unknownDevice {
+                    throw ValidationError("\(user.email) has no device \(deviceID)")
+                }
+                print("Device \(deviceID) of \(user.email) is revoked.")
             }
-            print("Device \(deviceID) of \(user.email) is revoked.")
         }
     }
 
@@ -75,9 +79,10 @@ extension AdminCommand {
         @OptionGroup var target: AdminTarget
 
         func run() async throws {
-            let (store, user) = try await target.resolve()
-            try await store.resetIdentity(userID: user.id, environmentID: target.env, actor: "cli", now: Date())
-            print("The IdP identity of \(user.email) is reset.")
+            try await target.withUser { store, user in
+                try await store.resetIdentity(userID: user.id, environmentID: target.env, actor: "cli", now: Date())
+                print("The IdP identity of \(user.email) is reset.")
+            }
         }
     }
 }

@@ -11,17 +11,20 @@ struct AdminTarget: ParsableArguments {
     @Option(name: .long, help: "Environment id.")
     var env: String
 
-    /// The store and the person, or a clear error naming what is unknown.
-    func resolve() async throws -> (store: SQLiteStore, user: UserRecord) {
-        let configuration = try options.load()
-        guard configuration.environments.contains(where: { $0.id == env }) else {
-            throw ValidationError("no environment '\(env)' in \(options.config)")
+    /// Runs `body` with the store and the person, or fails naming what is unknown.
+    func withUser(_ body: @Sendable (any FieldpassStore, UserRecord) async throws -> Void) async throws {
+        let env = env
+        let email = email
+        let config = options.config
+        try await options.withStore { configuration, store in
+            guard configuration.environments.contains(where: { $0.id == env }) else {
+                throw ValidationError("no environment '\(env)' in \(config)")
+            }
+            let address = EmailAddress(email)?.value ?? email
+            guard let user = try await store.users(environmentID: env).first(where: { $0.email == address }) else {
+                throw ValidationError("no user \(email) in environment '\(env)'")
+            }
+            try await body(store, user)
         }
-        let store = try SQLiteStore(path: configuration.storage.sqlitePath)
-        let address = EmailAddress(email)?.value ?? email
-        guard let user = try await store.users(environmentID: env).first(where: { $0.email == address }) else {
-            throw ValidationError("no user \(email) in environment '\(env)'")
-        }
-        return (store, user)
     }
 }

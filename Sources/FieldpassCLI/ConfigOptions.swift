@@ -1,5 +1,6 @@
 import ArgumentParser
 import Fieldpass
+import Logging
 
 /// `--config PATH`, shared by every command that touches the store or the keys.
 struct ConfigOptions: ParsableArguments {
@@ -11,6 +12,24 @@ struct ConfigOptions: ParsableArguments {
             return try FieldpassConfiguration.load(path: config)
         } catch {
             throw ValidationError("configuration \(config): \(error)")
+        }
+    }
+
+    /// Runs `body` with the configured store. A database whose schema is behind this
+    /// version is refused: `fieldpass migrate` (or the server's start) brings it up to date.
+    func withStore<T: Sendable>(
+        _ body: @Sendable (FieldpassConfiguration, any FieldpassStore) async throws -> T
+    ) async throws -> T {
+        let configuration = try load()
+        let logger = Logger(label: "fieldpass")
+        let pending = try await StoreFactory.pendingMigrations(configuration.storage, logger: logger)
+        guard pending.isEmpty else {
+            throw ValidationError(
+                "the database is not up to date (pending: \(pending.joined(separator: ", "))); run `fieldpass migrate --config \(config)`"
+            )
+        }
+        return try await StoreFactory.open(configuration.storage, logger: logger).use { store in
+            try await body(configuration, store)
         }
     }
 }

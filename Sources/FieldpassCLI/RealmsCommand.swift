@@ -20,11 +20,11 @@ struct RealmsCommand: AsyncParsableCommand {
         var path: String
 
         func run() async throws {
-            let configuration = try options.load()
-            let store = try SQLiteStore(path: configuration.storage.sqlitePath)
-            guard let events = try await store.markRealmInitialized(path: path, environmentID: nil, now: Date()) else {
-                throw ValidationError("no realm \(path)")
+            let path = path
+            let events = try await options.withStore { _, store in
+                try await store.markRealmInitialized(path: path, environmentID: nil, now: Date())
             }
+            guard let events else { throw ValidationError("no realm \(path)") }
             print("Realm \(path) initialized; data_ready sent to \(events.count) waiting session(s).")
         }
     }

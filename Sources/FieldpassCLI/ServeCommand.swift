@@ -26,6 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "fieldpass")
+        try await StoreFactory.migrate(configuration.storage, logger: logger)
         let app = try await buildApplication(configuration: configuration, logger: logger)
         logger.info("Fieldpass listening", metadata: ["public_url": "\(configuration.server.publicURL)"])
         try await app.runService()

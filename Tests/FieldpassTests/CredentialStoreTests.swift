@@ -10,7 +10,7 @@ struct CredentialStoreTests {
     static func signedIn(_ environment: TestEnvironment) async throws -> OnboardingSession {
         let (_, state) = try await environment.register()
         let session = try #require(try await environment.store.consumeState(state, now: Date()))
-        _ = try await environment.store.completeLogin(SQLiteStoreTests.login(session), now: Date())
+        _ = try await environment.store.completeLogin(OnboardingStoreTests.login(session), now: Date())
         return session
     }
 
@@ -18,8 +18,8 @@ struct CredentialStoreTests {
         RefreshRotation(oldHash: old, newHash: new, sealedSuccessor: sealed, ttl: ttl, grace: grace)
     }
 
-    @Test func anotherSubjectForTheSameUserIsRefusedAndAudited() async throws {
-        try await TestEnvironment.with { environment in
+    @Test(arguments: StoreKind.allCases) func anotherSubjectForTheSameUserIsRefusedAndAudited(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let user = try await store.ensureUser(email: "alice@example.com", environmentID: "dev", now: Date())
             let first = SignInAttempt(userID: user.id, issuer: "https://idp.test", subject: "sub-1", promoteToAdmin: false)
@@ -40,8 +40,8 @@ struct CredentialStoreTests {
         }
     }
 
-    @Test func disablingRevokesEveryDeviceAndRefusesSignInAndRefresh() async throws {
-        try await TestEnvironment.with { environment in
+    @Test(arguments: StoreKind.allCases) func disablingRevokesEveryDeviceAndRefusesSignInAndRefresh(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let session = try await Self.signedIn(environment)
             let attempt = SignInAttempt(userID: session.userID, issuer: "https://idp.test", subject: "s", promoteToAdmin: false)
@@ -62,8 +62,8 @@ struct CredentialStoreTests {
         }
     }
 
-    @Test func aRevokedDeviceFreesItsNameForANewDevice() async throws {
-        try await TestEnvironment.with { environment in
+    @Test(arguments: StoreKind.allCases) func aRevokedDeviceFreesItsNameForANewDevice(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let session = try await Self.signedIn(environment)
             try await store.revokeDevice(id: session.deviceID, userID: session.userID, environmentID: "dev", actor: "cli", now: Date())
@@ -82,8 +82,8 @@ struct CredentialStoreTests {
         }
     }
 
-    @Test func aRetryWithinTheGraceGetsTheSealedSuccessorAndLaterReuseRevokes() async throws {
-        try await TestEnvironment.with { environment in
+    @Test(arguments: StoreKind.allCases) func aRetryWithinTheGraceGetsTheSealedSuccessorAndLaterReuseRevokes(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let session = try await Self.signedIn(environment)
             let grant = RefreshGrant(userID: session.userID, deviceID: session.deviceID, environmentID: "dev")
@@ -100,11 +100,11 @@ struct CredentialStoreTests {
         }
     }
 
-    @Test func rotationNeverPassesTheAbsoluteLifetime() async throws {
-        try await TestEnvironment.with { environment in
+    @Test(arguments: StoreKind.allCases) func rotationNeverPassesTheAbsoluteLifetime(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let session = try await Self.signedIn(environment)
-            // SQLiteStoreTests.login ends refreshing 7200 s after the sign-in.
+            // OnboardingStoreTests.login ends refreshing 7200 s after the sign-in.
             _ = try await store.rotateRefreshToken(Self.rotation("hash-\(session.id)", "second", ttl: 1_000_000), now: Date())
             let live = try #require(try await store.liveRefreshToken(hash: "second", now: Date()))
             #expect(live.expiresAt.timeIntervalSinceNow < 7201)
@@ -112,8 +112,8 @@ struct CredentialStoreTests {
         }
     }
 
-    @Test func aRevokedAccessTokenIsRememberedUntilItExpires() async throws {
-        try await TestEnvironment.with { environment in
+    @Test(arguments: StoreKind.allCases) func aRevokedAccessTokenIsRememberedUntilItExpires(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
             try await store.revokeAccessToken(jti: "gone", expiresAt: Date().addingTimeInterval(1))
             #expect(try await store.standing(jti: "gone", userID: nil, deviceID: nil, environmentID: "dev").revoked)
@@ -123,8 +123,8 @@ struct CredentialStoreTests {
         }
     }
 
-    @Test func anAdminGrantsOnlyRealmsOfTheirOwnEnvironment() async throws {
-        try await TestEnvironment.with { environment in
+    @Test(arguments: StoreKind.allCases) func anAdminGrantsOnlyRealmsOfTheirOwnEnvironment(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let alice = try await store.ensureUser(email: "alice@example.com", environmentID: "dev", now: Date())
             let bob = try await store.ensureUser(email: "bob@example.com", environmentID: "dev", now: Date())

@@ -49,7 +49,7 @@ struct DeviceConfirmationRouterTests {
     }
 
     static func confirmedAt(_ environment: TestEnvironment) async throws -> [Double?] {
-        try await environment.store.pool.read { db in try Optional<Double>.fetchAll(db, sql: "SELECT confirmed_at FROM sessions") }
+        try await #require(environment.store as? SQLiteStore).pool.read { db in try Optional<Double>.fetchAll(db, sql: "SELECT confirmed_at FROM sessions") }
     }
 
     @Test func theLinkLeadsThroughThePageToTheIdPOnce() async throws {

@@ -19,7 +19,7 @@ struct EventSocketTests {
     static func signedIn(_ environment: TestEnvironment) async throws -> OnboardingSession {
         let (session, state) = try await environment.register()
         let taken = try #require(try await environment.store.consumeState(state, now: Date()))
-        _ = try await environment.store.completeLogin(SQLiteStoreTests.login(taken), now: Date())
+        _ = try await environment.store.completeLogin(OnboardingStoreTests.login(taken), now: Date())
         return session
     }
 

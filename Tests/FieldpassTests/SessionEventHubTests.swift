@@ -9,7 +9,7 @@ import Testing
 struct SessionEventHubTests {
     @Test func storedEventsReachSubscribersAndShutdownEndsTheirStreams() async throws {
         try await TestEnvironment.with { environment in
-            let hub = SessionEventHub(store: environment.store, logger: Logger(label: "test"), pollInterval: .milliseconds(10))
+            let hub = SessionEventHub(store: environment.store, logger: Logger(label: "test"))
             let (session, _) = try await environment.register()
             try await testGracefulShutdown { trigger in
                 try await withThrowingTaskGroup(of: Void.self) { group in

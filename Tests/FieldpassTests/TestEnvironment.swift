@@ -7,25 +7,45 @@ import Testing
 import Tokens
 @testable import Fieldpass
 
-/// A temporary folder with a signing key, a SQLite file and a configuration; removed afterwards.
+/// A temporary folder with a signing key, a migrated store (a SQLite file, or a new database
+/// on the test PostgreSQL) and a configuration; all removed afterwards.
 struct TestEnvironment {
     let folder: URL
     let configuration: FieldpassConfiguration
-    let store: SQLiteStore
+    let store: any FieldpassStore
 
-    /// Builds the environment, runs `body`, and always removes the folder.
-    static func with<T>(
+    /// Builds the environment, runs `body` with the store's services running, and always
+    /// removes the folder (and the database).
+    static func with<T: Sendable>(
+        store kind: StoreKind = .sqlite,
         issuer: String = "http://127.0.0.1:9",
         extraEnvironment: [String: String] = [:],
-        _ body: (TestEnvironment) async throws -> T
+        _ body: @Sendable (TestEnvironment) async throws -> T
     ) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldpass-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try KeyRing.generateKey(.es256, in: folder.appendingPathComponent("keys"))
+        switch kind {
+        case .sqlite:
+            return try await with(folder: folder, storage: #"{ sqlite_path: "\#(folder.path)/fieldpass.sqlite" }"#, issuer: issuer, extraEnvironment: extraEnvironment, body)
+        case .postgres:
+            return try await PostgresTestDatabase.with { url in
+                try await with(
+                    folder: folder, storage: #"{ driver: postgres, postgres: { url: "\#(url)", password_env: \#(PostgresTestDatabase.passwordVariable) } }"#,
+                    issuer: issuer, extraEnvironment: extraEnvironment.merging(PostgresTestDatabase.passwordEnvironment) { $1 }, body
+                )
+            }
+        }
+    }
+
+    private static func with<T: Sendable>(
+        folder: URL, storage: String, issuer: String, extraEnvironment: [String: String],
+        _ body: @Sendable (TestEnvironment) async throws -> T
+    ) async throws -> T {
         let yaml = """
             server: { host: 127.0.0.1, port: 8080, public_url: "http://fieldpass.test" }
-            storage: { sqlite_path: "\(folder.path)/fieldpass.sqlite" }
+            storage: \(storage)
             tokens: { keys_dir: "\(folder.path)/keys" }
             environments:
               - id: dev
@@ -50,21 +70,23 @@ struct TestEnvironment {
             """
         let secrets = ["TEST_IDP_SECRET": "test-secret", "TEST_BACKEND_SECRET": "backend-secret", "TEST_OTHER_BACKEND_SECRET": "other-secret"]
         let configuration = try FieldpassConfiguration.parse(yaml: yaml, environment: secrets.merging(extraEnvironment) { $1 })
-        let environment = TestEnvironment(
-            folder: folder, configuration: configuration,
-            store: try SQLiteStore(path: configuration.storage.sqlitePath)
-        )
-        return try await body(environment)
+        let logger = Logger(label: "test")
+        try await StoreFactory.migrate(configuration.storage, logger: logger)
+        let opened = try StoreFactory.open(configuration.storage, logger: logger)
+        return try await opened.use { store in
+            try await body(TestEnvironment(folder: folder, configuration: configuration, store: store))
+        }
     }
 
-    /// The service, built exactly as `fieldpass serve` builds it.
+    /// The service, built exactly as `fieldpass serve` builds it (on the SQLite store).
     func application() async throws -> some ApplicationProtocol {
-        try await buildApplication(configuration: configuration, store: store, logger: Logger(label: "test"))
+        try await buildApplication(configuration: configuration, store: OpenedStore(store: store), logger: Logger(label: "test"))
     }
 
-    /// Row counts of every table, to prove that a rejected request stored nothing.
+    /// Row counts of every table, to prove that a rejected request stored nothing (SQLite).
     func rowCounts() async throws -> [String: Int] {
-        try await store.pool.read { db in
+        let store = try #require(store as? SQLiteStore)
+        return try await store.pool.read { db in
             var counts: [String: Int] = [:]
             let tables = [
                 "users", "realms", "devices", "sessions", "session_events", "refresh_tokens",

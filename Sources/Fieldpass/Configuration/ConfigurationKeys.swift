@@ -2,7 +2,9 @@
 enum ConfigurationKeys {
     static let known: [[String]] = [
         ["server", "host"], ["server", "port"], ["server", "public_url"],
-        ["storage", "sqlite_path"],
+        ["storage", "driver"], ["storage", "sqlite_path"],
+        ["storage", "postgres", "url"], ["storage", "postgres", "password_env"],
+        ["storage", "postgres", "max_connections"], ["storage", "postgres", "timeout"],
         ["tokens", "keys_dir"], ["tokens", "audience"], ["tokens", "access_token_ttl"], ["tokens", "refresh_token_ttl"],
         ["tokens", "refresh_token_max_lifetime"], ["tokens", "refresh_reuse_grace"],
         ["sessions", "ttl"], ["sessions", "sweep_interval"], ["sessions", "retention"],

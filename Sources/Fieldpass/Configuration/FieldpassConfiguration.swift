@@ -25,7 +25,7 @@ public struct FieldpassConfiguration: Sendable {
     public init(reader: ConfigReader, environment: [String: String]) throws(ConfigurationError) {
         let settings = SettingsReader(reader: reader)
         server = try ServerSettings(settings)
-        storage = try StorageSettings(settings)
+        storage = try StorageSettings(settings, environment: environment)
         tokens = try TokenSettings(settings)
         sessions = try SessionSettings(settings)
         roles = try RoleSettings(settings)

@@ -4,12 +4,11 @@ public import ServiceLifecycle
 /// Delivers stored events to the sockets of this process.
 ///
 /// Every event is written to the store first; the hub reads the store's event feed in row
-/// order and hands each event to the sockets of its session. Writers in this process call
-/// ``notify()`` so their events go out at once; writers in other processes (the CLI, other
-/// instances) are picked up by the next poll, at most `pollInterval` later.
+/// order and hands each event to the sockets of its session. The store's change signal wakes
+/// it at once for every event it reports (PostgreSQL: from any instance); it also looks every
+/// `safetyNetInterval` for events no signal reported (SQLite: other processes, such as the CLI).
 public actor SessionEventHub: Service {
-    private let store: any OnboardingStore
-    private let pollInterval: Duration
+    private let store: any OnboardingStore & StoreChanges
     private let logger: Logger
     private let ticker = Ticker()
     private var lastRowID: Int64?
@@ -17,24 +16,19 @@ public actor SessionEventHub: Service {
     private var nextSubscriberID = 0
 
     /// Creates a hub reading `store`'s feed.
-    public init(store: any OnboardingStore, logger: Logger, pollInterval: Duration = .milliseconds(50)) {
+    public init(store: any OnboardingStore & StoreChanges, logger: Logger) {
         self.store = store
         self.logger = logger
-        self.pollInterval = pollInterval
+        store.sessionEvents.observe { [ticker] in ticker.wake() }
     }
 
     /// Polls until shutdown, then ends every subscription.
     public func run() async throws {
-        _ = try await startingPoint()
-        await ticker.run(every: pollInterval) {
+        ticker.wake()
+        await ticker.run(every: store.safetyNetInterval) {
             await poll()
         }
         finishAll()
-    }
-
-    /// Wakes the hub: an event was just stored by this process.
-    public nonisolated func notify() {
-        ticker.wake()
     }
 
     /// Events of `sessionID` stored from now on. Call before reading stored events, so
@@ -69,8 +63,9 @@ public actor SessionEventHub: Service {
     }
 
     private func poll() async {
-        guard let after = lastRowID else { return }
         do {
+            // Fixed at the first poll that reaches the store, if no subscriber came first.
+            let after = try await startingPoint()
             let events = try await store.events(afterRowID: after, limit: 1000)
             guard let last = events.last else { return }
             lastRowID = max(lastRowID ?? 0, last.rowID)
@@ -78,7 +73,7 @@ public actor SessionEventHub: Service {
                 subscribers[event.sessionID]?.values.forEach { $0.yield(event) }
             }
             // A full batch means more are waiting.
-            if events.count == 1000 { notify() }
+            if events.count == 1000 { ticker.wake() }
         } catch is CancellationError {
             return
         } catch {

@@ -5,7 +5,6 @@ public import ServiceLifecycle
 /// Expires unfinished sessions (their devices get `session_expired`) and deletes old ones.
 public struct SessionSweeper: Service {
     let store: any OnboardingStore
-    let hub: SessionEventHub
     let settings: SessionSettings
     let logger: Logger
 
@@ -23,7 +22,6 @@ public struct SessionSweeper: Service {
                 now: now, deleteBefore: now.addingTimeInterval(-TimeInterval(settings.retention))
             )
             if !events.isEmpty {
-                hub.notify()
                 logger.info("Sessions expired", metadata: ["count": "\(events.count)"])
             }
         } catch {

@@ -5,8 +5,6 @@ import Hummingbird
 /// waiting devices. Only service accounts, and only for their own environment.
 struct IntegrationController: Sendable {
     let store: any FieldpassStore
-    let hub: SessionEventHub
-    let feedSignal: ChangeSignal
 
     /// Longest long-poll, so no request holds a connection for long.
     static let maxWaitSeconds = 30
@@ -53,7 +51,7 @@ struct IntegrationController: Sendable {
         }
         let deadline = ContinuousClock.now + .seconds(wait)
         while true {
-            let generation = feedSignal.generation
+            let generation = store.realmFeed.generation
             let entries = try await store.realmFeed(
                 environmentID: context.identity.environmentID, after: position, initialized: initialized, limit: limit
             )
@@ -66,8 +64,8 @@ struct IntegrationController: Sendable {
                     cursor: FeedCursor.encode(entries.last?.feedSeq ?? position)
                 )
             }
-            // Wake at once for this process's registrations, and look again soon for other processes'.
-            await feedSignal.wait(atMost: min(remaining, .milliseconds(250)), after: generation)
+            // Woken by the store at the next change; looks again after its safety-net interval regardless.
+            await store.realmFeed.wait(atMost: min(remaining, store.safetyNetInterval), after: generation)
         }
     }
 
@@ -102,8 +100,6 @@ struct IntegrationController: Sendable {
         ) else {
             throw DirectoryError.unknownRealm
         }
-        hub.notify()
-        feedSignal.signal()
         return InitializedResponse(realmPath: body.realmPath, devicesNotified: events.count)
     }
 }

@@ -11,7 +11,6 @@ struct AuthCallbackController: Sendable {
     let store: any FieldpassStore
     let environments: EnvironmentDirectory
     let tokenIssuer: TokenIssuer
-    let hub: SessionEventHub
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("auth_callback", use: callback)
@@ -34,7 +33,6 @@ struct AuthCallbackController: Sendable {
         do {
             let login = try await signIn(session: session, query: query, environment: environment)
             let events = try await store.completeLogin(login, now: Date())
-            hub.notify()
             guard !events.isEmpty else {
                 return HTMLPage(title: "Sign-in expired", message: "This sign-in took too long. Start again from the app.")
                     .response(status: .badRequest)
@@ -44,7 +42,6 @@ struct AuthCallbackController: Sendable {
         } catch let failure as OIDCError {
             context.logger.info("Sign-in failed", metadata: ["environment": "\(session.environmentID)", "error": "\(failure.code)"])
             _ = try await store.failLogin(sessionID: session.id, error: failure.code, description: failure.description, now: Date())
-            hub.notify()
             return HTMLPage(title: "Sign-in failed", message: failure.description).response(status: .badRequest)
         }
     }

@@ -12,7 +12,6 @@ struct RegisterDeviceController: Sendable {
     let server: ServerSettings
     let sessions: SessionSettings
     /// Wakes integration long-polls: a registration may have created a realm.
-    let feedSignal: ChangeSignal
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("register_device", use: register)
@@ -53,7 +52,6 @@ struct RegisterDeviceController: Sendable {
                 codeVerifier: verifier, userCode: userCode, confirmation: confirmation, now: now, expiresAt: expiresAt
             )
         )
-        feedSignal.signal()
         var headers = HTTPFields()
         headers[.cacheControl] = "no-store"
         return EditedResponse(

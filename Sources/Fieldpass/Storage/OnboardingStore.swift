@@ -1,8 +1,8 @@
 public import Foundation
 
-/// Everything Fieldpass keeps: onboarding plus the directory. SQLite is the default; the
-/// protocols keep the door open for a PostgreSQL store shared by several instances.
-public typealias FieldpassStore = OnboardingStore & DirectoryStore & CredentialStore
+/// Everything Fieldpass keeps: onboarding, the directory and credentials, and the signals
+/// that tell readers about changes. SQLite is the default; PostgreSQL serves several instances.
+public typealias FieldpassStore = OnboardingStore & DirectoryStore & CredentialStore & StoreChanges
 
 /// Onboarding sessions and their events.
 ///

@@ -15,7 +15,9 @@ extension SQLiteStore {
     }
 
     public func ensureUser(email: String, environmentID: String, now: Date) async throws -> UserRecord {
-        try await write { db in
+        // The realm feed may have a new realm.
+        defer { realmFeed.signal() }
+        return try await write { db in
             let id = try Self.findOrCreateUser(db, email: email, environmentID: environmentID, now: now.timeIntervalSince1970)
             guard let user = try Self.fetchUser(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownUser }
             return user

@@ -4,11 +4,16 @@ import GRDB
 /// The default store: one SQLite file in WAL mode, shared safely by the server and the CLI.
 ///
 /// Writes run in `BEGIN IMMEDIATE` transactions so that two processes never deadlock on a
-/// lock upgrade; readers never block writers (WAL).
-public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore {
+/// lock upgrade; readers never block writers (WAL). One writer at a time also means row ids
+/// and feed positions commit in the order they are handed out.
+public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, StoreChanges {
     let pool: DatabasePool
+    public let sessionEvents = ChangeSignal()
+    public let realmFeed = ChangeSignal()
+    /// Signals cover this process only; the CLI's changes are found by looking this often.
+    public var safetyNetInterval: Duration { .milliseconds(50) }
 
-    /// Opens (creating if needed) the database at `path` and migrates it.
+    /// Opens (creating if needed) the database at `path`. Call ``migrate()`` before serving.
     public init(path: String) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -19,7 +24,18 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
+    }
+
+    /// Applies the migrations not applied yet.
+    public func migrate() throws {
         try SQLiteSchema.migrator.migrate(pool)
+    }
+
+    /// The migrations not applied yet (all of them on a new file).
+    public func pendingMigrations() throws -> [String] {
+        let migrator = SQLiteSchema.migrator
+        let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
+        return migrator.migrations.filter { !applied.contains($0) }
     }
 
     /// Runs `body` in an immediate write transaction.
@@ -36,7 +52,9 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore {
     }
 
     public func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession {
-        try await write { db in
+        // The realm feed may have a new realm.
+        defer { realmFeed.signal() }
+        return try await write { db in
             let now = registration.now.timeIntervalSince1970
             let userID = try Self.findOrCreateUser(
                 db, email: registration.email, environmentID: registration.environmentID, now: now

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import Fieldpass
 
-@Suite("SQLite store")
-struct SQLiteStoreTests {
+@Suite("Onboarding store")
+struct OnboardingStoreTests {
     static func login(_ session: OnboardingSession) -> CompletedLogin {
         CompletedLogin(
             session: session, accessToken: "access", accessTokenTTL: 900,
@@ -12,16 +12,16 @@ struct SQLiteStoreTests {
         )
     }
 
-    @Test func aStateCanBeUsedOnce() async throws {
-        try await TestEnvironment.with { environment in
+    @Test(arguments: StoreKind.allCases) func aStateCanBeUsedOnce(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
             let (session, state) = try await environment.register()
             #expect(try await environment.store.consumeState(state, now: Date())?.id == session.id)
             #expect(try await environment.store.consumeState(state, now: Date()) == nil)
         }
     }
 
-    @Test func loginStoresNumberedEventsAndDataReadyFollowsInitialization() async throws {
-        try await TestEnvironment.with { environment in
+    @Test(arguments: StoreKind.allCases) func loginStoresNumberedEventsAndDataReadyFollowsInitialization(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let (session, state) = try await environment.register()
             let taken = try #require(try await store.consumeState(state, now: Date()))
@@ -39,8 +39,8 @@ struct SQLiteStoreTests {
         }
     }
 
-    @Test func aReturningUserWithAnInitializedRealmGetsDataReadyAtOnce() async throws {
-        try await TestEnvironment.with { environment in
+    @Test(arguments: StoreKind.allCases) func aReturningUserWithAnInitializedRealmGetsDataReadyAtOnce(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let (first, _) = try await environment.register()
             _ = try await store.markRealmInitialized(path: first.realmPath, environmentID: nil, now: Date())
@@ -54,8 +54,8 @@ struct SQLiteStoreTests {
         }
     }
 
-    @Test func endingASessionPurgesItsTokenEvent() async throws {
-        try await TestEnvironment.with { environment in
+    @Test(arguments: StoreKind.allCases) func endingASessionPurgesItsTokenEvent(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let (session, state) = try await environment.register()
             let taken = try #require(try await store.consumeState(state, now: Date()))
@@ -65,8 +65,8 @@ struct SQLiteStoreTests {
         }
     }
 
-    @Test func theSweepExpiresUnfinishedSessionsAndLaterDeletesThem() async throws {
-        try await TestEnvironment.with { environment in
+    @Test(arguments: StoreKind.allCases) func theSweepExpiresUnfinishedSessionsAndLaterDeletesThem(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let (session, _) = try await environment.register(expiresIn: 60)
             #expect(try await store.sweepSessions(now: Date(), deleteBefore: .distantPast).isEmpty)
@@ -83,8 +83,8 @@ struct SQLiteStoreTests {
         }
     }
 
-    @Test func theFeedReturnsEventsOfAllSessionsInRowOrder() async throws {
-        try await TestEnvironment.with { environment in
+    @Test(arguments: StoreKind.allCases) func theFeedReturnsEventsOfAllSessionsInRowOrder(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let start = try await store.latestEventRowID()
             let (a, _) = try await environment.register(email: "a@example.com")

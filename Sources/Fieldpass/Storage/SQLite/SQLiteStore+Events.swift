@@ -3,7 +3,7 @@ import GRDB
 
 extension SQLiteStore {
     public func completeLogin(_ login: CompletedLogin, now: Date) async throws -> [StoredEvent] {
-        try await write { db in
+        try await writeEvents { db in
             let session = login.session
             let timestamp = now.timeIntervalSince1970
             try db.execute(
@@ -32,7 +32,7 @@ extension SQLiteStore {
     }
 
     public func failLogin(sessionID: String, error: String, description: String, now: Date) async throws -> [StoredEvent] {
-        try await write { db in
+        try await writeEvents { db in
             try db.execute(
                 sql: "UPDATE sessions SET status = 'failed' WHERE id = ? AND status IN ('pending', 'exchanging')",
                 arguments: [sessionID]
@@ -69,7 +69,7 @@ extension SQLiteStore {
     }
 
     public func sweepSessions(now: Date, deleteBefore: Date) async throws -> [StoredEvent] {
-        try await write { db in
+        try await writeEvents { db in
             let timestamp = now.timeIntervalSince1970
             let expiring = try String.fetchAll(
                 db,
@@ -100,7 +100,11 @@ extension SQLiteStore {
     }
 
     public func markRealmInitialized(path: String, environmentID: String?, now: Date) async throws -> [StoredEvent]? {
-        try await write { db in
+        defer {
+            sessionEvents.signal()
+            realmFeed.signal()
+        }
+        return try await write { db in
             let timestamp = now.timeIntervalSince1970
             guard let realm = try Row.fetchOne(
                 db, sql: "SELECT user_id, environment_id, initialized FROM realms WHERE path = ?", arguments: [path]
@@ -127,6 +131,13 @@ extension SQLiteStore {
             }
             return events
         }
+    }
+
+    /// Runs `body` in a write transaction and wakes the event readers if it stored events.
+    private func writeEvents(_ body: @escaping @Sendable (Database) throws -> [StoredEvent]) async throws -> [StoredEvent] {
+        let events = try await write(body)
+        if !events.isEmpty { sessionEvents.signal() }
+        return events
     }
 
     /// Appends an event with the session's next sequence number.

@@ -1,19 +1,22 @@
 import Synchronization
 
-/// Wakes long-polls when this process stores something they may be waiting for.
+/// Wakes whoever waits for something to be stored: long-polls, and observers such as the
+/// event hub.
 ///
 /// Signalling costs one uncontended lock when nobody waits, so it can sit on the
-/// `register_device` path. Changes made by other processes are not signalled; waiters also
-/// wake on their own after a short time and look again.
-final class ChangeSignal: Sendable {
+/// `register_device` path. Waiters also wake on their own after a short time and look again.
+public final class ChangeSignal: Sendable {
     private struct Waiters {
         var continuations: [Int: CheckedContinuation<Void, Never>] = [:]
+        var observers: [@Sendable () -> Void] = []
         var nextID = 0
         /// Counts signals, so a signal between a look and a wait is not lost.
         var generation = 0
     }
 
     private let waiters = Mutex(Waiters())
+
+    public init() {}
 
     /// Take this before looking for changes, and pass it to ``wait(atMost:after:)``.
     var generation: Int { waiters.withLock { $0.generation } }
@@ -39,13 +42,19 @@ final class ChangeSignal: Sendable {
         }
     }
 
-    /// Wakes every waiter.
+    /// Calls `observer` at every signal from now on.
+    func observe(_ observer: @escaping @Sendable () -> Void) {
+        waiters.withLock { $0.observers.append(observer) }
+    }
+
+    /// Wakes every waiter and tells every observer.
     func signal() {
-        let woken = waiters.withLock { waiters in
+        let (woken, observers) = waiters.withLock { waiters in
             waiters.generation += 1
             defer { waiters.continuations = [:] }
-            return waiters.continuations
+            return (waiters.continuations, waiters.observers)
         }
         for continuation in woken.values { continuation.resume() }
+        for observer in observers { observer() }
     }
 }

@@ -1,0 +1,174 @@
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL schema, as numbered migrations: a migration, once released, never changes.
+///
+/// It mirrors the SQLite schema (timestamps are seconds since 1970 as `double precision`),
+/// so both stores share their records and their rules.
+enum PostgresSchema {
+    /// Each migration runs in its own transaction, recorded in `fieldpass_migrations`.
+    static let migrations: [(id: String, sql: String)] = [
+        (
+            "1-initial",
+            """
+            CREATE TABLE users (
+                id text PRIMARY KEY,
+                environment_id text NOT NULL,
+                email text NOT NULL,
+                role text NOT NULL DEFAULT 'worker',
+                idp_issuer text,
+                idp_subject text,
+                created_at double precision NOT NULL,
+                disabled_at double precision,
+                signed_in_at double precision,
+                UNIQUE (environment_id, email)
+            );
+            CREATE TABLE realms (
+                path text PRIMARY KEY,
+                environment_id text NOT NULL,
+                user_id text REFERENCES users(id) ON DELETE CASCADE,
+                initialized boolean NOT NULL DEFAULT false,
+                created_at double precision NOT NULL,
+                initialized_at double precision,
+                feed_seq bigint NOT NULL
+            );
+            CREATE INDEX realms_user ON realms(user_id);
+            CREATE INDEX realms_feed ON realms(environment_id, feed_seq);
+            CREATE TABLE devices (
+                id text PRIMARY KEY,
+                user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                name text NOT NULL,
+                platform text NOT NULL,
+                created_at double precision NOT NULL,
+                last_seen_at double precision NOT NULL,
+                revoked_at double precision
+            );
+            CREATE UNIQUE INDEX devices_live_name ON devices(user_id, name, platform) WHERE revoked_at IS NULL;
+            CREATE INDEX devices_user ON devices(user_id);
+            CREATE TABLE sessions (
+                id text PRIMARY KEY,
+                user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                device_id text NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+                environment_id text NOT NULL,
+                email text NOT NULL,
+                state text NOT NULL UNIQUE,
+                state_used boolean NOT NULL DEFAULT false,
+                nonce text NOT NULL,
+                code_verifier text NOT NULL,
+                user_code text NOT NULL DEFAULT '',
+                login_id text UNIQUE,
+                csrf_token text,
+                confirmed_at double precision,
+                status text NOT NULL,
+                last_seq integer NOT NULL DEFAULT 0,
+                created_at double precision NOT NULL,
+                expires_at double precision NOT NULL,
+                ended_at double precision
+            );
+            CREATE INDEX sessions_user_status ON sessions(user_id, status);
+            CREATE INDEX sessions_expiry ON sessions(expires_at);
+            CREATE TABLE session_events (
+                id bigint PRIMARY KEY,
+                session_id text NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                seq integer NOT NULL,
+                type text NOT NULL,
+                frame text NOT NULL,
+                terminal boolean NOT NULL,
+                created_at double precision NOT NULL,
+                UNIQUE (session_id, seq)
+            );
+            CREATE TABLE refresh_tokens (
+                token_hash text PRIMARY KEY,
+                user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                device_id text NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+                created_at double precision NOT NULL,
+                expires_at double precision NOT NULL,
+                max_expires_at double precision NOT NULL,
+                revoked_at double precision,
+                rotated_at double precision,
+                successor_hash text,
+                successor_sealed bytea
+            );
+            CREATE INDEX refresh_tokens_device ON refresh_tokens(device_id);
+            CREATE TABLE revoked_tokens (
+                jti text PRIMARY KEY,
+                expires_at double precision NOT NULL
+            );
+            CREATE TABLE teams (
+                id text PRIMARY KEY,
+                environment_id text NOT NULL,
+                name text NOT NULL,
+                created_at double precision NOT NULL
+            );
+            CREATE UNIQUE INDEX teams_name ON teams(environment_id, lower(name));
+            CREATE TABLE team_members (
+                team_id text NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+                user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                added_at double precision NOT NULL,
+                PRIMARY KEY (team_id, user_id)
+            );
+            CREATE INDEX team_members_user ON team_members(user_id);
+            CREATE TABLE realm_grants (
+                user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                realm_path text NOT NULL,
+                access text NOT NULL,
+                granted_at double precision NOT NULL,
+                PRIMARY KEY (user_id, realm_path)
+            );
+            CREATE TABLE audit_log (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                environment_id text NOT NULL,
+                actor text NOT NULL,
+                action text NOT NULL,
+                target text NOT NULL,
+                before text,
+                after text,
+                at double precision NOT NULL
+            );
+            CREATE INDEX audit_log_environment ON audit_log(environment_id, id);
+            CREATE TABLE counters (name text PRIMARY KEY, value bigint NOT NULL);
+            INSERT INTO counters (name, value) VALUES ('realm_feed', 0), ('session_events', 0);
+            """
+        ),
+    ]
+
+    /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.
+    static let migrationLock: Int64 = 0x6669_656C_6470_6173
+
+    /// Applies the migrations not applied yet. Safe to run from several instances at once.
+    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS fieldpass_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+                logger: logger
+            )
+        }
+        for migration in migrations {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
+                let applied = try await connection.query(
+                    "SELECT 1 FROM fieldpass_migrations WHERE id = \(migration.id)", logger: logger
+                ).collect()
+                guard applied.isEmpty else { return }
+                // One statement per query: the extended protocol takes no more.
+                for statement in migration.sql.split(separator: ";\n") where !statement.allSatisfy(\.isWhitespace) {
+                    try await connection.query(PostgresQuery(unsafeSQL: String(statement)), logger: logger)
+                }
+                try await connection.query("INSERT INTO fieldpass_migrations (id) VALUES (\(migration.id))", logger: logger)
+            }
+        }
+    }
+
+    /// The migrations that are not applied yet (all of them on an empty database).
+    static func pending(_ client: PostgresClient, logger: Logger) async throws -> [String] {
+        let exists = try await client.query("SELECT to_regclass('fieldpass_migrations') IS NOT NULL", logger: logger)
+            .collect().first?.decode(Bool.self) ?? false
+        guard exists else { return migrations.map(\.id) }
+        var applied: Set<String> = []
+        for try await id in try await client.query("SELECT id FROM fieldpass_migrations", logger: logger).decode(String.self) {
+            applied.insert(id)
+        }
+        return migrations.map(\.id).filter { !applied.contains($0) }
+    }
+}

@@ -1,0 +1,152 @@
+public import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    public func recordSignIn(_ attempt: SignInAttempt, now: Date) async throws -> SignInOutcome {
+        try await write { connection in
+            // Locks the user: of two first sign-ins at once, one binds the identity (and promotes a
+            // bootstrap admin) and the other sees that binding.
+            guard let user = try await connection.first(
+                """
+                SELECT environment_id, role, idp_issuer, idp_subject, disabled_at, signed_in_at
+                FROM users WHERE id = \(attempt.userID) FOR UPDATE
+                """
+            ) else { throw DirectoryError.unknownUser }
+            let environmentID: String = try user.get("environment_id")
+            if try user.get("disabled_at", as: Double?.self) != nil { return .userDisabled }
+            if let subject = try user.get("idp_subject", as: String?.self) {
+                // An identity bound before issuers were recorded matches on the subject alone.
+                let issuer = try user.get("idp_issuer", as: String?.self)
+                guard subject == attempt.subject, issuer == nil || issuer == attempt.issuer else {
+                    try await Self.audit(
+                        connection, environmentID: environmentID, actor: "idp", action: "identity.mismatch",
+                        target: "user:\(attempt.userID)",
+                        before: ["issuer": issuer ?? "", "subject": subject],
+                        after: ["issuer": attempt.issuer, "subject": attempt.subject], now: now
+                    )
+                    return .identityMismatch
+                }
+            }
+            try await connection.execute(
+                """
+                UPDATE users SET idp_issuer = \(attempt.issuer), idp_subject = \(attempt.subject),
+                                 signed_in_at = \(now.timeIntervalSince1970)
+                WHERE id = \(attempt.userID)
+                """
+            )
+            let previous: String = try user.get("role")
+            let firstSignIn = try user.get("signed_in_at", as: Double?.self) == nil
+            if attempt.promoteToAdmin && firstSignIn && previous != Role.admin.rawValue {
+                try await connection.execute("UPDATE users SET role = 'admin' WHERE id = \(attempt.userID)")
+                try await Self.audit(
+                    connection, environmentID: environmentID, actor: "bootstrap", action: "user.role",
+                    target: "user:\(attempt.userID)",
+                    before: ["role": previous], after: ["role": Role.admin.rawValue], now: now
+                )
+            }
+            guard let facts = try await Self.fetchFacts(connection, userID: attempt.userID, environmentID: environmentID) else {
+                throw DirectoryError.unknownUser
+            }
+            return .signedIn(facts)
+        }
+    }
+
+    public func resetIdentity(userID: String, environmentID: String, actor: String, now: Date) async throws {
+        try await write { connection in
+            guard let user = try await Self.lockedUser(connection, id: userID, environmentID: environmentID) else {
+                throw DirectoryError.unknownUser
+            }
+            guard let subject = user.idpSubject else { return }
+            try await connection.execute("UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = \(userID)")
+            try await Self.audit(
+                connection, environmentID: environmentID, actor: actor, action: "identity.reset", target: "user:\(userID)",
+                before: ["issuer": user.idpIssuer ?? "", "subject": subject], after: nil, now: now
+            )
+        }
+    }
+
+    public func setDisabled(_ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
+        try await write { connection in
+            guard var user = try await Self.lockedUser(connection, id: userID, environmentID: environmentID) else {
+                throw DirectoryError.unknownUser
+            }
+            guard user.disabled != disabled else { return user }
+            let timestamp = now.timeIntervalSince1970
+            let disabledAt: Double? = disabled ? timestamp : nil
+            try await connection.execute("UPDATE users SET disabled_at = \(disabledAt) WHERE id = \(userID)")
+            if disabled {
+                // Under the user lock no device of theirs can be added or revoked meanwhile.
+                let deviceIDs = try await connection.values(
+                    "SELECT id FROM devices WHERE user_id = \(userID) AND revoked_at IS NULL", as: String.self
+                )
+                for deviceID in deviceIDs {
+                    try await Self.revokeDevice(connection, id: deviceID, now: timestamp)
+                }
+            }
+            try await Self.audit(
+                connection, environmentID: environmentID, actor: actor, action: disabled ? "user.disable" : "user.enable",
+                target: "user:\(userID)", before: ["disabled": "\(!disabled)"], after: ["disabled": "\(disabled)"], now: now
+            )
+            user.disabled = disabled
+            return user
+        }
+    }
+
+    public func devices(userID: String, environmentID: String) async throws -> [DeviceRecord] {
+        try await read { connection in
+            guard try await Self.fetchUser(connection, id: userID, environmentID: environmentID) != nil else {
+                throw DirectoryError.unknownUser
+            }
+            return try await connection.rows(
+                "SELECT * FROM devices WHERE user_id = \(userID) ORDER BY created_at DESC, id"
+            ).map { row in
+                DeviceRecord(
+                    id: try row.get("id"), userID: try row.get("user_id"), name: try row.get("name"),
+                    platform: try row.get("platform"),
+                    createdAt: Date(timeIntervalSince1970: try row.get("created_at")),
+                    lastSeenAt: Date(timeIntervalSince1970: try row.get("last_seen_at")),
+                    revokedAt: try row.get("revoked_at", as: Double?.self).map(Date.init(timeIntervalSince1970:))
+                )
+            }
+        }
+    }
+
+    public func revokeDevice(id: String, userID: String, environmentID: String, actor: String, now: Date) async throws {
+        try await write { connection in
+            // The user lock makes the "not revoked yet" check and its audit entry happen once.
+            guard try await Self.lockedUser(connection, id: userID, environmentID: environmentID) != nil else {
+                throw DirectoryError.unknownUser
+            }
+            guard let device = try await connection.first(
+                "SELECT name, revoked_at FROM devices WHERE id = \(id) AND user_id = \(userID)"
+            ) else { throw DirectoryError.unknownDevice }
+            guard try device.get("revoked_at", as: Double?.self) == nil else { return }
+            let name: String = try device.get("name")
+            try await Self.revokeDevice(connection, id: id, now: now.timeIntervalSince1970)
+            try await Self.audit(
+                connection, environmentID: environmentID, actor: actor, action: "device.revoke", target: "user:\(userID)",
+                before: nil, after: ["device_id": id, "name": name], now: now
+            )
+        }
+    }
+
+    /// Marks a device revoked and its refresh tokens with it; their sealed successors go too.
+    /// Callers hold the lock of the device's user.
+    static func revokeDevice(_ connection: PostgresConnection, id: String, now: Double) async throws {
+        try await connection.execute("UPDATE devices SET revoked_at = \(now) WHERE id = \(id) AND revoked_at IS NULL")
+        try await connection.execute(
+            """
+            UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, \(now)), successor_sealed = NULL
+            WHERE device_id = \(id)
+            """
+        )
+    }
+
+    /// The user, locked until the transaction ends: changes to one person's things run one
+    /// after another, on every instance.
+    private static func lockedUser(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> UserRecord? {
+        try await connection.first(
+            "SELECT * FROM users WHERE id = \(id) AND environment_id = \(environmentID) FOR UPDATE"
+        ).map { try Self.userRecord($0) }
+    }
+}

@@ -1,0 +1,14 @@
+/// How a store tells its readers that something was stored, so that sockets and long-polls
+/// wake at once instead of polling.
+///
+/// The SQLite store signals the changes of its own process; the PostgreSQL store signals
+/// every instance's changes (`LISTEN/NOTIFY`). Readers still look every
+/// ``safetyNetInterval``, for changes no signal reported.
+public protocol StoreChanges: Sendable {
+    /// Signalled after session events were stored.
+    var sessionEvents: ChangeSignal { get }
+    /// Signalled after the integration realm feed moved.
+    var realmFeed: ChangeSignal { get }
+    /// How often readers look even without a signal.
+    var safetyNetInterval: Duration { get }
+}
