@@ -3,6 +3,7 @@
 #   make deps    system libraries (only if missing) and the Python venv for e2e tests
 #   make build   debug build -> .build/debug/fieldpass
 #   make run     local development: dev key, mock IdP on :9400, then `fieldpass serve`
+#   make run-cluster  the same with a throw-away PostgreSQL and two instances (:8080, :8081)
 #   make test    swift test, then the end-to-end suite (Tests/e2e) against the real binary
 #   make e2e     only the end-to-end suite
 
@@ -13,7 +14,7 @@ SHELL := /bin/bash
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PYTHON ?= python3
 
-APT_PACKAGES := libjwt-dev libssl-dev libsqlite3-dev pkg-config
+APT_PACKAGES := libjwt-dev libssl-dev libsqlite3-dev pkg-config postgresql
 
 VENV := .venv
 VENV_PY := $(VENV)/bin/python
@@ -25,13 +26,18 @@ CONFIG ?= Config/fieldpass.yaml
 KEYS_DIR ?= Keys
 IDP_HOST ?= 127.0.0.1
 IDP_PORT ?= 9400
+# The throw-away PostgreSQL of `make test` (`make run-cluster` uses 55440).
+PG_TEST_PORT ?= 55433
+E2E_STORE ?= sqlite
 
 # Client secret for the local mock IdP (it accepts any secret). Never a real one.
 export DEV_IDP_CLIENT_SECRET ?= fieldpass-local-dev-secret
 # Secret of the development config's `backend` service account. Never a real one.
 export DEV_BACKEND_SECRET ?= fieldpass-local-backend-secret
+# Password of the throw-away PostgreSQL clusters. Never a real one.
+export FIELDPASS_PG_PASSWORD ?= fieldpass-local-pg
 
-.PHONY: deps system-deps venv build run test swift-test e2e clean
+.PHONY: deps system-deps venv build run run-cluster keys test swift-test e2e clean
 
 deps: system-deps venv
 
@@ -56,39 +62,41 @@ $(VENV_STAMP): $(REQUIREMENTS)
 build: system-deps
 	$(SWIFT) build
 
-run: deps build
+run: deps build keys
+	@BIN=$(BIN) CONFIG=$(CONFIG) VENV_PY=$(VENV_PY) IDP_HOST=$(IDP_HOST) IDP_PORT=$(IDP_PORT) scripts/run-local single
+
+# Two instances on one throw-away PostgreSQL (see the README's "Several instances").
+run-cluster: deps build keys
+	@BIN=$(BIN) CONFIG=$(CONFIG) VENV_PY=$(VENV_PY) IDP_HOST=$(IDP_HOST) IDP_PORT=$(IDP_PORT) scripts/run-local cluster
+
+keys:
 	@if [ ! -f "$(CONFIG)" ]; then echo "error: config file $(CONFIG) not found" >&2; exit 1; fi
 	@if ! compgen -G "$(KEYS_DIR)/*.pem" >/dev/null; then \
 	  echo "No signing key in $(KEYS_DIR)/, generating a development key"; \
 	  $(BIN) keys generate --config "$(CONFIG)"; \
 	fi
-	@if $(VENV_PY) -c "import socket; socket.create_connection(('$(IDP_HOST)', $(IDP_PORT)), timeout=1)" 2>/dev/null; then \
-	  echo "error: port $(IDP_PORT) is already in use; stop what listens there or set IDP_PORT (and the config's issuer)" >&2; \
-	  exit 1; \
-	fi
-	@$(VENV_PY) -m oidc_provider_mock --host $(IDP_HOST) --port $(IDP_PORT) & idp_pid=$$!; \
-	trap 'kill $$idp_pid 2>/dev/null || true; wait $$idp_pid 2>/dev/null || true' EXIT; \
-	trap 'exit 130' INT; trap 'exit 143' TERM; \
-	for _ in $$(seq 1 100); do \
-	  if $(VENV_PY) -c "import urllib.request; urllib.request.urlopen('http://$(IDP_HOST):$(IDP_PORT)/.well-known/openid-configuration', timeout=1)" 2>/dev/null; then break; fi; \
-	  if ! kill -0 $$idp_pid 2>/dev/null; then echo "error: the development IdP did not start" >&2; exit 1; fi; \
-	  sleep 0.2; \
-	done; \
-	echo "Development IdP: http://$(IDP_HOST):$(IDP_PORT) (sign in with any email address)"; \
-	$(BIN) serve --config "$(CONFIG)"
 
-# Both suites run even if the first fails; the target fails if either did.
+# Every suite runs even if an earlier one fails; the target fails if any did. Store tests
+# and the e2e suite run on SQLite and on a throw-away PostgreSQL, which must start.
 test: deps build
-	@status=0; \
+	@scripts/postgres-cluster destroy $(PG_TEST_PORT); scripts/postgres-cluster start $(PG_TEST_PORT) >/dev/null; \
+	trap 'scripts/postgres-cluster destroy $(PG_TEST_PORT)' EXIT; \
+	export FIELDPASS_TEST_POSTGRES_URL=postgres://fieldpass@127.0.0.1:$(PG_TEST_PORT)/postgres; \
+	export FIELDPASS_TEST_POSTGRES_PASSWORD=$(FIELDPASS_PG_PASSWORD); \
+	status=0; \
 	$(SWIFT) test || status=$$?; \
-	FIELDPASS_BIN="$(CURDIR)/$(BIN)" $(VENV_PY) -m pytest -q Tests/e2e || status=$$?; \
+	for store in sqlite postgres; do \
+	  echo "== e2e on $$store"; \
+	  FIELDPASS_E2E_STORE=$$store FIELDPASS_BIN="$(CURDIR)/$(BIN)" $(VENV_PY) -m pytest -q Tests/e2e || status=$$?; \
+	done; \
 	exit $$status
 
 swift-test: system-deps
 	$(SWIFT) test
 
+# The e2e suite on one store: make e2e E2E_STORE=postgres (needs FIELDPASS_TEST_POSTGRES_URL).
 e2e: deps build
-	FIELDPASS_BIN="$(CURDIR)/$(BIN)" $(VENV_PY) -m pytest -q Tests/e2e
+	FIELDPASS_E2E_STORE=$(E2E_STORE) FIELDPASS_BIN="$(CURDIR)/$(BIN)" $(VENV_PY) -m pytest -q Tests/e2e
 
 clean:
 	$(SWIFT) package clean

@@ -52,11 +52,11 @@ def test_realms_of_another_environment_are_unknown(directory_server: FieldpassSe
 
 
 def start_with_issuer(fieldpass_bin: Path, server: FieldpassServer, tmp_path: Path, issuer: str):
-    """`fieldpass admin users` with the server's config and another issuer: it reads and checks
+    """`fieldpass migrate` with the server's config and another issuer: it reads and checks
     the whole configuration, as `serve` does, without a port."""
     probe = server_in(tmp_path, fieldpass_bin, server.idp, dict(server.env, ENVIRONMENTS_DEV_IDP_ISSUER=issuer))
     probe.write_config()
-    return probe.cli("admin", "users", "--env", "dev", "--config", str(probe.config_path))
+    return probe.cli("migrate", "--config", str(probe.config_path))
 
 
 def test_plain_http_issuers_only_on_loopback(fieldpass_bin: Path, server: FieldpassServer, tmp_path: Path) -> None:

@@ -12,6 +12,14 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw error
         } catch let error as DirectoryError {
             throw error.apiError
+        } catch let error as StoreUnavailable {
+            context.logger.warning("Store unavailable", metadata: ["reason": "\(error.reason)"])
+            var headers = HTTPFields()
+            headers[.retryAfter] = "5"
+            throw APIError(
+                .serviceUnavailable, "store_unavailable", "The database cannot be reached. Try again shortly.",
+                headers: headers
+            )
         } catch let error as HTTPError {
             throw Self.apiError(for: error.status)
         } catch let error as any HTTPResponseError {

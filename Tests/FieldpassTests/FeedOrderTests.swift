@@ -1,0 +1,102 @@
+import Foundation
+import PostgresNIO
+import Testing
+@testable import Fieldpass
+
+/// Feeds are followed with a cursor ("everything after the highest position seen"). With
+/// PostgreSQL, concurrent transactions may try to commit in another order than they took
+/// their positions; these tests make that happen on purpose, with a reader following the
+/// feed all along, and check that it sees every entry once.
+@Suite("Feed order under concurrent commits", .timeLimit(.minutes(1)))
+struct FeedOrderTests {
+    @Test func anEventCommittedLateIsNotSkipped() async throws {
+        try await TestEnvironment.with(store: .postgres) { environment in
+            let store = try #require(environment.store as? PostgresStore)
+            let (early, _) = try await environment.register(email: "early@example.com")
+            let (late, _) = try await environment.register(email: "late@example.com")
+            let start = try await store.latestEventRowID()
+            let follower = Follower { after in try await store.events(afterRowID: after, limit: 100).map { ($0.rowID, $0.sessionID) } }
+            let seen = try await follower.follow(from: start, until: 2) {
+                try await Self.commitOutOfOrder(store) { connection in
+                    _ = try await PostgresStore.append([(.sessionExpired, early.id)], on: connection, now: 0)
+                } second: {
+                    _ = try await store.failLogin(sessionID: late.id, error: "access_denied", description: "no", now: Date())
+                }
+            }
+            #expect(seen.map(\.1) == [early.id, late.id])
+            #expect(seen.map(\.0) == [start + 1, start + 2])
+        }
+    }
+
+    @Test func aRealmCommittedLateIsNotSkipped() async throws {
+        try await TestEnvironment.with(store: .postgres) { environment in
+            let store = try #require(environment.store as? PostgresStore)
+            let start = try await store.realmFeedPosition()
+            let follower = Follower { after in
+                try await store.realmFeed(environmentID: "dev", after: after, initialized: nil, limit: 100).map { ($0.feedSeq, $0.email) }
+            }
+            let seen = try await follower.follow(from: start, until: 2) {
+                try await Self.commitOutOfOrder(store) { connection in
+                    _ = try await PostgresStore.findOrCreateUser(connection, email: "early@example.com", environmentID: "dev", now: 0)
+                } second: {
+                    _ = try await store.ensureUser(email: "late@example.com", environmentID: "dev", now: Date())
+                }
+            }
+            #expect(seen.map(\.1) == ["early@example.com", "late@example.com"])
+        }
+    }
+
+    /// Opens a transaction that runs `first` and stays open, then runs `second` (its own
+    /// transaction) and lets it try to commit; only then commits the first. `second` must
+    /// not be able to commit before the first one.
+    static func commitOutOfOrder(
+        _ store: PostgresStore,
+        _ first: @escaping @Sendable (PostgresConnection) async throws -> Void,
+        second: @escaping @Sendable () async throws -> Void
+    ) async throws {
+        let (opened, openedSignal) = AsyncStream.makeStream(of: Void.self)
+        let (release, releaseSignal) = AsyncStream.makeStream(of: Void.self)
+        let firstTask = Task {
+            try await store.write { connection in
+                try await first(connection)
+                openedSignal.yield()
+                for await _ in release { break }
+            }
+        }
+        for await _ in opened { break }
+        let secondTask = Task { try await second() }
+        // Give the second transaction every chance to commit first.
+        try await Task.sleep(for: .milliseconds(300))
+        releaseSignal.yield()
+        try await firstTask.value
+        try await secondTask.value
+    }
+}
+
+/// Follows a feed with a cursor, as the event hub and an integration backend do.
+struct Follower<Entry: Sendable>: Sendable {
+    let read: @Sendable (Int64) async throws -> [(Int64, Entry)]
+
+    init(_ read: @escaping @Sendable (Int64) async throws -> [(Int64, Entry)]) {
+        self.read = read
+    }
+
+    /// Runs `work` while reading every 10 ms from `start` on; returns every entry read once
+    /// `count` were seen after `work` ended.
+    func follow(from start: Int64, until count: Int, while work: @Sendable () async throws -> Void) async throws -> [(Int64, Entry)] {
+        let reader = Task {
+            var cursor = start
+            var seen: [(Int64, Entry)] = []
+            let deadline = ContinuousClock.now + .seconds(10)
+            while seen.count < count && ContinuousClock.now < deadline {
+                let page = try await read(cursor)
+                seen += page
+                cursor = page.last?.0 ?? cursor
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            return seen
+        }
+        try await work()
+        return try await reader.value
+    }
+}
