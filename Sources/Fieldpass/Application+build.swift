@@ -36,6 +36,7 @@ public func buildApplication(
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: JSONErrorMiddleware())
     try DiscoveryController(keyRing: keyRing, issuer: configuration.server.publicURL).addRoutes(to: router)
+    ReadinessController(store: store).addRoutes(to: router)
     RegisterDeviceController(
         store: store, environments: environments, server: configuration.server, sessions: configuration.sessions
     ).addRoutes(to: router)

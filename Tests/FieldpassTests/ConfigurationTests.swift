@@ -64,6 +64,11 @@ struct ConfigurationTests {
         ("environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S, prompt: \"login&x=1\" }\n", "environments.dev.idp.prompt"),
         ("tokens: { refresh_reuse_grace: 301 }\n", "tokens.refresh_reuse_grace"),
         ("tokens: { refresh_token_max_lifetime: 60 }\n", "tokens.refresh_token_max_lifetime"),
+        ("storage: { driver: mysql }\n", "storage.driver"),
+        ("storage: { driver: postgres }\n", "storage.postgres.url"),
+        ("storage: { driver: postgres, postgres: { url: \"postgres://u:hunter2@db/fp\" } }\n", "storage.postgres.url"),
+        ("storage: { driver: postgres, postgres: { url: \"http://u@db/fp\" } }\n", "storage.postgres.url"),
+        ("storage: { driver: postgres, postgres: { url: \"postgres://u@db/fp\", password_env: PG_UNSET } }\n", "storage.postgres.password_env"),
     ])
     func badValuesStopStartUpNamingTheKey(yaml: String, key: String) {
         let full = yaml.hasPrefix("environments") ? yaml : yaml + Self.minimal
@@ -108,6 +113,18 @@ struct ConfigurationTests {
         #expect(environment.idp.requireEmailVerified)
         #expect(configuration.tokens.refreshReuseGrace == 30)
         #expect(configuration.tokens.refreshTokenMaxLifetime == 86400)
+    }
+
+    @Test func postgresSettingsTakeThePasswordFromTheEnvironmentOnly() throws {
+        let yaml = "storage: { driver: postgres, postgres: { url: \"postgres://fp@db.example:6432/fieldpass\", password_env: PG_PASS } }\n"
+        let configuration = try FieldpassConfiguration.parse(yaml: yaml + Self.minimal, environment: ["PG_PASS": "pw", "DEV_SECRET": "s"])
+        #expect(configuration.storage.driver == .postgres)
+        let postgres = try #require(configuration.storage.postgres)
+        #expect([postgres.host, postgres.database, postgres.username] == ["db.example", "fieldpass", "fp"])
+        #expect(postgres.port == 6432)
+        #expect(postgres.password == "pw")
+        #expect(postgres.timeout == 5)
+        #expect(try FieldpassConfiguration.parse(yaml: Self.minimal, environment: [:]).storage.driver == .sqlite)
     }
 
     @Test func brokenYAMLIsReported() {
