@@ -25,6 +25,36 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 TEST_DEADLINE = 60  # seconds per test, on top of the timeouts of each wait
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The store the suite runs on must be usable: a missing PostgreSQL server fails the
+    session at once (it is never a reason to skip). Registers the postgres_only marker."""
+    problem = helpers.store_problem()
+    if problem is not None:
+        raise pytest.UsageError(problem)
+    config.addinivalue_line(
+        "markers", "postgres_only: runs only with FIELDPASS_E2E_STORE=postgres (deselected on SQLite)"
+    )
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"fieldpass e2e store: {helpers.store_kind()}"
+
+
+_deselected_for_store: list[str] = []
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests of several instances on one database (postgres_only) are deselected, not
+    skipped, on SQLite: they run in the suite's PostgreSQL pass."""
+    if helpers.store_kind() == "postgres":
+        return
+    deselected = [item for item in items if item.get_closest_marker("postgres_only")]
+    if deselected:
+        items[:] = [item for item in items if not item.get_closest_marker("postgres_only")]
+        config.hook.pytest_deselected(items=deselected)
+        _deselected_for_store.extend(item.nodeid for item in deselected)
+
+
 @pytest.fixture(scope="session")
 def fieldpass_bin() -> Path:
     binary = Path(os.environ.get("FIELDPASS_BIN", REPO_ROOT / ".build/debug/fieldpass"))
@@ -140,6 +170,11 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
+    if _deselected_for_store:
+        terminalreporter.write_line(
+            f"{len(_deselected_for_store)} postgres_only test(s) deselected: the store is "
+            f"{helpers.store_kind()}; they run with FIELDPASS_E2E_STORE=postgres"
+        )
     if _not_run:
         terminalreporter.write_line(
             f"{len(_not_run)} test(s) did not run; that fails the end-to-end suite:", red=True
@@ -149,5 +184,6 @@ def pytest_terminal_summary(terminalreporter) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    helpers.drop_leftover_databases()
     if _not_run and session.exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED

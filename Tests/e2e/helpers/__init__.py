@@ -20,6 +20,24 @@ from .browser import (
     login_params,
     open_confirmation,
 )
+from .cluster import (
+    Cluster,
+    OwnPostgres,
+    on,
+    path_and_query,
+    percentile,
+    start_cluster,
+)
+from .database import (
+    Database,
+    PostgresDatabase,
+    SQLiteDatabase,
+    drop_leftover_databases,
+    fresh_postgres_database,
+    postgres_server,
+    store_kind,
+    store_problem,
+)
 from .environments import (
     ADMIN_EMAIL,
     DEV_BACKEND,
@@ -45,7 +63,7 @@ from .processes import (
     tail,
     wait_until_http_ok,
 )
-from .server import FieldpassServer, Registration, server_in, start_server
+from .server import FieldpassServer, Registration, server_env, server_in, start_server
 from .settings import (
     ACCESS_TOKEN_TTL,
     AUDIENCE,
@@ -59,7 +77,15 @@ from .settings import (
     IDP_CLIENT_SECRET,
     STARTUP_TIMEOUT,
 )
-from .sockets import Received, assert_event, assert_silent, receive, receive_until_close, ws_connect
+from .sockets import (
+    Received,
+    assert_event,
+    assert_silent,
+    collect_until_terminal,
+    receive,
+    receive_until_close,
+    ws_connect,
+)
 from .tokens import b64url_decode, b64url_encode, jwk_thumbprint, reforge, verify_jwt
 from .web import assert_api_error, assert_json, describe, http_client, is_html
 
@@ -83,7 +109,23 @@ __all__ = [
     "OTHER_ENV",
     "RUNNING",
     "STARTUP_TIMEOUT",
+    "Cluster",
+    "OwnPostgres",
+    "collect_until_terminal",
+    "on",
+    "path_and_query",
+    "percentile",
+    "start_cluster",
+    "server_env",
     "ConfirmationPage",
+    "Database",
+    "PostgresDatabase",
+    "SQLiteDatabase",
+    "drop_leftover_databases",
+    "fresh_postgres_database",
+    "postgres_server",
+    "store_kind",
+    "store_problem",
     "assert_idp_request",
     "audit_entries",
     "authorization_endpoint",

@@ -4,16 +4,16 @@ and its database (read-only)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import subprocess
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from .database import Database, PostgresDatabase, SQLiteDatabase, cell_contains, fresh_database
 from .environments import EnvironmentSpec, ServiceAccountSpec
 from .idp import MockIdP
 from .processes import (
@@ -60,17 +60,33 @@ class FieldpassServer:
     config_path: Path
     sqlite_path: Path
     keys_dir: Path
-    env: dict[str, str]
+    env: dict[str, str] = field(repr=False)  # holds secrets: never shown
     idp: MockIdP
     process: ManagedProcess | None = None
     # None: the single `dev` environment of example.com, without admins or service accounts.
     environments: tuple[EnvironmentSpec, ...] | None = None
     # None: no `roles:` key (the built-in role table).
     roles: Mapping[str, Sequence[str]] | None = None
+    # Where the state lives; None: the SQLite file `sqlite_path`.
+    database: Database | None = None
+    # Whether stop() drops `database` (not when several servers share it).
+    owns_database: bool = True
+    # None: public_url is this server's own address; else the address every instance
+    # shares (the issuer of their tokens).
+    shared_public_url: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.database is None:
+            self.database = SQLiteDatabase(self.sqlite_path)
+
+    @property
+    def url(self) -> str:
+        """This process's own address."""
+        return f"http://127.0.0.1:{self.port}"
 
     @property
     def public_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return self.shared_public_url or self.url
 
     @property
     def callback_url(self) -> str:
@@ -122,8 +138,7 @@ class FieldpassServer:
                     "  host: 127.0.0.1",
                     f"  port: {self.port}",
                     f"  public_url: {q(self.public_url)}",
-                    "storage:",
-                    f"  sqlite_path: {q(str(self.sqlite_path))}",
+                    *self.database.config_lines(),
                     "tokens:",
                     f"  keys_dir: {q(str(self.keys_dir))}",
                     f"  audience: {AUDIENCE}",
@@ -139,7 +154,47 @@ class FieldpassServer:
             )
         )
 
-    def start(self) -> None:
+    def start(self, *, new_key: bool = True) -> None:
+        """Generate a signing key (unless `new_key` is false: keys_dir has one), start
+        `fieldpass serve` and wait until it answers."""
+        self.launch(new_key=new_key)
+        self.wait_ready()
+
+    def launch(self, *, new_key: bool = True) -> None:
+        """start() without waiting. From the main thread: the process gets SIGTERM when the
+        thread that started it ends (PR_SET_PDEATHSIG)."""
+        if new_key:
+            self.generate_key()
+        else:
+            self.workdir.mkdir(parents=True, exist_ok=True)
+            self.write_config()
+        self.process = start_process(
+            f"fieldpass-{self.port}",
+            [str(self.binary), "serve", "--config", str(self.config_path)],
+            self.workdir,
+            self.env,
+        )
+
+    def wait_ready(self) -> None:
+        assert self.process is not None, "launch() first"
+        wait_until_http_ok(f"{self.url}/healthz", self.process, STARTUP_TIMEOUT)
+
+    def stop(self) -> int | None:
+        """Stop the process; drop the database it owns (PostgreSQL), best effort."""
+        status = self.process.stop() if self.process else None
+        if self.owns_database:
+            self.database.drop()
+        return status
+
+    def kill(self) -> int | None:
+        """SIGKILL the process, as a crash would; the database stays."""
+        if self.process is None:
+            return None
+        self.process.proc.kill()
+        return self.process.stop()
+
+    def generate_key(self) -> None:
+        """`fieldpass keys generate` into this server's keys_dir (written config first)."""
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.keys_dir.mkdir(parents=True, exist_ok=True)
         self.write_config()
@@ -147,16 +202,6 @@ class FieldpassServer:
         assert result.returncode == 0, f"keys generate failed:\n{cli_output(result)}"
         pems = sorted(self.keys_dir.glob("*.pem"))
         assert pems, f"keys generate wrote no *.pem into {self.keys_dir}:\n{cli_output(result)}"
-        self.process = start_process(
-            f"fieldpass-{self.port}",
-            [str(self.binary), "serve", "--config", str(self.config_path)],
-            self.workdir,
-            self.env,
-        )
-        wait_until_http_ok(f"{self.public_url}/healthz", self.process, STARTUP_TIMEOUT)
-
-    def stop(self) -> int | None:
-        return self.process.stop() if self.process else None
 
     def log_tail(self) -> str:
         return self.process.log_tail() if self.process else "<not started>"
@@ -202,7 +247,7 @@ class FieldpassServer:
         all_headers = {"content-type": "application/json", **(headers or {})}
         with http_client() as client:
             return client.post(
-                f"{self.public_url}/register_device", content=content, headers=all_headers
+                f"{self.url}/register_device", content=content, headers=all_headers
             )
 
     def register(self, email: str, device: Mapping[str, Any] | None = None, *, email_only: bool = False) -> Registration:
@@ -226,7 +271,7 @@ class FieldpassServer:
 
     def get(self, path_and_query: str) -> httpx.Response:
         with http_client() as client:
-            return client.get(f"{self.public_url}{path_and_query}")
+            return client.get(f"{self.url}{path_and_query}")
 
     def api(
         self,
@@ -250,7 +295,7 @@ class FieldpassServer:
             all_headers.setdefault("content-type", "application/json")
         with http_client(timeout=timeout) as client:
             return client.request(
-                method, f"{self.public_url}{path}", content=content, params=params, headers=all_headers
+                method, f"{self.url}{path}", content=content, params=params, headers=all_headers
             )
 
     def post_token(
@@ -259,81 +304,54 @@ class FieldpassServer:
     ) -> httpx.Response:
         """`POST /token`, form-encoded; `auth` is HTTP Basic client authentication."""
         with http_client() as client:
-            return client.post(f"{self.public_url}/token", data=dict(form), auth=auth, headers=headers)
+            return client.post(f"{self.url}/token", data=dict(form), auth=auth, headers=headers)
 
     def refresh(self, refresh_token: str) -> httpx.Response:
         return self.post_token({"grant_type": "refresh_token", "refresh_token": refresh_token})
 
     def jwks(self) -> dict[str, Any]:
         with http_client() as client:
-            response = client.get(f"{self.public_url}/.well-known/jwks.json")
+            response = client.get(f"{self.url}/.well-known/jwks.json")
         assert response.status_code == 200, describe(response)
         return response.json()
 
     def verify_access_token(self, token: str) -> dict[str, Any]:
         return verify_jwt(token, self.jwks(), issuer=self.public_url, audience=AUDIENCE)
 
-    # ---- storage (read-only)
-
-    def _connect_ro(self) -> sqlite3.Connection:
-        return sqlite3.connect(f"file:{self.sqlite_path}?mode=ro", uri=True, timeout=5)
+    # ---- storage (read-only; `?` placeholders whichever the store)
 
     def row_counts(self, tables: Sequence[str] = DB_TABLES) -> dict[str, int]:
-        conn = self._connect_ro()
-        try:
-            return {
-                table: conn.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0]
-                for table in tables
-            }
-        finally:
-            conn.close()
+        rows = self.database.fetch_tables(tables, 'SELECT COUNT(*) FROM "{table}"')
+        return {table: rows[table][0][0] for table in tables}
 
     def snapshot(self, tables: Sequence[str] = DIRECTORY_TABLES) -> dict[str, list[tuple[Any, ...]]]:
         """Every row of `tables`, sorted: equal snapshots mean nothing in them changed."""
-        conn = self._connect_ro()
-        try:
-            return {
-                table: sorted(conn.execute(f'SELECT * FROM "{table}"').fetchall(), key=repr)
-                for table in tables
-            }
-        finally:
-            conn.close()
+        rows = self.database.fetch_tables(tables, 'SELECT * FROM "{table}"')
+        return {table: sorted(rows[table], key=repr) for table in tables}
 
     def query(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
         """A read-only query of the server's database."""
-        conn = self._connect_ro()
-        try:
-            return conn.execute(sql, args).fetchall()
-        finally:
-            conn.close()
+        return self.database.fetchall(sql, args)
 
     def tables_containing(self, needle: str) -> list[str]:
         """Names of tables where some cell contains `needle` (text or blob)."""
-        conn = self._connect_ro()
-        found = []
-        try:
-            tables = [
-                row[0]
-                for row in conn.execute(
-                    "SELECT name FROM sqlite_master WHERE type = 'table'"
-                )
-            ]
-            for table in tables:
-                for row in conn.execute(f'SELECT * FROM "{table}"'):
-                    if any(_cell_contains(cell, needle) for cell in row):
-                        found.append(table)
-                        break
-        finally:
-            conn.close()
-        return found
+        tables = self.database.table_names()
+        everything = self.database.fetch_tables(tables, 'SELECT * FROM "{table}"')
+        return [
+            table for table in tables
+            if any(cell_contains(cell, needle) for row in everything[table] for cell in row)
+        ]
 
 
-def _cell_contains(cell: Any, needle: str) -> bool:
-    if isinstance(cell, str):
-        return needle in cell
-    if isinstance(cell, bytes):
-        return needle.encode() in cell
-    return False
+def server_env(
+    extra_env: Mapping[str, str] | None, environments: Sequence[EnvironmentSpec] | None
+) -> dict[str, str]:
+    """The environment of a server process: clean, with its service accounts' secrets."""
+    env = clean_env(extra_env)
+    for environment in environments or ():
+        for account in environment.service_accounts:
+            env[account.secret_env] = account.secret
+    return env
 
 
 def start_server(
@@ -342,10 +360,7 @@ def start_server(
     environments: Sequence[EnvironmentSpec] | None = None,
     roles: Mapping[str, Sequence[str]] | None = None,
 ) -> FieldpassServer:
-    env = clean_env(extra_env)
-    for environment in environments or ():
-        for account in environment.service_accounts:
-            env[account.secret_env] = account.secret
+    env = server_env(extra_env, environments)
     server = server_in(workdir, binary, idp, env, environments=environments, roles=roles)
     server.start()
     return server
@@ -356,8 +371,16 @@ def server_in(
     *,
     environments: Sequence[EnvironmentSpec] | None = None,
     roles: Mapping[str, Sequence[str]] | None = None,
+    database: Database | None = None,
 ) -> FieldpassServer:
-    """A server whose config, database and keys live in `workdir` (not started)."""
+    """A server whose config and keys live in `workdir` (not started). Its state lives in
+    `database`, else in a new one of the store the suite runs on (FIELDPASS_E2E_STORE): the
+    file `workdir`/fieldpass.sqlite, or a fresh PostgreSQL database that stop() drops."""
+    owns_database = database is None
+    if database is None:
+        database = fresh_database(workdir)
+    if isinstance(database, PostgresDatabase) and database.password_env and database.password:
+        env.setdefault(database.password_env, database.password)
     return FieldpassServer(
         binary=binary,
         workdir=workdir,
@@ -369,4 +392,6 @@ def server_in(
         idp=idp,
         environments=tuple(environments) if environments is not None else None,
         roles=roles,
+        database=database,
+        owns_database=owns_database,
     )

@@ -1,0 +1,223 @@
+"""The store a server under test keeps its state in, SQLite or PostgreSQL, as the suite
+reads it: read-only, with `?` placeholders whichever the store.
+
+FIELDPASS_E2E_STORE picks the store (sqlite by default). With postgres, every server gets
+a fresh database on the server FIELDPASS_TEST_POSTGRES_URL names (the password from
+FIELDPASS_TEST_POSTGRES_PASSWORD), dropped when the server is torn down.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import sqlite3
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import urlsplit, urlunsplit
+
+STORE_ENV = "FIELDPASS_E2E_STORE"
+POSTGRES_URL_ENV = "FIELDPASS_TEST_POSTGRES_URL"
+POSTGRES_PASSWORD_ENV = "FIELDPASS_TEST_POSTGRES_PASSWORD"
+STORES = ("sqlite", "postgres")
+
+
+def store_kind() -> str:
+    """The store the suite runs on: `sqlite` (the default) or `postgres`."""
+    return os.environ.get(STORE_ENV, "sqlite").strip().lower() or "sqlite"
+
+
+def store_problem() -> str | None:
+    """Why the suite cannot run on the store it was asked for, or None."""
+    kind = store_kind()
+    if kind not in STORES:
+        return f"{STORE_ENV}={kind!r}: must be one of {', '.join(STORES)}"
+    if kind == "postgres" and not os.environ.get(POSTGRES_URL_ENV):
+        return (
+            f"{STORE_ENV}=postgres needs {POSTGRES_URL_ENV} (postgres://USER@127.0.0.1:PORT/DB of a "
+            f"server where USER may create databases; its password in {POSTGRES_PASSWORD_ENV})"
+        )
+    return None
+
+
+class Database(Protocol):
+    """What the tests read a server's state through, and how its config names it."""
+
+    def config_lines(self) -> list[str]: ...
+
+    def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
+
+    def fetch_tables(self, tables: Sequence[str], sql: str) -> dict[str, list[tuple[Any, ...]]]: ...
+
+    def table_names(self) -> list[str]: ...
+
+    def drop(self) -> None: ...
+
+
+@dataclass
+class SQLiteDatabase:
+    path: Path
+
+    def config_lines(self) -> list[str]:
+        return ["storage:", f"  sqlite_path: {json.dumps(str(self.path))}"]
+
+    def _connect(self) -> sqlite3.Connection:
+        return sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=5)
+
+    def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        conn = self._connect()
+        try:
+            return conn.execute(sql, tuple(args)).fetchall()
+        finally:
+            conn.close()
+
+    def fetch_tables(self, tables: Sequence[str], sql: str) -> dict[str, list[tuple[Any, ...]]]:
+        """`sql` (with `{table}`) for each table, in one connection."""
+        conn = self._connect()
+        try:
+            return {table: conn.execute(sql.format(table=table)).fetchall() for table in tables}
+        finally:
+            conn.close()
+
+    def table_names(self) -> list[str]:
+        return [row[0] for row in self.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")]
+
+    def drop(self) -> None:
+        """The file stays with the test's other files."""
+
+
+# A `?` outside quotes and comments is a placeholder; a `%` must be doubled for psycopg.
+_SQL_TOKENS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|\?|%")
+
+
+def to_psycopg(sql: str) -> str:
+    """`sql` with `?` placeholders in psycopg's `%s` style (quoted text is left alone)."""
+
+    def replace(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token == "?":
+            return "%s"
+        return token.replace("%", "%%")
+
+    return _SQL_TOKENS.sub(replace, sql)
+
+
+@dataclass
+class PostgresDatabase:
+    """One database on a PostgreSQL server, named by `url` (postgres://user@host:port/name)."""
+
+    url: str
+    password: str | None = field(repr=False)
+    password_env: str | None
+    # storage.postgres.timeout, when not the server's default.
+    timeout: int | None = None
+    # The database to connect to when dropping this one.
+    admin_database: str = "postgres"
+
+    @property
+    def name(self) -> str:
+        return urlsplit(self.url).path.lstrip("/")
+
+    def config_lines(self) -> list[str]:
+        lines = ["storage:", "  driver: postgres", "  postgres:", f"    url: {json.dumps(self.url)}"]
+        if self.password_env:
+            lines.append(f"    password_env: {self.password_env}")
+        if self.timeout is not None:
+            lines.append(f"    timeout: {self.timeout}")
+        return lines
+
+    def connect(self, *, read_only: bool = True, connect_timeout: int = 5):
+        import psycopg
+
+        options = "-c default_transaction_read_only=on" if read_only else ""
+        return psycopg.connect(
+            self.url, password=self.password, autocommit=True, connect_timeout=connect_timeout,
+            options=options,
+        )
+
+    def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        with self.connect() as conn:
+            return conn.execute(to_psycopg(sql), tuple(args)).fetchall()
+
+    def fetch_tables(self, tables: Sequence[str], sql: str) -> dict[str, list[tuple[Any, ...]]]:
+        """`sql` (with `{table}`) for each table, in one read-only snapshot of the database."""
+        with self.connect() as conn:
+            with conn.transaction():
+                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                return {table: conn.execute(sql.format(table=table)).fetchall() for table in tables}
+
+    def table_names(self) -> list[str]:
+        rows = self.fetchall(
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_schema = 'public' AND table_type = 'BASE TABLE'"
+        )
+        return [row[0] for row in rows]
+
+    def with_database(self, name: str) -> PostgresDatabase:
+        parts = urlsplit(self.url)
+        return dataclasses.replace(self, url=urlunsplit(parts._replace(path=f"/{name}")))
+
+    def create(self, name: str | None = None, *, track: bool = True) -> PostgresDatabase:
+        """A new empty database (`name`, else fieldpass_e2e_<hex>) on this one's server;
+        `track`: dropped at the latest when the test session ends."""
+        name = name or f"fieldpass_e2e_{uuid.uuid4().hex[:16]}"
+        with self.connect(read_only=False) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        created = dataclasses.replace(self.with_database(name), admin_database=self.name)
+        if track:
+            CREATED.append(created)
+        return created
+
+    def drop(self) -> None:
+        """Drop this database (its connections too), best effort: a leftover is no failure."""
+        maintenance = self.with_database(self.admin_database)
+        try:
+            with maintenance.connect(read_only=False, connect_timeout=3) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+        except Exception:  # noqa: BLE001 - the server may be gone; the test's outcome stands
+            return
+        if self in CREATED:
+            CREATED.remove(self)
+
+
+# Databases this test run created and has not dropped yet.
+CREATED: list[PostgresDatabase] = []
+
+
+def drop_leftover_databases() -> None:
+    """Drop what servers that were never torn down (or only configured) left behind."""
+    for database in list(CREATED):
+        database.drop()
+
+
+def postgres_server() -> PostgresDatabase:
+    """The PostgreSQL server FIELDPASS_TEST_POSTGRES_URL names (its own database)."""
+    url = os.environ.get(POSTGRES_URL_ENV)
+    assert url, store_problem()
+    password = os.environ.get(POSTGRES_PASSWORD_ENV) or None
+    return PostgresDatabase(url, password, POSTGRES_PASSWORD_ENV if password else None)
+
+
+def fresh_postgres_database() -> PostgresDatabase:
+    """A new empty database fieldpass_e2e_<hex> on the test PostgreSQL server."""
+    return postgres_server().create()
+
+
+def fresh_database(workdir: Path) -> Database:
+    """Where a new server keeps its state: a SQLite file in `workdir`, or a fresh PostgreSQL
+    database, as FIELDPASS_E2E_STORE says."""
+    if store_kind() == "postgres":
+        return fresh_postgres_database()
+    return SQLiteDatabase(workdir / "fieldpass.sqlite")
+
+
+def cell_contains(cell: Any, needle: str) -> bool:
+    if isinstance(cell, str):
+        return needle in cell
+    if isinstance(cell, (bytes, bytearray, memoryview)):
+        return needle.encode() in bytes(cell)
+    return False

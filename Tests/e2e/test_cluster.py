@@ -1,0 +1,348 @@
+"""Several instances on one PostgreSQL database: a device's socket on one instance gets the
+events that others store, the realm feed has no gaps when registrations land everywhere at
+once, an instance that dies mid-onboarding loses nothing, and PostgreSQL may restart under
+a running server.
+
+Instances share their key and their issuer (helpers.cluster): every URL the server hands
+out names instance A, the "load balancer"; `on(instance, url)` sends it elsewhere.
+PostgreSQL only: on SQLite these tests are deselected (conftest, marker postgres_only).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+
+from helpers import (
+    AUDIENCE,
+    DEV_BACKEND,
+    DIRECTORY_ENVIRONMENTS,
+    HTTP_TIMEOUT,
+    Cluster,
+    FieldpassServer,
+    IntegrationClient,
+    MockIdP,
+    OwnPostgres,
+    Registration,
+    assert_api_error,
+    authorize_url,
+    collect_until_terminal,
+    describe,
+    free_port,
+    http_client,
+    idp_redirect,
+    is_html,
+    login_and_receive_token,
+    login_params,
+    on,
+    onboard_to_data_ready,
+    path_and_query,
+    percentile,
+    receive,
+    receive_until_close,
+    server_env,
+    server_in,
+    start_cluster,
+    unique_email,
+    verify_jwt,
+    ws_connect,
+)
+
+pytestmark = pytest.mark.postgres_only
+
+DEVICE = {"name": "Pixel 8", "platform": "android"}
+ONBOARDING = ["token", "realm_initialized", "data_ready"]
+
+
+def _start(fieldpass_bin: Path, idp: MockIdP, workdir: Path) -> Cluster:
+    return start_cluster(fieldpass_bin, idp, workdir, 3, environments=DIRECTORY_ENVIRONMENTS)
+
+
+@pytest.fixture(scope="module")
+def cluster(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    """Instances A, B and C on one fresh database, with dev's service account."""
+    started = _start(fieldpass_bin, idp, tmp_path_factory.mktemp("cluster"))
+    yield started
+    started.stop()
+
+
+@pytest.fixture
+def own_cluster(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> Iterator[Cluster]:
+    """A, B and C of the test's own, for a test that kills one of them."""
+    started = _start(fieldpass_bin, idp, tmp_path)
+    yield started
+    started.stop()
+
+
+def backend(instance: FieldpassServer) -> IntegrationClient:
+    """dev's backend integration talking to `instance`."""
+    client = IntegrationClient(instance.url, DEV_BACKEND.id, DEV_BACKEND.secret)
+    client.authenticate()
+    return client
+
+
+def deliver_callback(instance: FieldpassServer, location: str) -> None:
+    """The IdP's redirect (to the shared address) delivered to `instance` instead."""
+    assert path_and_query(location).startswith("/auth_callback?"), location
+    callback = instance.get(path_and_query(location))
+    assert callback.status_code == 200 and is_html(callback), describe(callback)
+
+
+def assert_onboarding_events(events: list[dict[str, Any]], first_seq: int = 1) -> None:
+    """token, realm_initialized, data_ready from `first_seq` on: in order, each once."""
+    types = [event.get("type") for event in events]
+    seqs = [event.get("seq") for event in events]
+    expected = ONBOARDING[first_seq - 1 :]
+    assert types == expected and seqs == list(range(first_seq, 4)), f"expected {expected}, got {events}"
+
+
+# --------------------------------------------------------------------------- one device, three instances
+
+
+def test_onboarding_spread_over_three_instances(cluster: Cluster) -> None:
+    a, b, c = cluster.instances
+    email = unique_email("cluster")
+    registration = a.register(email, DEVICE)
+    assert urlsplit(registration.websocket_url).netloc == urlsplit(a.url).netloc, registration.body
+
+    with ws_connect(on(b, registration.websocket_url)) as ws:
+        location = idp_redirect(registration.login_url, email)
+        assert location.startswith(f"{cluster.public_url}/auth_callback?"), location
+        deliver_callback(c, location)
+        signed_in = receive(ws, 2)
+        realm_path = signed_in[1].get("realm_path")
+        with backend(a) as integration:
+            assert integration.mark_initialized(realm_path).get("devices_notified") == 1
+        rest = collect_until_terminal(ws)
+
+    assert_onboarding_events(signed_in + rest.events)
+    assert rest.closed and rest.close_code == 1000, rest
+    jwks = a.jwks()
+    assert b.jwks() == jwks and c.jwks() == jwks, "the instances do not publish the same keys"
+    claims = verify_jwt(signed_in[0]["access_token"], jwks, issuer=cluster.public_url, audience=AUDIENCE)
+    assert claims["email"] == email and realm_path == f"/users/{claims['sub']}", (claims, realm_path)
+
+
+# --------------------------------------------------------------------------- the feed under load
+
+CROWD = 200
+
+
+class FeedReader:
+    """A backend following the feed from `cursor` with long-polls, alternating instances."""
+
+    def __init__(self, clients: list[IntegrationClient], cursor: str, expected: int, seconds: float) -> None:
+        self.clients = clients
+        self.cursor = cursor
+        self.expected = expected
+        self.deadline = time.monotonic() + seconds
+        self.entries: list[dict[str, Any]] = []
+        self.requests = 0
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            while len(self.entries) < self.expected and time.monotonic() < self.deadline:
+                client = self.clients[self.requests % len(self.clients)]
+                page = client.feed(self.cursor, wait=2, limit=50)
+                self.requests += 1
+                self.entries += page["realms"]
+                self.cursor = page["cursor"]
+        except BaseException as error:  # pytest.fail raises a BaseException
+            self.error = error
+
+    def join(self) -> None:
+        self._thread.join(max(0.0, self.deadline - time.monotonic()) + HTTP_TIMEOUT)
+        assert not self._thread.is_alive(), "the feed reader did not finish"
+        if self.error is not None:
+            raise self.error
+
+
+async def _register_all(urls: list[str], emails: list[str]) -> list[httpx.Response]:
+    limits = httpx.Limits(max_connections=len(emails), max_keepalive_connections=len(emails))
+    async with httpx.AsyncClient(trust_env=False, timeout=HTTP_TIMEOUT * 3, limits=limits) as client:
+        return await asyncio.gather(*(
+            client.post(f"{url}/register_device", json={"email": email, "device": DEVICE})
+            for url, email in zip(urls, emails)
+        ))
+
+
+def test_200_registrations_on_three_instances_reach_the_feed_once_each(cluster: Cluster) -> None:
+    emails = [unique_email("crowd") for _ in range(CROWD)]
+    urls = [cluster[index % 3].url for index in range(CROWD)]
+    clients = [backend(instance) for instance in cluster.instances]
+    try:
+        _, start = clients[0].drain()
+        reader = FeedReader(clients, start, CROWD, seconds=25)
+        responses = asyncio.run(_register_all(urls, emails))
+        reader.join()
+        # Nothing more after what the reader saw, asked of another instance.
+        extra, _ = clients[(reader.requests + 1) % 3].drain(reader.cursor)
+    finally:
+        for client in clients:
+            client.close()
+
+    failed = [describe(response) for response in responses if response.status_code != 201]
+    assert not failed, f"{len(failed)} of {CROWD} registrations failed, e.g. {failed[:3]}"
+    seen = [entry["email"] for entry in reader.entries]
+    paths = [entry["realm_path"] for entry in reader.entries]
+    assert len(seen) == len(set(seen)) and len(paths) == len(set(paths)), "the feed repeated realms"
+    missing = set(emails) - set(seen)
+    assert not missing, f"the reader missed {len(missing)} realms (a gap in the feed), e.g. {sorted(missing)[:3]}"
+    assert sorted(seen) == sorted(emails), f"not exactly the {CROWD} new people: {len(seen)} entries"
+    assert all(entry["initialized"] is False for entry in reader.entries), reader.entries[:3]
+    assert extra == [], f"the feed went on after the {CROWD}: {extra[:3]}"
+    assert reader.requests >= 3, f"the reader used {reader.requests} requests, not every instance"
+
+
+# --------------------------------------------------------------------------- push latency
+
+SAMPLES = 60
+LATENCY_LIMIT = 0.100
+
+
+def pending_login(instance: FieldpassServer) -> tuple[Registration, str]:
+    """A session registered on `instance`, confirmed; its state, which the IdP would send back."""
+    registration = instance.register(unique_email("latency"), DEVICE)
+    return registration, login_params(authorize_url(registration.login_url))["state"]
+
+
+def test_an_event_stored_on_a_reaches_a_socket_on_b_within_100_ms(cluster: Cluster, tmp_path: Path) -> None:
+    a, b, _ = cluster.instances
+    sessions = [pending_login(a) for _ in range(SAMPLES)]
+    latencies: list[float] = []  # from the callback's answer on A to the frame on B
+    round_trips: list[float] = []  # from sending the callback to A to the frame on B
+    with ExitStack() as stack, http_client() as browser:
+        sockets = [stack.enter_context(ws_connect(on(b, registration.websocket_url))) for registration, _ in sessions]
+        time.sleep(0.5)  # every socket subscribed: what follows is a push, not a read at connect
+        for (registration, state), ws in zip(sessions, sockets):
+            sent = time.perf_counter()
+            response = browser.get(f"{a.url}/auth_callback", params={"error": "access_denied", "state": state})
+            returned = time.perf_counter()
+            frame = receive(ws, 1)[0]
+            arrived = time.perf_counter()
+            latencies.append(arrived - returned)
+            round_trips.append(arrived - sent)
+            assert response.status_code in {200, *range(400, 500)} and is_html(response), describe(response)
+            assert frame.get("type") == "login_failed" and frame.get("seq") == 1, frame
+            assert frame.get("error") == "access_denied", frame
+            rest = receive_until_close(ws, timeout=5)
+            assert rest.events == [] and rest.closed, f"{registration.session_id}: {rest}"
+
+    def ms(samples: list[float]) -> str:
+        return (
+            f"p50 {percentile(samples, 0.50) * 1000:.1f} ms, p99 {percentile(samples, 0.99) * 1000:.1f} ms, "
+            f"max {max(samples) * 1000:.1f} ms"
+        )
+
+    report = (
+        f"cross-instance push (stored via A, socket on B), {len(latencies)} samples: "
+        f"from A's answer to the frame {ms(latencies)}; from sending to A {ms(round_trips)}"
+    )
+    (tmp_path / "latency.txt").write_text(
+        report + "\n" + "after answer ms, after send ms\n"
+        + "".join(f"{late * 1000:.2f}, {trip * 1000:.2f}\n" for late, trip in zip(latencies, round_trips))
+    )
+    print(f"\n{report} (samples in {tmp_path / 'latency.txt'})")
+    assert len(latencies) >= 50
+    assert percentile(latencies, 0.99) < LATENCY_LIMIT, report
+
+
+# --------------------------------------------------------------------------- an instance dies
+
+
+def test_killed_instance_loses_no_event(own_cluster: Cluster) -> None:
+    a, b, c = own_cluster.instances
+    done_email, pending_email = unique_email("killed-after"), unique_email("killed-before")
+    done = a.register(done_email, DEVICE)
+    pending = a.register(pending_email, DEVICE)
+    with ExitStack() as stack:  # both sockets on A
+        done_ws = stack.enter_context(ws_connect(done.websocket_url))
+        pending_ws = stack.enter_context(ws_connect(pending.websocket_url))
+        _, realm_event = login_and_receive_token(done_ws, done, done_email)
+        last_seq = realm_event["seq"]
+        # The second person is back from the IdP, but the redirect has not reached us yet.
+        location = idp_redirect(pending.login_url, pending_email)
+
+        a.kill()
+        for ws in (done_ws, pending_ws):
+            dropped = receive_until_close(ws, timeout=5)
+            assert dropped.closed and dropped.events == [], dropped
+
+    # The device that had signed in comes back on B and takes only what follows seq N.
+    with ws_connect(f"{on(b, done.websocket_url)}&after={last_seq}") as ws, backend(c) as integration:
+        assert integration.mark_initialized(realm_event["realm_path"]).get("initialized") is True
+        rest = collect_until_terminal(ws)
+    assert_onboarding_events(rest.events, first_seq=last_seq + 1)
+    assert rest.closed and rest.close_code == 1000, rest
+
+    # The other completes its sign-in on B.
+    deliver_callback(b, location)
+    with ws_connect(on(b, pending.websocket_url)) as ws, backend(c) as integration:
+        signed_in = receive(ws, 2)
+        integration.mark_initialized(signed_in[1].get("realm_path"))
+        rest = collect_until_terminal(ws)
+    assert_onboarding_events(signed_in + rest.events)
+    claims = b.verify_access_token(signed_in[0]["access_token"])
+    assert claims["email"] == pending_email, claims
+
+
+# --------------------------------------------------------------------------- PostgreSQL restarts
+
+
+def wait_for_registration(server: FieldpassServer, seconds: float) -> float:
+    """Register until one answers 201; returns how long that took."""
+    started = time.monotonic()
+    last = None
+    while time.monotonic() - started < seconds:
+        last = server.post_register({"email": unique_email("recovery"), "device": DEVICE})
+        if last.status_code == 201:
+            return time.monotonic() - started
+        time.sleep(0.25)
+    pytest.fail(f"registration did not work again within {seconds} s: {describe(last) if last else 'no answer'}")
+
+
+def test_server_rides_out_a_postgres_restart(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    own = OwnPostgres(free_port())
+    own.start()
+    server = None
+    try:
+        database = own.server(timeout=2).create(track=False)
+        server = server_in(tmp_path / "server", fieldpass_bin, idp, server_env(None, None), database=database)
+        server.start()
+        pid = server.process.proc.pid
+        assert server.post_register({"email": unique_email(), "device": DEVICE}).status_code == 201
+
+        own.stop()
+        started = time.monotonic()
+        refused = server.post_register({"email": unique_email(), "device": DEVICE})
+        elapsed = time.monotonic() - started
+        assert_api_error(refused, 503, "store_unavailable")
+        assert elapsed < 5, f"503 came after {elapsed:.1f} s with storage.postgres.timeout 2"
+        health = server.get("/healthz")
+        assert health.status_code == 200, describe(health)
+        ready = server.get("/readyz")
+        assert ready.status_code == 503 and ready.json().get("status") == "unavailable", describe(ready)
+
+        own.start()
+        recovered = wait_for_registration(server, 15)
+        ready = server.get("/readyz")
+        assert ready.status_code == 200 and ready.json().get("status") == "ready", describe(ready)
+        onboard_to_data_ready(server, unique_email("after-restart"))
+        assert server.process.alive() and server.process.proc.pid == pid, "the server was restarted"
+        print(f"\nstore_unavailable after {elapsed:.2f} s; registration worked again {recovered:.2f} s after restart")
+    finally:
+        if server is not None:
+            server.stop()
+        own.destroy()
