@@ -19,11 +19,11 @@ public protocol DirectoryStore: Sendable {
     func createTeam(name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord
     func renameTeam(id: String, to name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord
     func deleteTeam(id: String, environmentID: String, actor: String, now: Date) async throws
-    func addMember(userID: String, teamID: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord
-    func removeMember(userID: String, teamID: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord
+    /// Adds (`member: true`) or removes a person's membership of a team.
+    func changeMembership(userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool) async throws -> TeamRecord
 
-    func grant(_ access: RealmAccess, realmPath: String, userID: String, environmentID: String, actor: String, now: Date) async throws -> AccessFacts
-    func revoke(realmPath: String, userID: String, environmentID: String, actor: String, now: Date) async throws -> AccessFacts
+    /// Sets, or with `nil` removes, one explicit grant.
+    func changeGrant(_ access: RealmAccess?, realmPath: String, userID: String, environmentID: String, actor: String, now: Date) async throws -> AccessFacts
 
     /// Newest first, entries with `id < before` when given.
     func auditLog(environmentID: String, before: Int64?, limit: Int) async throws -> [AuditEntry]
@@ -32,4 +32,24 @@ public protocol DirectoryStore: Sendable {
     func realmFeed(environmentID: String, after: Int64, initialized: Bool?, limit: Int) async throws -> [RealmFeedEntry]
     /// The newest position of the realm feed; no cursor can be beyond it.
     func realmFeedPosition() async throws -> Int64
+}
+
+extension DirectoryStore {
+    public func addMember(userID: String, teamID: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
+        try await changeMembership(userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: true)
+    }
+
+    public func removeMember(userID: String, teamID: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
+        try await changeMembership(userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: false)
+    }
+
+    public func grant(
+        _ access: RealmAccess, realmPath: String, userID: String, environmentID: String, actor: String, now: Date
+    ) async throws -> AccessFacts {
+        try await changeGrant(access, realmPath: realmPath, userID: userID, environmentID: environmentID, actor: actor, now: now)
+    }
+
+    public func revoke(realmPath: String, userID: String, environmentID: String, actor: String, now: Date) async throws -> AccessFacts {
+        try await changeGrant(nil, realmPath: realmPath, userID: userID, environmentID: environmentID, actor: actor, now: now)
+    }
 }

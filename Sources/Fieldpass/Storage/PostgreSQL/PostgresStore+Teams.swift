@@ -93,15 +93,7 @@ extension PostgresStore {
         }
     }
 
-    public func addMember(userID: String, teamID: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
-        try await changeMembership(userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: true)
-    }
-
-    public func removeMember(userID: String, teamID: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
-        try await changeMembership(userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: false)
-    }
-
-    private func changeMembership(
+    public func changeMembership(
         userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool
     ) async throws -> TeamRecord {
         try await write { connection in

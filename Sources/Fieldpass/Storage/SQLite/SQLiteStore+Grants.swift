@@ -2,18 +2,7 @@ public import Foundation
 import GRDB
 
 extension SQLiteStore {
-    public func grant(
-        _ access: RealmAccess, realmPath: String, userID: String, environmentID: String, actor: String, now: Date
-    ) async throws -> AccessFacts {
-        try await changeGrant(access, realmPath: realmPath, userID: userID, environmentID: environmentID, actor: actor, now: now)
-    }
-
-    public func revoke(realmPath: String, userID: String, environmentID: String, actor: String, now: Date) async throws -> AccessFacts {
-        try await changeGrant(nil, realmPath: realmPath, userID: userID, environmentID: environmentID, actor: actor, now: now)
-    }
-
-    /// Sets (or with `nil` removes) one explicit grant.
-    private func changeGrant(
+    public func changeGrant(
         _ access: RealmAccess?, realmPath: String, userID: String, environmentID: String, actor: String, now: Date
     ) async throws -> AccessFacts {
         try await write { db in
