@@ -36,3 +36,13 @@ public struct DeviceRegistration: Sendable {
         self.expiresAt = expiresAt
     }
 }
+
+extension DeviceRegistration {
+    /// The pending session this registration stored, once the store knows the person and device.
+    func pendingSession(userID: String, deviceID: String, role: String) -> OnboardingSession {
+        OnboardingSession(
+            id: sessionID, userID: userID, deviceID: deviceID, environmentID: environmentID, email: email, role: role,
+            nonce: nonce, codeVerifier: codeVerifier, status: .pending, expiresAt: expiresAt
+        )
+    }
+}

@@ -128,12 +128,7 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
                         'pending', \(now), \(registration.expiresAt.timeIntervalSince1970))
                 """
             )
-            return OnboardingSession(
-                id: registration.sessionID, userID: userID, deviceID: deviceID,
-                environmentID: registration.environmentID, email: registration.email, role: role,
-                nonce: registration.nonce, codeVerifier: registration.codeVerifier, status: .pending,
-                expiresAt: registration.expiresAt
-            )
+            return registration.pendingSession(userID: userID, deviceID: deviceID, role: role)
         }
     }
 
