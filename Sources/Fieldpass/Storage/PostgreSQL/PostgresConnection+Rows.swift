@@ -30,6 +30,12 @@ extension PostgresConnection {
     }
 }
 
+/// `FOR UPDATE` when a read must lock its row until the transaction ends; a fixed literal,
+/// never a value, so it may be spliced into the query text.
+func lockClause(_ forUpdate: Bool) -> String {
+    forUpdate ? " FOR UPDATE" : ""
+}
+
 extension PostgresRandomAccessRow {
     /// The value of `column`, decoded; a missing column is a programming error.
     func get<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws -> T {

@@ -53,7 +53,7 @@ extension PostgresStore {
 
     public func resetIdentity(userID: String, environmentID: String, actor: String, now: Date) async throws {
         try await write { connection in
-            guard let user = try await Self.lockedUser(connection, id: userID, environmentID: environmentID) else {
+            guard let user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else {
                 throw DirectoryError.unknownUser
             }
             guard let subject = user.idpSubject else { return }
@@ -67,7 +67,7 @@ extension PostgresStore {
 
     public func setDisabled(_ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
         try await write { connection in
-            guard var user = try await Self.lockedUser(connection, id: userID, environmentID: environmentID) else {
+            guard var user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else {
                 throw DirectoryError.unknownUser
             }
             guard user.disabled != disabled else { return user }
@@ -114,7 +114,7 @@ extension PostgresStore {
     public func revokeDevice(id: String, userID: String, environmentID: String, actor: String, now: Date) async throws {
         try await write { connection in
             // The user lock makes the "not revoked yet" check and its audit entry happen once.
-            guard try await Self.lockedUser(connection, id: userID, environmentID: environmentID) != nil else {
+            guard try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) != nil else {
                 throw DirectoryError.unknownUser
             }
             guard let device = try await connection.first(
@@ -140,13 +140,5 @@ extension PostgresStore {
             WHERE device_id = \(id)
             """
         )
-    }
-
-    /// The user, locked until the transaction ends: changes to one person's things run one
-    /// after another, on every instance.
-    private static func lockedUser(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> UserRecord? {
-        try await connection.first(
-            "SELECT * FROM users WHERE id = \(id) AND environment_id = \(environmentID) FOR UPDATE"
-        ).map { try Self.userRecord($0) }
     }
 }

@@ -139,17 +139,12 @@ extension PostgresStore {
     static func fetchTeam(
         _ connection: PostgresConnection, id: String, environmentID: String, forUpdate: Bool = false
     ) async throws -> TeamRecord? {
-        let row: PostgresRandomAccessRow?
-        if forUpdate {
-            row = try await connection.first(
-                "SELECT id, name, created_at FROM teams WHERE id = \(id) AND environment_id = \(environmentID) FOR UPDATE"
-            )
-        } else {
-            row = try await connection.first(
-                "SELECT id, name, created_at FROM teams WHERE id = \(id) AND environment_id = \(environmentID)"
-            )
-        }
-        guard let row else { return nil }
+        guard let row = try await connection.first(
+            """
+            SELECT id, name, created_at FROM teams
+            WHERE id = \(id) AND environment_id = \(environmentID)\(unescaped: lockClause(forUpdate))
+            """
+        ) else { return nil }
         let members = try await connection.values(
             "SELECT user_id FROM team_members WHERE team_id = \(id) ORDER BY user_id COLLATE \"C\"", as: String.self
         )

@@ -92,7 +92,7 @@ extension PostgresStore {
     static func nextFeedSeq(_ connection: PostgresConnection) async throws -> Int64 {
         guard let seq = try await connection.value(
             "UPDATE counters SET value = value + 1 WHERE name = 'realm_feed' RETURNING value", as: Int64.self
-        ) else { throw RealmFeedCounterMissing() }
+        ) else { throw StoreInconsistency("realm feed counter missing") }
         try await connection.execute("SELECT pg_notify(\(PostgresChangeListener.channel), 'realms')")
         return seq
     }
@@ -102,23 +102,12 @@ extension PostgresStore {
     static func fetchUser(
         _ connection: PostgresConnection, id: String, environmentID: String, forUpdate: Bool = false
     ) async throws -> UserRecord? {
-        let row: PostgresRandomAccessRow?
-        if forUpdate {
-            row = try await connection.first(
-                """
-                SELECT id, environment_id, email, role, created_at, idp_issuer, idp_subject, disabled_at
-                FROM users WHERE id = \(id) AND environment_id = \(environmentID) FOR UPDATE
-                """
-            )
-        } else {
-            row = try await connection.first(
-                """
-                SELECT id, environment_id, email, role, created_at, idp_issuer, idp_subject, disabled_at
-                FROM users WHERE id = \(id) AND environment_id = \(environmentID)
-                """
-            )
-        }
-        return try row.map(userRecord)
+        try await connection.first(
+            """
+            SELECT id, environment_id, email, role, created_at, idp_issuer, idp_subject, disabled_at
+            FROM users WHERE id = \(id) AND environment_id = \(environmentID)\(unescaped: lockClause(forUpdate))
+            """
+        ).map(userRecord)
     }
 
     static func fetchFacts(_ connection: PostgresConnection, userID: String, environmentID: String) async throws -> AccessFacts? {
@@ -144,9 +133,4 @@ extension PostgresStore {
             disabled: row.get("disabled_at", as: Double?.self) != nil
         )
     }
-}
-
-/// The `realm_feed` counter row, which the first migration inserts, is gone.
-private struct RealmFeedCounterMissing: Error, CustomStringConvertible {
-    var description: String { "realm feed counter missing" }
 }
