@@ -35,27 +35,13 @@ public enum Crypto {
 
     /// base64url without padding (RFC 7515 section 2).
     public static func base64URLEncode(_ bytes: some Sequence<UInt8>) -> String {
-        var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-")
-        text = text.replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
+        Base64URL.encode(Array(bytes))
     }
 
     /// Decodes base64url with or without padding; nil for characters outside the
     /// URL-safe alphabet, a wrong padding or an impossible length.
-    public static func base64URLDecode(_ string: String) -> [UInt8]? {
-        var text = string
-        // Trailing "=" is tolerated (some JWK publishers pad), but must then be exact.
-        if text.hasSuffix("=") {
-            guard text.utf8.count % 4 == 0 else { return nil }
-            while text.hasSuffix("=") { text.removeLast() }
-        }
-        guard text.utf8.allSatisfy(isBase64URLCharacter), text.utf8.count % 4 != 1 else { return nil }
-        text = text.replacingOccurrences(of: "-", with: "+")
-        text = text.replacingOccurrences(of: "_", with: "/")
-        text += String(repeating: "=", count: (4 - text.utf8.count % 4) % 4)
-        return Data(base64Encoded: text).map(Array.init)
+    public static func base64URLDecode(_ text: some StringProtocol) -> [UInt8]? {
+        Base64URL.decode(Array(text.utf8))
     }
 
     /// Whether two byte strings are equal, in time that depends only on their length
@@ -71,16 +57,5 @@ public enum Crypto {
     /// PKCE S256 challenge for a verifier: base64url(SHA-256(ASCII(verifier))).
     public static func pkceChallenge(verifier: String) -> String {
         base64URLEncode(sha256(verifier.utf8))
-    }
-
-    /// True for A–Z, a–z, 0–9, "-" and "_".
-    private static func isBase64URLCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-            true
-        default:
-            false
-        }
     }
 }

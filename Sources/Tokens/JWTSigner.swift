@@ -1,11 +1,20 @@
-/// Signs JWTs with one key via libjwt. Header: {"alg": <alg>, "typ": "JWT", "kid": <kid>}.
+/// Signs JWTs with one key. Header: {"alg": <alg>, "kid": <kid>, "typ": "JWT"}.
 public struct JWTSigner: Sendable {
     /// The key every token is signed with.
     public let key: SigningKey
+    /// What computes the signature.
+    public let backend: SignatureBackend
+    /// The encoded header, the same for every token of this key.
+    private let headerSegment: String
 
-    /// Creates a signer for `key`.
-    public init(key: SigningKey) {
+    /// Creates a signer for `key`; the parsed key is the fast path our tokens use.
+    public init(key: SigningKey, backend: SignatureBackend = .parsedKey) {
         self.key = key
+        self.backend = backend
+        // Written by hand: the kid is a base64url thumbprint, which needs no JSON escaping.
+        // Members in sorted order, as libjwt writes them.
+        let header = #"{"alg":"\#(key.algorithm.rawValue)","kid":"\#(key.kid)","typ":"JWT"}"#
+        self.headerSegment = Crypto.base64URLEncode(header.utf8)
     }
 
     /// Signs `claims`, which must encode to a JSON object (dates as seconds since 1970).
@@ -13,11 +22,16 @@ public struct JWTSigner: Sendable {
     public func sign(_ claims: some Encodable) throws(TokenError) -> String {
         let json = try JSON.encode(claims)
         guard json.first == UInt8(ascii: "{") else { throw .malformed("claims must encode to a JSON object") }
-        return try LibJWT.sign(
-            claimsJSON: String(decoding: json, as: UTF8.self),
-            kid: key.kid,
-            algorithm: key.algorithm,
-            privatePEM: key.privatePEM
-        )
+        switch backend {
+        case .libjwt:
+            return try LibJWT.sign(
+                claimsJSON: String(decoding: json, as: UTF8.self), kid: key.kid,
+                algorithm: key.algorithm, privatePEM: key.privatePEM
+            )
+        case .parsedKey:
+            let signingInput = "\(headerSegment).\(Crypto.base64URLEncode(json))"
+            let signature = try key.parsed.sign(Array(signingInput.utf8))
+            return "\(signingInput).\(Crypto.base64URLEncode(signature))"
+        }
     }
 }

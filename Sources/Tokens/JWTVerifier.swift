@@ -9,15 +9,19 @@ public struct JWTVerifier: Sendable {
     public let keys: [VerificationKey]
     /// What a valid token must satisfy.
     public let policy: JWTVerificationPolicy
+    /// What checks the signature.
+    public let backend: SignatureBackend
 
-    /// Creates a verifier; with duplicate kids the first key wins.
-    public init(keys: [VerificationKey], policy: JWTVerificationPolicy) {
+    /// Creates a verifier; with duplicate kids the first key wins. The parsed keys are the
+    /// fast path for our own tokens; libjwt serves keys that are used once or twice.
+    public init(keys: [VerificationKey], policy: JWTVerificationPolicy, backend: SignatureBackend = .parsedKey) {
         self.keys = keys
         self.policy = policy
+        self.backend = backend
     }
 
     /// Verifies signature and claims. The header's `alg` is checked against the policy and
-    /// the selected key before libjwt sees the token, so "none", HS* and key confusion are
+    /// the selected key before any signature check, so "none", HS* and key confusion are
     /// rejected with `algorithmNotAllowed`; time, issuer and audience checks follow.
     public func verify(_ token: String, now: Date = Date()) throws(TokenError) -> VerifiedToken {
         guard token.utf8.count <= Self.maximumTokenLength else { throw .malformed("token too large") }
@@ -27,20 +31,34 @@ public struct JWTVerifier: Sendable {
         }
         let header = try JOSEHeader(segment: parts[0])
         guard let alg = header.alg else { throw .malformed("header has no alg") }
+        // Every alg the header states must pass, so a repeated one cannot pick another
+        // algorithm for a parser that keeps the last member (libjwt's jansson does).
+        for stated in header.algorithms {
+            guard let stated, let algorithm = SigningAlgorithm(rawValue: stated), policy.allowedAlgorithms.contains(algorithm) else {
+                throw .algorithmNotAllowed(stated ?? alg)
+            }
+        }
+        if let name = header.duplicateName { throw .malformed("header repeats \"\(name)\"") }
         guard let algorithm = SigningAlgorithm(rawValue: alg), policy.allowedAlgorithms.contains(algorithm) else {
             throw .algorithmNotAllowed(alg)
         }
         if let crit = header.crit { throw .malformed("unsupported critical header parameters \(crit)") }
         let key = try selectKey(kid: header.kid, algorithm: algorithm)
         // Checked after alg so that unsigned ("none") tokens report the algorithm.
-        guard !parts[2].isEmpty, Crypto.base64URLDecode(String(parts[2])) != nil else {
+        guard !parts[2].isEmpty, let signature = Crypto.base64URLDecode(parts[2]) else {
             throw .malformed("signature is missing or not base64url")
         }
-        guard let payload = Crypto.base64URLDecode(String(parts[1])) else {
+        guard let payload = Crypto.base64URLDecode(parts[1]) else {
             throw .malformed("payload is not base64url")
         }
-        try LibJWT.verify(token: token, algorithm: algorithm, publicPEM: key.publicPEM)
-        // Claims come from the exact bytes whose signature libjwt just checked.
+        switch backend {
+        case .libjwt:
+            try LibJWT.verify(token: token, algorithm: algorithm, publicPEM: key.publicPEM)
+        case .parsedKey:
+            let signingInput = token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count)
+            guard key.parsed.verify(signature, of: Array(signingInput)) else { throw .invalidSignature }
+        }
+        // Claims come from the exact bytes whose signature was just checked.
         let payloadData = Data(payload)
         let claims = try JSON.decode(RegisteredClaims.self, from: payloadData, context: "claims")
         try policy.check(claims, now: now)

@@ -8,6 +8,8 @@ public struct SigningKey: Sendable {
     public let publicKey: VerificationKey
     /// Unencrypted PKCS#8 PEM, the form libjwt re-parses on every signature.
     let privatePEM: [UInt8]
+    /// The key parsed once, for the fast path.
+    let parsed: ParsedKey
 
     /// Generates a fresh EC P-256 (ES256) or RSA-2048 (RS256) key.
     public static func generate(_ algorithm: SigningAlgorithm) throws(TokenError) -> SigningKey {
@@ -21,13 +23,16 @@ public struct SigningKey: Sendable {
         try self.init(key: PKey(privatePEM: pem))
     }
 
-    /// Derives the public half and the PKCS#8 form from `key`.
-    init(key: borrowing PKey) throws(TokenError) {
-        let publicKey = try VerificationKey(key: key, kid: nil)
+    /// Takes `key` and derives the public half and the PKCS#8 form from it.
+    init(key: consuming PKey) throws(TokenError) {
+        let privatePEM = try key.privatePKCS8PEM()
+        let parsed = try ParsedKey(key)
+        let publicKey = try VerificationKey(publicHalfOf: parsed)
         self.algorithm = publicKey.algorithm
         self.kid = publicKey.kid
         self.publicKey = publicKey
-        self.privatePEM = try key.privatePKCS8PEM()
+        self.privatePEM = privatePEM
+        self.parsed = parsed
     }
 
     /// PKCS#8 PEM of the private key (for writing to disk).

@@ -8,6 +8,8 @@ public struct VerificationKey: Sendable {
     public let jwk: JWK
     /// SubjectPublicKeyInfo PEM handed to libjwt; computed once rather than per token.
     let publicPEM: [UInt8]
+    /// The public key parsed once, for the fast path.
+    let parsed: ParsedKey
 
     /// Builds a key from an identity provider's JWK: RSA (n, e, at least 2048 bits) → RS256,
     /// EC P-256 (x, y, on the curve) → ES256. A present `alg` must match and a present
@@ -35,10 +37,17 @@ public struct VerificationKey: Sendable {
         }
     }
 
-    /// Derives everything from `key`; `kid` defaults to the RFC 7638 thumbprint.
-    init(key: borrowing PKey, kid: String?) throws(TokenError) {
+    /// The public half of a private key, as a key of its own: what verifies holds no secret.
+    init(publicHalfOf privateKey: ParsedKey) throws(TokenError) {
+        let jwk = try privateKey.withKey { key throws(TokenError) in try key.publicJWK() }
+        try self.init(key: Self.publicKey(from: jwk), kid: nil)
+    }
+
+    /// Takes `key` and derives everything from it; `kid` defaults to the RFC 7638 thumbprint.
+    init(key: consuming PKey, kid: String?) throws(TokenError) {
         let algorithm = try key.algorithm()
         var jwk = try key.publicJWK()
+        let publicPEM = try key.publicPEM()
         let resolvedKid: String
         if let kid {
             resolvedKid = kid
@@ -51,6 +60,7 @@ public struct VerificationKey: Sendable {
         self.algorithm = algorithm
         self.kid = resolvedKid
         self.jwk = jwk
-        self.publicPEM = try key.publicPEM()
+        self.publicPEM = publicPEM
+        self.parsed = try ParsedKey(key)
     }
 }

@@ -14,6 +14,18 @@ struct CryptoTests {
         }
     }
 
+    @Test("base64url agrees with Foundation's base64 on random input")
+    func base64URLMatchesFoundation() throws {
+        for length in [1, 2, 3, 31, 32, 33, 64, 255, 256, 1000] {
+            let bytes = try Crypto.randomBytes(length)
+            let reference = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Crypto.base64URLEncode(bytes) == reference)
+            #expect(Crypto.base64URLDecode(reference) == bytes)
+        }
+    }
+
     @Test("base64url decoding accepts exact padding and rejects bad input")
     func base64URLDecodeEdges() {
         #expect(Crypto.base64URLDecode("-_8") == [0xFB, 0xFF])
@@ -24,6 +36,9 @@ struct CryptoTests {
         #expect(Crypto.base64URLDecode("AQ=") == nil)
         #expect(Crypto.base64URLDecode("+/8") == nil)
         #expect(Crypto.base64URLDecode("A") == nil)
+        #expect(Crypto.base64URLDecode("A===") == nil)
+        #expect(Crypto.base64URLDecode("====") == nil)
+        #expect(Crypto.base64URLDecode("AQ=A") == nil)
         #expect(Crypto.base64URLDecode("a b") == nil)
         #expect(Crypto.base64URLDecode("é") == nil)
     }

@@ -117,12 +117,13 @@ actor OIDCProviderClient {
             requireExpiry: true, allowedAlgorithms: settings.idTokenAlgorithms
         )
         let cachedKeys = try await signingKeys(refresh: false)
+        // libjwt, not the parsed-key path: an IdP's keys change with its JWKS, and ID tokens are rare.
         do {
-            return try JWTVerifier(keys: cachedKeys, policy: policy).verify(token, now: now)
+            return try JWTVerifier(keys: cachedKeys, policy: policy, backend: .libjwt).verify(token, now: now)
         } catch .unknownKey {
             let freshKeys = try await signingKeys(refresh: true)
             do {
-                return try JWTVerifier(keys: freshKeys, policy: policy).verify(token, now: now)
+                return try JWTVerifier(keys: freshKeys, policy: policy, backend: .libjwt).verify(token, now: now)
             } catch {
                 throw OIDCError.invalidIDToken(Self.explain(error))
             }
