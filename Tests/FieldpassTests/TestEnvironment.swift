@@ -121,12 +121,14 @@ struct TestEnvironment {
     }
 
     /// A registration straight into the store, as `register_device` makes it.
-    func register(email: String = "alice@example.com", expiresIn: TimeInterval = 600) async throws -> (OnboardingSession, state: String) {
+    func register(
+        email: String = "alice@example.com", sessionID: String? = nil, expiresIn: TimeInterval = 600
+    ) async throws -> (OnboardingSession, state: String) {
         let state = try Crypto.randomToken()
         let session = try await store.registerDevice(
             DeviceRegistration(
                 email: email, environmentID: "dev", deviceName: "Pixel", platform: "android",
-                sessionID: try Crypto.randomToken(), state: state, nonce: try Crypto.randomToken(),
+                sessionID: try sessionID ?? Crypto.randomToken(), state: state, nonce: try Crypto.randomToken(),
                 codeVerifier: try Crypto.randomToken(), userCode: "BCDF-GHJK", confirmation: nil,
                 now: Date(), expiresAt: Date().addingTimeInterval(expiresIn)
             )

@@ -3,7 +3,7 @@ import PostgresNIO
 
 extension PostgresStore {
     public func rotateRefreshToken(_ rotation: RefreshRotation, now: Date) async throws -> RefreshOutcome {
-        try await write { connection in
+        try await writeGrouped { connection in
             let timestamp = now.timeIntervalSince1970
             // Concurrent refreshes of one token, on any instance, queue on its lock; each then reads
             // what the one before committed, so exactly one rotates and the others retry or count

@@ -15,6 +15,8 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     /// How long one operation may wait for the database before it is `StoreUnavailable`.
     let timeout: Duration
     let changes: PostgresChangeListener
+    /// Registrations and refresh rotations share write transactions (see ``GroupCommit``).
+    let groupCommit = GroupCommit<PostgresChange>()
 
     public var sessionEvents: ChangeSignal { changes.sessionEvents }
     public var realmFeed: ChangeSignal { changes.realmFeed }
@@ -51,7 +53,7 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     }
 
     /// `deadlock_detected` and `serialization_failure`: the transaction was rolled back whole.
-    private static func isRetryable(_ error: PSQLError) -> Bool {
+    static func isRetryable(_ error: PSQLError) -> Bool {
         let state = error.serverInfo?[.sqlState]
         return state == "40P01" || state == "40001"
     }
@@ -94,7 +96,7 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     }
 
     public func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession {
-        try await write { connection in
+        try await writeGrouped { connection in
             let now = registration.now.timeIntervalSince1970
             let userID = try await Self.findOrCreateUser(
                 connection, email: registration.email, environmentID: registration.environmentID, now: now

@@ -3,7 +3,7 @@ import GRDB
 
 extension SQLiteStore {
     public func rotateRefreshToken(_ rotation: RefreshRotation, now: Date) async throws -> RefreshOutcome {
-        try await write { db in
+        try await writeGrouped { db in
             let timestamp = now.timeIntervalSince1970
             guard let row = try Self.fetchRefreshRow(db, hash: rotation.oldHash) else { return .refused }
             let grant = Self.grant(row)

@@ -10,6 +10,8 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
     let pool: DatabasePool
     public let sessionEvents = ChangeSignal()
     public let realmFeed = ChangeSignal()
+    /// Registrations and refresh rotations share write transactions (see ``GroupCommit``).
+    let groupCommit = GroupCommit<SQLiteChange>()
     /// Signals cover this process only; the CLI's changes are found by looking this often.
     public var safetyNetInterval: Duration { .milliseconds(50) }
 
@@ -54,7 +56,7 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
     public func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession {
         // The realm feed may have a new realm.
         defer { realmFeed.signal() }
-        return try await write { db in
+        return try await writeGrouped { db in
             let now = registration.now.timeIntervalSince1970
             let userID = try Self.findOrCreateUser(
                 db, email: registration.email, environmentID: registration.environmentID, now: now

@@ -1,0 +1,57 @@
+import PostgresNIO
+
+/// One caller's change, waiting for a shared PostgreSQL transaction.
+struct PostgresChange: Sendable {
+    /// Applies the change in its own savepoint; returns how to answer its caller after the
+    /// commit. Throws only what must abort the whole transaction (a lost connection, a
+    /// deadlock), which is then run again or fails every change in it.
+    let apply: @Sendable (PostgresConnection) async throws -> @Sendable () -> Void
+    /// Answers the caller when the shared transaction did not commit: nothing was stored.
+    let abandon: @Sendable (any Error) -> Void
+}
+
+extension PostgresStore {
+    /// Runs `body` as one change of the next shared write transaction (see ``GroupCommit``).
+    /// Returns after that transaction committed; a `body` that throws is rolled back alone.
+    func writeGrouped<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let change = PostgresChange(
+                apply: { connection in
+                    try await connection.execute("SAVEPOINT grouped_change")
+                    do {
+                        let value = try await body(connection)
+                        try await connection.execute("RELEASE SAVEPOINT grouped_change")
+                        return { continuation.resume(returning: value) }
+                    } catch let error as PSQLError where Self.abortsTransaction(error) {
+                        throw error
+                    } catch {
+                        try await connection.execute("ROLLBACK TO SAVEPOINT grouped_change")
+                        return { continuation.resume(throwing: error) }
+                    }
+                },
+                abandon: { continuation.resume(throwing: $0) }
+            )
+            groupCommit.submit(change) { batch in await commit(batch) }
+        }
+    }
+
+    /// Applies `batch` in one transaction (run again after a deadlock), then answers every caller.
+    private func commit(_ batch: [PostgresChange]) async {
+        do {
+            let answers = try await write { connection in
+                var answers: [@Sendable () -> Void] = []
+                for change in batch { answers.append(try await change.apply(connection)) }
+                return answers
+            }
+            for answer in answers { answer() }
+        } catch {
+            for change in batch { change.abandon(error) }
+        }
+    }
+
+    /// Errors after which the transaction cannot go on: a lost connection, or PostgreSQL
+    /// breaking a deadlock or a serialization conflict (``write(_:)`` runs those again).
+    private static func abortsTransaction(_ error: PSQLError) -> Bool {
+        isUnavailability(error) || isRetryable(error)
+    }
+}
