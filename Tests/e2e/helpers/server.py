@@ -74,6 +74,9 @@ class FieldpassServer:
     # None: public_url is this server's own address; else the address every instance
     # shares (the issuer of their tokens).
     shared_public_url: str | None = None
+    # The algorithm of the keys generate_key makes (`keys generate --alg`), and the only
+    # one verify_access_token accepts.
+    key_alg: str = "ES256"
 
     def __post_init__(self) -> None:
         if self.database is None:
@@ -194,11 +197,12 @@ class FieldpassServer:
         return self.process.stop()
 
     def generate_key(self) -> None:
-        """`fieldpass keys generate` into this server's keys_dir (written config first)."""
+        """`fieldpass keys generate --alg <key_alg>` into this server's keys_dir (written
+        config first)."""
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.keys_dir.mkdir(parents=True, exist_ok=True)
         self.write_config()
-        result = self.cli("keys", "generate", "--config", str(self.config_path))
+        result = self.cli("keys", "generate", "--alg", self.key_alg, "--config", str(self.config_path))
         assert result.returncode == 0, f"keys generate failed:\n{cli_output(result)}"
         pems = sorted(self.keys_dir.glob("*.pem"))
         assert pems, f"keys generate wrote no *.pem into {self.keys_dir}:\n{cli_output(result)}"
@@ -316,7 +320,9 @@ class FieldpassServer:
         return response.json()
 
     def verify_access_token(self, token: str) -> dict[str, Any]:
-        return verify_jwt(token, self.jwks(), issuer=self.public_url, audience=AUDIENCE)
+        return verify_jwt(
+            token, self.jwks(), issuer=self.public_url, audience=AUDIENCE, algorithms=[self.key_alg]
+        )
 
     # ---- storage (read-only; `?` placeholders whichever the store)
 
@@ -359,9 +365,11 @@ def start_server(
     *,
     environments: Sequence[EnvironmentSpec] | None = None,
     roles: Mapping[str, Sequence[str]] | None = None,
+    key_alg: str = "ES256",
 ) -> FieldpassServer:
+    """A started server in `workdir`; its signing key is a new `key_alg` key."""
     env = server_env(extra_env, environments)
-    server = server_in(workdir, binary, idp, env, environments=environments, roles=roles)
+    server = server_in(workdir, binary, idp, env, environments=environments, roles=roles, key_alg=key_alg)
     server.start()
     return server
 
@@ -372,10 +380,12 @@ def server_in(
     environments: Sequence[EnvironmentSpec] | None = None,
     roles: Mapping[str, Sequence[str]] | None = None,
     database: Database | None = None,
+    key_alg: str = "ES256",
 ) -> FieldpassServer:
     """A server whose config and keys live in `workdir` (not started). Its state lives in
     `database`, else in a new one of the store the suite runs on (FIELDPASS_E2E_STORE): the
-    file `workdir`/fieldpass.sqlite, or a fresh PostgreSQL database that stop() drops."""
+    file `workdir`/fieldpass.sqlite, or a fresh PostgreSQL database that stop() drops. Its
+    generated keys are `key_alg` keys."""
     owns_database = database is None
     if database is None:
         database = fresh_database(workdir)
@@ -394,4 +404,5 @@ def server_in(
         roles=roles,
         database=database,
         owns_database=owns_database,
+        key_alg=key_alg,
     )

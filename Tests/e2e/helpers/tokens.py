@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import jwt
@@ -29,9 +29,11 @@ def jwk_thumbprint(jwk: Mapping[str, Any]) -> str:
 
 
 def verify_jwt(
-    token: str, jwks: Mapping[str, Any], *, issuer: str, audience: str
+    token: str, jwks: Mapping[str, Any], *, issuer: str, audience: str,
+    algorithms: Sequence[str] = ("ES256",),
 ) -> dict[str, Any]:
-    """Verify like a sync server would: our JWKS alone, ES256 only, all claims checked."""
+    """Verify like a sync server would: our JWKS alone, only `algorithms` (ES256 unless
+    told otherwise), all claims checked."""
     header = jwt.get_unverified_header(token)
     kid = header.get("kid")
     keys = jwt.PyJWKSet.from_dict(dict(jwks))
@@ -39,7 +41,7 @@ def verify_jwt(
     return jwt.decode(
         token,
         key.key,
-        algorithms=["ES256"],
+        algorithms=list(algorithms),
         issuer=issuer,
         audience=audience,
         leeway=5,
