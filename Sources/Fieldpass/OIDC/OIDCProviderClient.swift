@@ -20,8 +20,9 @@ actor OIDCProviderClient {
         self.http = http
     }
 
-    /// The URL the device's browser is sent to for signing in.
-    func authorizationURL(state: String, nonce: String, codeChallenge: String, loginHint: String) async throws(OIDCError) -> String {
+    /// The URL the device's browser is sent to for signing in. Built off the actor: every
+    /// registration asks for one, and only the discovery lookup needs the actor's state.
+    nonisolated func authorizationURL(state: String, nonce: String, codeChallenge: String, loginHint: String) async throws(OIDCError) -> String {
         let endpoint = try await discovery().authorizationEndpoint
         var fields = [
             ("response_type", "code"),

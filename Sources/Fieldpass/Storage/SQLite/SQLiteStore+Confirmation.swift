@@ -22,7 +22,7 @@ extension SQLiteStore {
                 return .forged
             }
             let id: String = row["id"]
-            try db.execute(sql: "UPDATE sessions SET confirmed_at = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, id])
+            try db.execute(cached: "UPDATE sessions SET confirmed_at = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, id])
             guard let session = try Self.fetchSession(db, id: id) else { return .unknown }
             return .confirmed(session, state: row["state"])
         }
@@ -30,12 +30,11 @@ extension SQLiteStore {
 
     private static func fetchConfirmationRow(_ db: Database, loginID: String) throws -> Row? {
         try Row.fetchOne(
-            db,
-            sql: """
+            db.cachedStatement(sql: """
                 SELECT s.id, s.state, s.status, s.user_code, s.csrf_token, s.confirmed_at, s.created_at, s.expires_at,
                        d.name, d.platform
                 FROM sessions s JOIN devices d ON d.id = s.device_id WHERE s.login_id = ?
-                """,
+                """),
             arguments: [loginID]
         )
     }

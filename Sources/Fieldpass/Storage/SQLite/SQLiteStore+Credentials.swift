@@ -5,7 +5,7 @@ extension SQLiteStore {
     public func recordSignIn(_ attempt: SignInAttempt, now: Date) async throws -> SignInOutcome {
         try await write { db in
             guard let user = try Row.fetchOne(
-                db, sql: "SELECT environment_id, role, idp_issuer, idp_subject, disabled_at, signed_in_at FROM users WHERE id = ?",
+                db.cachedStatement(sql: "SELECT environment_id, role, idp_issuer, idp_subject, disabled_at, signed_in_at FROM users WHERE id = ?"),
                 arguments: [attempt.userID]
             ) else { throw DirectoryError.unknownUser }
             let environmentID: String = user["environment_id"]
@@ -24,13 +24,13 @@ extension SQLiteStore {
                 }
             }
             try db.execute(
-                sql: "UPDATE users SET idp_issuer = ?, idp_subject = ?, signed_in_at = ? WHERE id = ?",
+                cached: "UPDATE users SET idp_issuer = ?, idp_subject = ?, signed_in_at = ? WHERE id = ?",
                 arguments: [attempt.issuer, attempt.subject, now.timeIntervalSince1970, attempt.userID]
             )
             let previous: String = user["role"]
             let firstSignIn = user["signed_in_at"] as Double? == nil
             if attempt.promoteToAdmin && firstSignIn && previous != Role.admin.rawValue {
-                try db.execute(sql: "UPDATE users SET role = 'admin' WHERE id = ?", arguments: [attempt.userID])
+                try db.execute(cached: "UPDATE users SET role = 'admin' WHERE id = ?", arguments: [attempt.userID])
                 try Self.audit(
                     db, environmentID: environmentID, actor: "bootstrap", action: "user.role", target: "user:\(attempt.userID)",
                     before: ["role": previous], after: ["role": Role.admin.rawValue], now: now
@@ -47,7 +47,7 @@ extension SQLiteStore {
         try await write { db in
             guard let user = try Self.fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
             guard let subject = user.idpSubject else { return }
-            try db.execute(sql: "UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = ?", arguments: [userID])
+            try db.execute(cached: "UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = ?", arguments: [userID])
             try Self.audit(
                 db, environmentID: environmentID, actor: actor, action: "identity.reset", target: "user:\(userID)",
                 before: ["issuer": user.idpIssuer ?? "", "subject": subject], after: nil, now: now
@@ -61,11 +61,11 @@ extension SQLiteStore {
             guard user.disabled != disabled else { return user }
             let timestamp = now.timeIntervalSince1970
             try db.execute(
-                sql: "UPDATE users SET disabled_at = ? WHERE id = ?", arguments: [disabled ? timestamp : nil, userID]
+                cached: "UPDATE users SET disabled_at = ? WHERE id = ?", arguments: [disabled ? timestamp : nil, userID]
             )
             if disabled {
                 for deviceID in try String.fetchAll(
-                    db, sql: "SELECT id FROM devices WHERE user_id = ? AND revoked_at IS NULL", arguments: [userID]
+                    db.cachedStatement(sql: "SELECT id FROM devices WHERE user_id = ? AND revoked_at IS NULL"), arguments: [userID]
                 ) {
                     try Self.revokeDevice(db, id: deviceID, now: timestamp)
                 }
@@ -83,7 +83,7 @@ extension SQLiteStore {
         try await pool.read { db in
             guard try Self.fetchUser(db, id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
             return try Row.fetchAll(
-                db, sql: "SELECT * FROM devices WHERE user_id = ? ORDER BY created_at DESC, id", arguments: [userID]
+                db.cachedStatement(sql: "SELECT * FROM devices WHERE user_id = ? ORDER BY created_at DESC, id"), arguments: [userID]
             ).map { row in
                 DeviceRecord(
                     id: row["id"], userID: row["user_id"], name: row["name"], platform: row["platform"],
@@ -99,7 +99,7 @@ extension SQLiteStore {
         try await write { db in
             guard try Self.fetchUser(db, id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
             guard let device = try Row.fetchOne(
-                db, sql: "SELECT name, revoked_at FROM devices WHERE id = ? AND user_id = ?", arguments: [id, userID]
+                db.cachedStatement(sql: "SELECT name, revoked_at FROM devices WHERE id = ? AND user_id = ?"), arguments: [id, userID]
             ) else { throw DirectoryError.unknownDevice }
             guard device["revoked_at"] as Double? == nil else { return }
             try Self.revokeDevice(db, id: id, now: now.timeIntervalSince1970)
@@ -112,9 +112,9 @@ extension SQLiteStore {
 
     /// Marks a device revoked and its refresh tokens with it; their sealed successors go too.
     static func revokeDevice(_ db: Database, id: String, now: Double) throws {
-        try db.execute(sql: "UPDATE devices SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", arguments: [now, id])
+        try db.execute(cached: "UPDATE devices SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", arguments: [now, id])
         try db.execute(
-            sql: "UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, ?), successor_sealed = NULL WHERE device_id = ?",
+            cached: "UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, ?), successor_sealed = NULL WHERE device_id = ?",
             arguments: [now, id]
         )
     }

@@ -7,12 +7,12 @@ extension SQLiteStore {
             let session = login.session
             let timestamp = now.timeIntervalSince1970
             try db.execute(
-                sql: "UPDATE sessions SET status = 'authenticated' WHERE id = ? AND status = 'exchanging' AND expires_at > ?",
+                cached: "UPDATE sessions SET status = 'authenticated' WHERE id = ? AND status = 'exchanging' AND expires_at > ?",
                 arguments: [session.id, timestamp]
             )
             // The sweeper may have expired the session while the IdP was answering.
             guard db.changesCount == 1 else { return [] }
-            try db.execute(sql: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [timestamp, session.deviceID])
+            try db.execute(cached: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [timestamp, session.deviceID])
             try Self.insertRefreshToken(
                 db, hash: login.refreshTokenHash, userID: session.userID, deviceID: session.deviceID, now: timestamp,
                 expiresAt: login.refreshTokenExpiresAt.timeIntervalSince1970,
@@ -22,9 +22,9 @@ extension SQLiteStore {
                 try Self.append(.token(accessToken: login.accessToken, refreshToken: login.refreshToken, expiresIn: login.accessTokenTTL), to: session.id, db: db, now: timestamp),
                 try Self.append(.realmInitialized(realmPath: session.realmPath), to: session.id, db: db, now: timestamp),
             ]
-            let initialized = try Bool.fetchOne(db, sql: "SELECT initialized FROM realms WHERE path = ?", arguments: [session.realmPath]) ?? false
+            let initialized = try Bool.fetchOne(db.cachedStatement(sql: "SELECT initialized FROM realms WHERE path = ?"), arguments: [session.realmPath]) ?? false
             if initialized {
-                try db.execute(sql: "UPDATE sessions SET status = 'completed' WHERE id = ?", arguments: [session.id])
+                try db.execute(cached: "UPDATE sessions SET status = 'completed' WHERE id = ?", arguments: [session.id])
                 events.append(try Self.append(.dataReady(realmPath: session.realmPath), to: session.id, db: db, now: timestamp))
             }
             return events
@@ -34,7 +34,7 @@ extension SQLiteStore {
     public func failLogin(sessionID: String, error: String, description: String, now: Date) async throws -> [StoredEvent] {
         try await writeEvents { db in
             try db.execute(
-                sql: "UPDATE sessions SET status = 'failed' WHERE id = ? AND status IN ('pending', 'exchanging')",
+                cached: "UPDATE sessions SET status = 'failed' WHERE id = ? AND status IN ('pending', 'exchanging')",
                 arguments: [sessionID]
             )
             guard db.changesCount == 1 else { return [] }
@@ -55,14 +55,14 @@ extension SQLiteStore {
     }
 
     public func latestEventRowID() async throws -> Int64 {
-        try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM session_events") ?? 0 }
+        try await pool.read { db in try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(id), 0) FROM session_events")) ?? 0 }
     }
 
     public func endSession(id: String, now: Date) async throws {
         try await write { db in
-            try db.execute(sql: "DELETE FROM session_events WHERE session_id = ? AND type = 'token'", arguments: [id])
+            try db.execute(cached: "DELETE FROM session_events WHERE session_id = ? AND type = 'token'", arguments: [id])
             try db.execute(
-                sql: "UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+                cached: "UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
                 arguments: [now.timeIntervalSince1970, id]
             )
         }
@@ -72,28 +72,27 @@ extension SQLiteStore {
         try await writeEvents { db in
             let timestamp = now.timeIntervalSince1970
             let expiring = try String.fetchAll(
-                db,
-                sql: "SELECT id FROM sessions WHERE expires_at <= ? AND status IN ('pending', 'exchanging', 'authenticated')",
+                db.cachedStatement(sql: "SELECT id FROM sessions WHERE expires_at <= ? AND status IN ('pending', 'exchanging', 'authenticated')"),
                 arguments: [timestamp]
             )
             var events: [StoredEvent] = []
             for id in expiring {
-                try db.execute(sql: "UPDATE sessions SET status = 'expired' WHERE id = ?", arguments: [id])
+                try db.execute(cached: "UPDATE sessions SET status = 'expired' WHERE id = ?", arguments: [id])
                 events.append(try Self.append(.sessionExpired, to: id, db: db, now: timestamp))
             }
             // A session past its expiry has ended, whether or not its device heard the end.
             try db.execute(
-                sql: """
+                cached: """
                     DELETE FROM session_events WHERE type = 'token'
                     AND session_id IN (SELECT id FROM sessions WHERE expires_at <= ? AND ended_at IS NULL)
                     """,
                 arguments: [timestamp]
             )
             try db.execute(
-                sql: "UPDATE sessions SET ended_at = ? WHERE expires_at <= ? AND ended_at IS NULL",
+                cached: "UPDATE sessions SET ended_at = ? WHERE expires_at <= ? AND ended_at IS NULL",
                 arguments: [timestamp, timestamp]
             )
-            try db.execute(sql: "DELETE FROM sessions WHERE expires_at < ?", arguments: [deleteBefore.timeIntervalSince1970])
+            try db.execute(cached: "DELETE FROM sessions WHERE expires_at < ?", arguments: [deleteBefore.timeIntervalSince1970])
             try Self.purgeRevocations(db, now: timestamp)
             return events
         }
@@ -107,7 +106,7 @@ extension SQLiteStore {
         return try await write { db in
             let timestamp = now.timeIntervalSince1970
             guard let realm = try Row.fetchOne(
-                db, sql: "SELECT user_id, environment_id, initialized FROM realms WHERE path = ?", arguments: [path]
+                db.cachedStatement(sql: "SELECT user_id, environment_id, initialized FROM realms WHERE path = ?"), arguments: [path]
             ), environmentID == nil || realm["environment_id"] == environmentID else {
                 return nil
             }
@@ -115,18 +114,17 @@ extension SQLiteStore {
             if !(realm["initialized"] as Bool) {
                 // A change the integration feed shows again, now as initialized.
                 try db.execute(
-                    sql: "UPDATE realms SET initialized = 1, initialized_at = ?, feed_seq = ? WHERE path = ?",
+                    cached: "UPDATE realms SET initialized = 1, initialized_at = ?, feed_seq = ? WHERE path = ?",
                     arguments: [timestamp, try Self.nextFeedSeq(db), path]
                 )
             }
             let waiting = try String.fetchAll(
-                db,
-                sql: "SELECT id FROM sessions WHERE user_id = ? AND status = 'authenticated' AND expires_at > ?",
+                db.cachedStatement(sql: "SELECT id FROM sessions WHERE user_id = ? AND status = 'authenticated' AND expires_at > ?"),
                 arguments: [userID, timestamp]
             )
             var events: [StoredEvent] = []
             for id in waiting {
-                try db.execute(sql: "UPDATE sessions SET status = 'completed' WHERE id = ?", arguments: [id])
+                try db.execute(cached: "UPDATE sessions SET status = 'completed' WHERE id = ?", arguments: [id])
                 events.append(try Self.append(.dataReady(realmPath: path), to: id, db: db, now: timestamp))
             }
             return events
@@ -143,20 +141,20 @@ extension SQLiteStore {
     /// Appends an event with the session's next sequence number.
     static func append(_ event: SessionEvent, to sessionID: String, db: Database, now: Double) throws -> StoredEvent {
         guard let seq = try Int.fetchOne(
-            db, sql: "UPDATE sessions SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq", arguments: [sessionID]
+            db.cachedStatement(sql: "UPDATE sessions SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq"), arguments: [sessionID]
         ) else {
             throw DatabaseError(message: "no session for event")
         }
         let frame = try event.frame(seq: seq)
         try db.execute(
-            sql: "INSERT INTO session_events (session_id, seq, type, frame, terminal, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            cached: "INSERT INTO session_events (session_id, seq, type, frame, terminal, created_at) VALUES (?, ?, ?, ?, ?, ?)",
             arguments: [sessionID, seq, event.type, frame, event.isTerminal, now]
         )
         return StoredEvent(rowID: db.lastInsertedRowID, sessionID: sessionID, seq: seq, frame: frame, isTerminal: event.isTerminal)
     }
 
     private static func fetchEvents(_ db: Database, sql: String, arguments: StatementArguments) throws -> [StoredEvent] {
-        try Row.fetchAll(db, sql: "SELECT id, session_id, seq, frame, terminal FROM session_events " + sql, arguments: arguments)
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT id, session_id, seq, frame, terminal FROM session_events " + sql), arguments: arguments)
             .map { row in
                 StoredEvent(rowID: row["id"], sessionID: row["session_id"], seq: row["seq"], frame: row["frame"], isTerminal: row["terminal"])
             }

@@ -12,14 +12,14 @@ extension SQLiteStore {
             guard previous != access else { return facts }
             if let access {
                 try db.execute(
-                    sql: """
+                    cached: """
                         INSERT INTO realm_grants (user_id, realm_path, access, granted_at) VALUES (?, ?, ?, ?)
                         ON CONFLICT (user_id, realm_path) DO UPDATE SET access = excluded.access, granted_at = excluded.granted_at
                         """,
                     arguments: [userID, realmPath, access.rawValue, now.timeIntervalSince1970]
                 )
             } else {
-                try db.execute(sql: "DELETE FROM realm_grants WHERE user_id = ? AND realm_path = ?", arguments: [userID, realmPath])
+                try db.execute(cached: "DELETE FROM realm_grants WHERE user_id = ? AND realm_path = ?", arguments: [userID, realmPath])
             }
             try Self.audit(
                 db, environmentID: environmentID, actor: actor, action: access == nil ? "grant.revoke" : "grant.set",
@@ -44,7 +44,7 @@ extension SQLiteStore {
         default: return
         }
         let exists = try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ? AND environment_id = ?)",
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ? AND environment_id = ?)"),
             arguments: [String(segments[1]), environmentID]
         ) ?? false
         guard exists else { throw DirectoryError.unknownRealm }
@@ -53,8 +53,7 @@ extension SQLiteStore {
     public func auditLog(environmentID: String, before: Int64?, limit: Int) async throws -> [AuditEntry] {
         try await pool.read { db in
             try Row.fetchAll(
-                db,
-                sql: "SELECT * FROM audit_log WHERE environment_id = ? AND id < ? ORDER BY id DESC LIMIT ?",
+                db.cachedStatement(sql: "SELECT * FROM audit_log WHERE environment_id = ? AND id < ? ORDER BY id DESC LIMIT ?"),
                 arguments: [environmentID, before ?? Int64.max, limit]
             ).map { row in
                 AuditEntry(
@@ -81,7 +80,7 @@ extension SQLiteStore {
             try value.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
         }
         try db.execute(
-            sql: "INSERT INTO audit_log (environment_id, actor, action, target, before, after, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            cached: "INSERT INTO audit_log (environment_id, actor, action, target, before, after, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
             arguments: [environmentID, actor, action, target, try json(before), try json(after), now.timeIntervalSince1970]
         )
     }

@@ -16,7 +16,7 @@ extension SQLiteStore {
             }
             sql += " ORDER BY r.feed_seq LIMIT ?"
             arguments += [limit]
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
                 RealmFeedEntry(
                     feedSeq: row["feed_seq"], realmPath: row["path"], userID: row["user_id"], email: row["email"],
                     initialized: row["initialized"], createdAt: Date(timeIntervalSince1970: row["created_at"])
@@ -27,7 +27,7 @@ extension SQLiteStore {
 
     public func realmFeedPosition() async throws -> Int64 {
         try await pool.read { db in
-            try Int64.fetchOne(db, sql: "SELECT value FROM counters WHERE name = 'realm_feed'") ?? 0
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM counters WHERE name = 'realm_feed'")) ?? 0
         }
     }
 }

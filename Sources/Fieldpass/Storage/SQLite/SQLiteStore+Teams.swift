@@ -4,7 +4,7 @@ import GRDB
 extension SQLiteStore {
     public func teams(environmentID: String) async throws -> [TeamRecord] {
         try await pool.read { db in
-            try String.fetchAll(db, sql: "SELECT id FROM teams WHERE environment_id = ? ORDER BY name", arguments: [environmentID])
+            try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM teams WHERE environment_id = ? ORDER BY name"), arguments: [environmentID])
                 .compactMap { try Self.fetchTeam(db, id: $0, environmentID: environmentID) }
         }
     }
@@ -18,7 +18,7 @@ extension SQLiteStore {
             guard try Self.teamID(db, named: name, environmentID: environmentID) == nil else { throw DirectoryError.teamNameTaken }
             let id = UUID().uuidString.lowercased()
             try db.execute(
-                sql: "INSERT INTO teams (id, environment_id, name, created_at) VALUES (?, ?, ?, ?)",
+                cached: "INSERT INTO teams (id, environment_id, name, created_at) VALUES (?, ?, ?, ?)",
                 arguments: [id, environmentID, name, now.timeIntervalSince1970]
             )
             try Self.audit(db, environmentID: environmentID, actor: actor, action: "team.create", target: "team:\(id)", before: nil, after: ["name": name], now: now)
@@ -31,7 +31,7 @@ extension SQLiteStore {
             let team = try Self.requireTeam(db, id: id, environmentID: environmentID)
             guard team.name != name else { return team }
             guard try Self.teamID(db, named: name, environmentID: environmentID) == nil else { throw DirectoryError.teamNameTaken }
-            try db.execute(sql: "UPDATE teams SET name = ? WHERE id = ?", arguments: [name, id])
+            try db.execute(cached: "UPDATE teams SET name = ? WHERE id = ?", arguments: [name, id])
             try Self.audit(db, environmentID: environmentID, actor: actor, action: "team.rename", target: "team:\(id)", before: ["name": team.name], after: ["name": name], now: now)
             return try Self.requireTeam(db, id: id, environmentID: environmentID)
         }
@@ -40,7 +40,7 @@ extension SQLiteStore {
     public func deleteTeam(id: String, environmentID: String, actor: String, now: Date) async throws {
         try await write { db in
             let team = try Self.requireTeam(db, id: id, environmentID: environmentID)
-            try db.execute(sql: "DELETE FROM teams WHERE id = ?", arguments: [id])
+            try db.execute(cached: "DELETE FROM teams WHERE id = ?", arguments: [id])
             try Self.audit(
                 db, environmentID: environmentID, actor: actor, action: "team.delete", target: "team:\(id)",
                 before: ["name": team.name, "members": team.members.joined(separator: ",")], after: nil, now: now
@@ -57,11 +57,11 @@ extension SQLiteStore {
             guard team.members.contains(userID) != member else { return team }
             if member {
                 try db.execute(
-                    sql: "INSERT INTO team_members (team_id, user_id, added_at) VALUES (?, ?, ?)",
+                    cached: "INSERT INTO team_members (team_id, user_id, added_at) VALUES (?, ?, ?)",
                     arguments: [teamID, userID, now.timeIntervalSince1970]
                 )
             } else {
-                try db.execute(sql: "DELETE FROM team_members WHERE team_id = ? AND user_id = ?", arguments: [teamID, userID])
+                try db.execute(cached: "DELETE FROM team_members WHERE team_id = ? AND user_id = ?", arguments: [teamID, userID])
             }
             try Self.audit(
                 db, environmentID: environmentID, actor: actor, action: member ? "team.add_member" : "team.remove_member",
@@ -79,15 +79,15 @@ extension SQLiteStore {
 
     static func fetchTeam(_ db: Database, id: String, environmentID: String) throws -> TeamRecord? {
         guard let row = try Row.fetchOne(
-            db, sql: "SELECT id, name, created_at FROM teams WHERE id = ? AND environment_id = ?", arguments: [id, environmentID]
+            db.cachedStatement(sql: "SELECT id, name, created_at FROM teams WHERE id = ? AND environment_id = ?"), arguments: [id, environmentID]
         ) else { return nil }
         let members = try String.fetchAll(
-            db, sql: "SELECT user_id FROM team_members WHERE team_id = ? ORDER BY user_id", arguments: [id]
+            db.cachedStatement(sql: "SELECT user_id FROM team_members WHERE team_id = ? ORDER BY user_id"), arguments: [id]
         )
         return TeamRecord(id: row["id"], name: row["name"], members: members, createdAt: Date(timeIntervalSince1970: row["created_at"]))
     }
 
     private static func teamID(_ db: Database, named name: String, environmentID: String) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT id FROM teams WHERE environment_id = ? AND name = ?", arguments: [environmentID, name])
+        try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM teams WHERE environment_id = ? AND name = ?"), arguments: [environmentID, name])
     }
 }

@@ -26,14 +26,14 @@ extension SQLiteStore {
             }
             let maxExpiry: Double = row["max_expires_at"]
             try db.execute(
-                sql: "UPDATE refresh_tokens SET rotated_at = ?, successor_hash = ?, successor_sealed = ? WHERE token_hash = ?",
+                cached: "UPDATE refresh_tokens SET rotated_at = ?, successor_hash = ?, successor_sealed = ? WHERE token_hash = ?",
                 arguments: [timestamp, rotation.newHash, rotation.sealedSuccessor.map { Data($0) }, rotation.oldHash]
             )
             try Self.insertRefreshToken(
                 db, hash: rotation.newHash, userID: grant.userID, deviceID: grant.deviceID, now: timestamp,
                 expiresAt: min(timestamp + Double(rotation.ttl), maxExpiry), maxExpiresAt: maxExpiry
             )
-            try db.execute(sql: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [timestamp, grant.deviceID])
+            try db.execute(cached: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [timestamp, grant.deviceID])
             return .rotated(grant)
         }
     }
@@ -68,7 +68,7 @@ extension SQLiteStore {
     public func revokeAccessToken(jti: String, expiresAt: Date) async throws {
         try await write { db in
             try db.execute(
-                sql: "INSERT INTO revoked_tokens (jti, expires_at) VALUES (?, ?) ON CONFLICT (jti) DO NOTHING",
+                cached: "INSERT INTO revoked_tokens (jti, expires_at) VALUES (?, ?) ON CONFLICT (jti) DO NOTHING",
                 arguments: [jti, expiresAt.timeIntervalSince1970]
             )
         }
@@ -77,11 +77,10 @@ extension SQLiteStore {
     public func standing(jti: String, userID: String?, deviceID: String?, environmentID: String) async throws -> TokenStanding {
         try await pool.read { db in
             let revoked = try Bool.fetchOne(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ?)
                         OR EXISTS (SELECT 1 FROM devices WHERE id = ? AND revoked_at IS NOT NULL)
-                    """,
+                    """),
                 arguments: [jti, deviceID]
             ) ?? false
             let user = try userID.flatMap { try Self.fetchUser(db, id: $0, environmentID: environmentID) }
@@ -94,7 +93,7 @@ extension SQLiteStore {
         _ db: Database, hash: String, userID: String, deviceID: String, now: Double, expiresAt: Double, maxExpiresAt: Double
     ) throws {
         try db.execute(
-            sql: """
+            cached: """
                 INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at, max_expires_at)
                 VALUES (?, ?, ?, ?, ?, ?)
                 """,
@@ -104,21 +103,20 @@ extension SQLiteStore {
 
     /// Forgets revoked access tokens that have expired anyway, and sealed successors past any grace.
     static func purgeRevocations(_ db: Database, now: Double) throws {
-        try db.execute(sql: "DELETE FROM revoked_tokens WHERE expires_at <= ?", arguments: [now])
+        try db.execute(cached: "DELETE FROM revoked_tokens WHERE expires_at <= ?", arguments: [now])
         try db.execute(
-            sql: "UPDATE refresh_tokens SET successor_sealed = NULL WHERE successor_sealed IS NOT NULL AND rotated_at < ?",
+            cached: "UPDATE refresh_tokens SET successor_sealed = NULL WHERE successor_sealed IS NOT NULL AND rotated_at < ?",
             arguments: [now - Double(TokenSettings.maxRefreshReuseGrace)]
         )
     }
 
     private static func fetchRefreshRow(_ db: Database, hash: String) throws -> Row? {
         try Row.fetchOne(
-            db,
-            sql: """
+            db.cachedStatement(sql: """
                 SELECT r.*, u.environment_id, u.disabled_at, d.revoked_at AS device_revoked_at
                 FROM refresh_tokens r JOIN users u ON u.id = r.user_id JOIN devices d ON d.id = r.device_id
                 WHERE r.token_hash = ?
-                """,
+                """),
             arguments: [hash]
         )
     }

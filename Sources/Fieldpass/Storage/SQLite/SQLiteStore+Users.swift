@@ -5,7 +5,7 @@ extension SQLiteStore {
     public func users(environmentID: String) async throws -> [UserRecord] {
         try await pool.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM users WHERE environment_id = ? ORDER BY email", arguments: [environmentID]
+                db.cachedStatement(sql: "SELECT * FROM users WHERE environment_id = ? ORDER BY email"), arguments: [environmentID]
             ).map(Self.userRecord)
         }
     }
@@ -28,7 +28,7 @@ extension SQLiteStore {
         try await write { db in
             guard var user = try Self.fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
             guard user.role != role else { return user }
-            try db.execute(sql: "UPDATE users SET role = ? WHERE id = ?", arguments: [role.rawValue, userID])
+            try db.execute(cached: "UPDATE users SET role = ? WHERE id = ?", arguments: [role.rawValue, userID])
             try Self.audit(
                 db, environmentID: environmentID, actor: actor, action: "user.role", target: "user:\(userID)",
                 before: ["role": user.role.rawValue], after: ["role": role.rawValue], now: now
@@ -45,17 +45,17 @@ extension SQLiteStore {
     /// The id of the user with `email`, created with their personal realm when absent.
     static func findOrCreateUser(_ db: Database, email: String, environmentID: String, now: Double) throws -> String {
         if let id = try String.fetchOne(
-            db, sql: "SELECT id FROM users WHERE environment_id = ? AND email = ?", arguments: [environmentID, email]
+            db.cachedStatement(sql: "SELECT id FROM users WHERE environment_id = ? AND email = ?"), arguments: [environmentID, email]
         ) {
             return id
         }
         let id = UUID().uuidString.lowercased()
         try db.execute(
-            sql: "INSERT INTO users (id, environment_id, email, role, created_at) VALUES (?, ?, ?, 'worker', ?)",
+            cached: "INSERT INTO users (id, environment_id, email, role, created_at) VALUES (?, ?, ?, 'worker', ?)",
             arguments: [id, environmentID, email, now]
         )
         try db.execute(
-            sql: "INSERT INTO realms (path, environment_id, user_id, created_at, feed_seq) VALUES (?, ?, ?, ?, ?)",
+            cached: "INSERT INTO realms (path, environment_id, user_id, created_at, feed_seq) VALUES (?, ?, ?, ?, ?)",
             arguments: [RealmPath.personal(userID: id), environmentID, id, now, try nextFeedSeq(db)]
         )
         return id
@@ -64,24 +64,24 @@ extension SQLiteStore {
     /// The next position in the realm feed: a counter, so positions are never reused.
     static func nextFeedSeq(_ db: Database) throws -> Int64 {
         guard let seq = try Int64.fetchOne(
-            db, sql: "UPDATE counters SET value = value + 1 WHERE name = 'realm_feed' RETURNING value"
+            db.cachedStatement(sql: "UPDATE counters SET value = value + 1 WHERE name = 'realm_feed' RETURNING value")
         ) else { throw DatabaseError(message: "realm feed counter missing") }
         return seq
     }
 
     static func fetchUser(_ db: Database, id: String, environmentID: String) throws -> UserRecord? {
         try Row.fetchOne(
-            db, sql: "SELECT * FROM users WHERE id = ? AND environment_id = ?", arguments: [id, environmentID]
+            db.cachedStatement(sql: "SELECT * FROM users WHERE id = ? AND environment_id = ?"), arguments: [id, environmentID]
         ).map(userRecord)
     }
 
     static func fetchFacts(_ db: Database, userID: String, environmentID: String) throws -> AccessFacts? {
         guard let user = try fetchUser(db, id: userID, environmentID: environmentID) else { return nil }
         let teams = try String.fetchAll(
-            db, sql: "SELECT team_id FROM team_members WHERE user_id = ? ORDER BY team_id", arguments: [userID]
+            db.cachedStatement(sql: "SELECT team_id FROM team_members WHERE user_id = ? ORDER BY team_id"), arguments: [userID]
         )
         var grants: [String: RealmAccess] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT realm_path, access FROM realm_grants WHERE user_id = ?", arguments: [userID]) {
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT realm_path, access FROM realm_grants WHERE user_id = ?"), arguments: [userID]) {
             if let access = RealmAccess(rawValue: row["access"]) { grants[row["realm_path"]] = access }
         }
         return AccessFacts(user: user, teams: teams, grants: grants)

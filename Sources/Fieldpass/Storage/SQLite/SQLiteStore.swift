@@ -61,20 +61,20 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
             let userID = try Self.findOrCreateUser(
                 db, email: registration.email, environmentID: registration.environmentID, now: now
             )
-            let role = try String.fetchOne(db, sql: "SELECT role FROM users WHERE id = ?", arguments: [userID]) ?? Role.worker.rawValue
+            let role = try String.fetchOne(db.cachedStatement(sql: "SELECT role FROM users WHERE id = ?"), arguments: [userID]) ?? Role.worker.rawValue
             let deviceID = try String.fetchOne(
-                db, sql: "SELECT id FROM devices WHERE user_id = ? AND name = ? AND platform = ? AND revoked_at IS NULL",
+                db.cachedStatement(sql: "SELECT id FROM devices WHERE user_id = ? AND name = ? AND platform = ? AND revoked_at IS NULL"),
                 arguments: [userID, registration.deviceName, registration.platform]
             ) ?? UUID().uuidString.lowercased()
             try db.execute(
-                sql: """
+                cached: """
                     INSERT INTO devices (id, user_id, name, platform, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at
                     """,
                 arguments: [deviceID, userID, registration.deviceName, registration.platform, now, now]
             )
             try db.execute(
-                sql: """
+                cached: """
                     INSERT INTO sessions (id, user_id, device_id, environment_id, email, state, nonce, code_verifier,
                                           user_code, login_id, csrf_token, status, created_at, expires_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)
@@ -93,13 +93,12 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
     public func consumeState(_ state: String, now: Date) async throws -> OnboardingSession? {
         try await write { db in
             guard let id = try String.fetchOne(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     UPDATE sessions SET state_used = 1, status = 'exchanging'
                     WHERE state = ? AND state_used = 0 AND status = 'pending' AND expires_at > ?
                       AND (login_id IS NULL OR confirmed_at IS NOT NULL)
                     RETURNING id
-                    """,
+                    """),
                 arguments: [state, now.timeIntervalSince1970]
             ) else { return nil }
             return try Self.fetchSession(db, id: id)
@@ -112,12 +111,11 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
 
     static func fetchSession(_ db: Database, id: String) throws -> OnboardingSession? {
         guard let row = try Row.fetchOne(
-            db,
-            sql: """
+            db.cachedStatement(sql: """
                 SELECT s.id, s.user_id, s.device_id, s.environment_id, s.email, s.nonce, s.code_verifier,
                        s.status, s.expires_at, u.role
                 FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ?
-                """,
+                """),
             arguments: [id]
         ) else { return nil }
         return OnboardingSession(
