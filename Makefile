@@ -6,6 +6,7 @@
 #   make run-cluster  the same with a throw-away PostgreSQL and two instances (:8080, :8081)
 #   make test    swift test, then the end-to-end suite (Tests/e2e) against the real binary
 #   make e2e     only the end-to-end suite
+#   make bench   release build, then every performance figure on both stores (Benchmarks/)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -14,7 +15,8 @@ SHELL := /bin/bash
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PYTHON ?= python3
 
-APT_PACKAGES := libjwt-dev libssl-dev libsqlite3-dev pkg-config postgresql
+# wrk is the load generator of `make bench`.
+APT_PACKAGES := libjwt-dev libssl-dev libsqlite3-dev pkg-config postgresql wrk
 
 VENV := .venv
 VENV_PY := $(VENV)/bin/python
@@ -22,6 +24,8 @@ REQUIREMENTS := Tests/e2e/requirements.txt
 VENV_STAMP := $(VENV)/.requirements-installed
 
 BIN := .build/debug/fieldpass
+RELEASE_BIN := .build/release/fieldpass
+BENCH := Benchmarks/bench.py
 CONFIG ?= Config/fieldpass.yaml
 KEYS_DIR ?= Keys
 IDP_HOST ?= 127.0.0.1
@@ -77,7 +81,8 @@ keys:
 	fi
 
 # Every suite runs even if an earlier one fails; the target fails if any did. Store tests
-# and the e2e suite run on SQLite and on a throw-away PostgreSQL, which must start.
+# and the e2e suite run on SQLite and on a throw-away PostgreSQL, which must start; the
+# benchmark's short mode runs last, so that `make bench` cannot rot.
 test: deps build
 	@scripts/postgres-cluster destroy $(PG_TEST_PORT); scripts/postgres-cluster start $(PG_TEST_PORT) >/dev/null; \
 	trap 'scripts/postgres-cluster destroy $(PG_TEST_PORT)' EXIT; \
@@ -89,6 +94,8 @@ test: deps build
 	  echo "== e2e on $$store"; \
 	  FIELDPASS_E2E_STORE=$$store FIELDPASS_BIN="$(CURDIR)/$(BIN)" $(VENV_PY) -m pytest -q Tests/e2e || status=$$?; \
 	done; \
+	echo "== bench, short mode (the harness runs; goals are for make bench)"; \
+	$(MAKE) --no-print-directory bench-short || status=$$?; \
 	exit $$status
 
 swift-test: system-deps
@@ -101,3 +108,17 @@ e2e: deps build
 clean:
 	$(SWIFT) package clean
 	rm -rf $(VENV)
+
+# ---- benchmarks (Benchmarks/README.md): figures and goals are printed and written to
+# bench-results/; a missed goal does not fail the target, a broken harness does.
+
+.PHONY: bench bench-short
+
+# Full run on a release build, both stores: ~10 s per figure, 10,000 sockets.
+bench: deps
+	$(SWIFT) build -c release
+	FIELDPASS_BIN="$(CURDIR)/$(RELEASE_BIN)" $(VENV_PY) $(BENCH) --build-config release
+
+# Short run on the debug build, both stores: every figure, well under a minute per store.
+bench-short: deps build
+	FIELDPASS_BIN="$(CURDIR)/$(BIN)" $(VENV_PY) $(BENCH) --short --build-config debug

@@ -21,8 +21,10 @@ from .browser import (
     open_confirmation,
 )
 from .cluster import (
+    Addressed,
     Cluster,
     OwnPostgres,
+    cluster_in,
     on,
     path_and_query,
     percentile,
@@ -109,8 +111,10 @@ __all__ = [
     "OTHER_ENV",
     "RUNNING",
     "STARTUP_TIMEOUT",
+    "Addressed",
     "Cluster",
     "OwnPostgres",
+    "cluster_in",
     "collect_until_terminal",
     "on",
     "path_and_query",

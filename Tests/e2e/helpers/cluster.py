@@ -16,6 +16,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -30,7 +31,14 @@ REPO_ROOT = Path(__file__).resolve().parents[3]
 POSTGRES_CLUSTER = REPO_ROOT / "scripts" / "postgres-cluster"
 
 
-def on(instance: FieldpassServer, url: str) -> str:
+class Addressed(Protocol):
+    """Anything with its own base URL: a FieldpassServer, or an instance known by address only."""
+
+    @property
+    def url(self) -> str: ...
+
+
+def on(instance: Addressed, url: str) -> str:
     """`url` (which names the shared public address) sent to `instance` instead."""
     parts = urlsplit(url)
     own = urlsplit(instance.url)
@@ -62,14 +70,16 @@ class Cluster:
         self.database.drop()
 
 
-def start_cluster(
+def cluster_in(
     binary: Path, idp: MockIdP, workdir: Path, count: int,
     *, environments: Sequence[EnvironmentSpec] | None = None,
     extra_env: Mapping[str, str] | None = None,
+    database: PostgresDatabase | None = None,
 ) -> Cluster:
-    """`count` instances on a fresh database, started at once (they take turns migrating
-    the empty database)."""
-    database = fresh_postgres_database()
+    """`count` instances (not started) on `database`, else on a fresh database of the test
+    server: one key folder (no key yet), one issuer."""
+    if database is None:
+        database = fresh_postgres_database()
     env = server_env(extra_env, environments)
     instances: list[FieldpassServer] = []
     for index in range(count):
@@ -80,7 +90,18 @@ def start_cluster(
         instance.keys_dir = workdir / "keys"
         instance.shared_public_url = instances[0].url if instances else instance.url
         instances.append(instance)
-    cluster = Cluster(instances, database)
+    return Cluster(instances, database)
+
+
+def start_cluster(
+    binary: Path, idp: MockIdP, workdir: Path, count: int,
+    *, environments: Sequence[EnvironmentSpec] | None = None,
+    extra_env: Mapping[str, str] | None = None,
+) -> Cluster:
+    """`count` instances on a fresh database, started at once (they take turns migrating
+    the empty database)."""
+    cluster = cluster_in(binary, idp, workdir, count, environments=environments, extra_env=extra_env)
+    instances = cluster.instances
     try:
         instances[0].generate_key()
         for instance in instances:

@@ -1,0 +1,352 @@
+"""Fieldpass benchmark: the figures of the design's performance envelope, from one command.
+
+  .venv/bin/python Benchmarks/bench.py [--short] [--store sqlite|postgres|all] [--bin PATH]
+
+It measures ES256 on one core (`openssl speed`), then for each store starts the servers
+(SQLite: one instance; PostgreSQL: two on one database, on a throw-away cluster), loads each
+endpoint with wrk, and runs the socket tool (sockets.py). Every figure is printed as a
+table and written to bench-results/. Missed goals are reported, not failed: the exit
+status is 1 only when the harness itself fails (a server that does not start, a figure
+that cannot be produced, errors in more than 1% of the requests). See README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO_ROOT = BENCH_DIR.parent
+sys.path.insert(0, str(REPO_ROOT / "Tests" / "e2e"))
+
+import pytest  # noqa: E402
+from helpers import RUNNING, OwnPostgres, SignedIn, sign_in, start_idp, unique_email  # noqa: E402
+
+from deployment import (  # noqa: E402
+    BACKEND, DEV_DOMAIN, PUSH_DOMAIN, Deployment, start_postgres, start_postgres_server, start_sqlite,
+)
+from loadgen import HarnessError, Job, Load, WrkShape, run_wrk  # noqa: E402
+from report import machine, table, write_results  # noqa: E402
+from sockets import raise_open_file_limit  # noqa: E402
+
+STORES = ("sqlite", "postgres")
+PUSH_RATE = 1000.0
+# A figure with more errors than this is no figure: the harness fails.
+MAX_ERROR_SHARE = 0.01
+SOCKETS_TIMEOUT = 900
+STARTED = time.monotonic()
+
+
+@dataclass(frozen=True)
+class Mode:
+    name: str
+    wrk_seconds: float
+    openssl_seconds: int
+    sockets: int
+    push_seconds: float
+
+
+MODES = {
+    "full": Mode("full", wrk_seconds=10, openssl_seconds=5, sockets=10_000, push_seconds=5),
+    "short": Mode("short", wrk_seconds=2, openssl_seconds=1, sockets=300, push_seconds=1),
+}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One wrk figure: its script and path, and the limit its req/s is compared with."""
+
+    name: str
+    script: str
+    path: str
+    limit: str | None = None  # "healthz", "sign" or "verify"
+    goal: float | None = None  # the least ratio to the limit
+
+
+FIGURES = (
+    Figure("healthz", "plain.lua", "/healthz"),
+    Figure("jwks", "plain.lua", "/.well-known/jwks.json", "healthz", 0.9),
+    # Also served at /.well-known/openid-configuration: the same bytes (DiscoveryController).
+    Figure("discovery", "plain.lua", "/.well-known/oauth-authorization-server", "healthz", 0.9),
+    Figure("register_device", "register.lua", "/register_device", "healthz", 0.5),
+    Figure("client_credentials", "client_credentials.lua", "/token", "sign", 0.5),
+    Figure("refresh_token", "refresh.lua", "/token", "sign", 0.25),
+    Figure("me", "me.lua", "/me", "verify", 0.5),
+)
+PACED_P99_GOAL_MS = 10.0
+PUSH_P99_GOAL_MS = 20.0
+START_GOAL_MS = 300.0
+IDLE_RSS_GOAL_MB = 50.0
+SOCKET_GOAL_BYTES = 16 * 1024
+
+
+def measure_es256(seconds: int) -> dict[str, float]:
+    """ES256 signatures and verifications per second on one core, with a parsed key: the
+    limits token issuance and bearer checks are measured against."""
+    result = subprocess.run(
+        ["openssl", "speed", "-seconds", str(seconds), "ecdsap256"],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=4 * seconds + 60,
+    )
+    # " 256 bits ecdsa (nistp256)   0.0000s   0.0000s  63718.2  21931.0"
+    match = re.search(r"256 bits ecdsa \(nistp256\)\s+\S+s\s+\S+s\s+([\d.]+)\s+([\d.]+)", result.stdout)
+    if result.returncode != 0 or match is None:
+        raise HarnessError(f"openssl speed ecdsap256 gave no figures:\n{result.stdout}\n{result.stderr}")
+    return {"sign_per_s": float(match.group(1)), "verify_per_s": float(match.group(2))}
+
+
+class StoreBench:
+    """The figures of one running deployment."""
+
+    def __init__(self, deployment: Deployment, mode: Mode, shape: WrkShape, es256: dict[str, float], workdir: Path) -> None:
+        self.deployment = deployment
+        self.mode = mode
+        self.shape = shape
+        self.es256 = es256
+        self.workdir = workdir
+        self.urls = [instance.url for instance in deployment.instances]
+
+    def run(self) -> dict[str, Any]:
+        # Before any load: what the instances hold just after they became ready.
+        idle_rss_kb = self.deployment.rss_per_instance_kb()
+        # Each refresh chain needs its own device, one per connection at least; one more
+        # device for /me.
+        progress(f"{self.deployment.store}: onboarding devices")
+        devices = self._onboard(self.shape.connections + self.shape.connections // 4 + 1)
+        http = self._http(devices[1:], devices[0])
+        sockets = self._sockets()
+        return {
+            "instances": len(self.urls),
+            "start_to_ready_ms": [round(value, 1) for value in self.deployment.start_to_ready_ms],
+            "idle_rss_kb": idle_rss_kb,
+            "http": http,
+            "sockets": sockets,
+            "other": self._other_rows(idle_rss_kb, sockets),
+        }
+
+    def _onboard(self, count: int) -> list[SignedIn]:
+        """Devices signed in through the mock IdP, as the e2e suite does (8 at a time)."""
+        instance = self.deployment.instances[0]
+        with ThreadPoolExecutor(8) as pool:
+            return list(pool.map(lambda _: sign_in(instance, unique_email("bench-device", DEV_DOMAIN)), range(count)))
+
+    def _http(self, refreshers: Sequence[SignedIn], me: SignedIn) -> dict[str, dict[str, Any]]:
+        basic = base64.b64encode(f"{BACKEND.id}:{BACKEND.secret}".encode()).decode()
+        env = {"BENCH_BASIC_AUTH": basic, "BENCH_ACCESS_TOKEN": me.access_token}
+        rows: dict[str, dict[str, Any]] = {}
+        for figure in FIGURES:
+            progress(f"{self.deployment.store}: {figure.name}")
+            load = run_wrk(figure.script, figure.path, self._jobs(figure, refreshers), self.shape, env)
+            rows[figure.name] = self._row(figure, load, rows)
+            if figure.name == "register_device":
+                rows["register_device_paced"] = self._paced_register(load.req_s / 2)
+        return rows
+
+    def _jobs(self, figure: Figure, refreshers: Sequence[SignedIn]) -> list[Job]:
+        """One wrk per instance, with the arguments the figure's script takes."""
+        if figure.script == "register.lua":
+            tag = os.urandom(3).hex()
+            return [Job(url, (f"bench{tag}i{index}", DEV_DOMAIN)) for index, url in enumerate(self.urls)]
+        if figure.script == "refresh.lua":
+            _, threads = self.shape.per_job(len(self.urls))
+            jobs = []
+            for index, url in enumerate(self.urls):
+                tokens = self.workdir / f"refresh-{index}.tokens"
+                descriptor = os.open(tokens, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with os.fdopen(descriptor, "w") as file:
+                    file.writelines(f"{device.refresh_token}\n" for device in refreshers[index :: len(self.urls)])
+                jobs.append(Job(url, (str(tokens), str(threads))))
+            return jobs
+        return [Job(url) for url in self.urls]
+
+    def _paced_register(self, rate: float) -> dict[str, Any]:
+        """register_device again at `rate` in all: each connection waits connections / rate
+        on average before each request (wrk's delay())."""
+        pace_ms = self.shape.connections / rate * 1000
+        tag = os.urandom(3).hex()
+        jobs = [Job(url, (f"paced{tag}i{index}", DEV_DOMAIN, f"{pace_ms:.3f}")) for index, url in enumerate(self.urls)]
+        load = run_wrk("register.lua", "/register_device", jobs, self.shape)
+        return {
+            **load.as_json(), "target_req_s": round(rate, 1),
+            "goal": f"p99 < {PACED_P99_GOAL_MS:g} ms at {rate:,.0f}/s", "met": load.p99_ms < PACED_P99_GOAL_MS,
+        }
+
+    def _row(self, figure: Figure, load: Load, rows: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        row: dict[str, Any] = load.as_json()
+        if figure.limit is None:
+            return row
+        # healthz runs first: its req/s is the limit of the plain endpoints.
+        limit = rows["healthz"]["req_s"] if figure.limit == "healthz" else self.es256[f"{figure.limit}_per_s"]
+        ratio = load.req_s / limit
+        return {
+            **row, "limit": figure.limit, "ratio": round(ratio, 3),
+            "goal": f"ratio >= {figure.goal:g} x {figure.limit}", "met": ratio >= figure.goal,
+        }
+
+    def _sockets(self) -> dict[str, Any]:
+        progress(f"{self.deployment.store}: {self.mode.sockets} sockets, then {self.mode.push_seconds:g} s of push")
+        instances = [f"--instance={instance.url}={pid}" for instance, pid in zip(self.deployment.instances, self.deployment.pids)]
+        log = self.workdir / f"sockets-{self.deployment.store}.log"
+        with open(log, "w") as stderr:
+            result = subprocess.run(
+                [
+                    sys.executable, str(BENCH_DIR / "sockets.py"), *instances, "--sockets", str(self.mode.sockets),
+                    "--push-seconds", f"{self.mode.push_seconds:g}", "--push-rate", f"{PUSH_RATE:g}", "--domain", PUSH_DOMAIN,
+                ],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, text=True, timeout=SOCKETS_TIMEOUT,
+            )
+        if result.returncode != 0:
+            raise HarnessError(f"sockets.py failed (status {result.returncode}):\n{log.read_text()[-3000:]}")
+        return json.loads(result.stdout)
+
+    def _other_rows(self, idle_rss_kb: list[int], sockets: dict[str, Any]) -> list[dict[str, Any]]:
+        push = sockets["push"]
+        start = max(self.deployment.start_to_ready_ms)
+        idle_mb = max(idle_rss_kb) / 1024
+        per_socket = sockets["bytes_per_socket"]
+        p99_sent = push["p99_after_sent_ms"]
+
+        def row(figure: str, value: float | None, unit: str, goal: str = "", met: bool | None = None) -> dict[str, Any]:
+            return {"figure": figure, "value": value, "unit": unit, "goal": goal, "met": met}
+
+        return [
+            row("start to ready (slowest instance)", round(start, 1), "ms", f"< {START_GOAL_MS:g} ms", start < START_GOAL_MS),
+            row("idle RSS (largest instance)", round(idle_mb, 1), "MB", f"< {IDLE_RSS_GOAL_MB:g} MB", idle_mb < IDLE_RSS_GOAL_MB),
+            row(f"RSS before {sockets['sockets']} sockets (sum)", round(sockets["rss_before_kb"] / 1024, 1), "MB"),
+            row(f"RSS with {sockets['opened']} sockets open (sum)", round(sockets["rss_after_kb"] / 1024, 1), "MB"),
+            row("server bytes per socket", per_socket, "B", f"<= {SOCKET_GOAL_BYTES} B",
+                per_socket is not None and per_socket <= SOCKET_GOAL_BYTES),
+            row(f"push events sent ({push['rate_target']:g}/s wanted)", push["rate_sent"], "/s"),
+            row("push p50, frame - request sent", push["p50_after_sent_ms"], "ms"),
+            row("push p99, frame - request sent", p99_sent, "ms", f"< {PUSH_P99_GOAL_MS:g} ms",
+                p99_sent is not None and p99_sent < PUSH_P99_GOAL_MS),
+            row("push p50, frame - answer received", push["p50_after_answer_ms"], "ms"),
+            row("push p99, frame - answer received", push["p99_after_answer_ms"], "ms"),
+            row(f"push errors (of {push['events']} events)", push["errors"], ""),
+        ]
+
+
+def progress(step: str) -> None:
+    """What the run is doing and since when, on standard error (the table alone goes to
+    standard output): where a CI run spends its time."""
+    print(f"bench: [{time.monotonic() - STARTED:5.1f} s] {step}", file=sys.stderr, flush=True)
+
+
+def problems(results: dict[str, Any]) -> list[str]:
+    """Error rates that make a figure meaningless (more than 1%)."""
+    found = []
+    for store, figures in results["stores"].items():
+        for name, row in figures["http"].items():
+            if row["errors"] > MAX_ERROR_SHARE * row["requests"]:
+                found.append(f"{store} {name}: {row['errors']} errors in {row['requests']} requests")
+        sockets = figures["sockets"]
+        if sockets["socket_errors"] > MAX_ERROR_SHARE * sockets["sockets"]:
+            found.append(f"{store} sockets: {sockets['socket_errors']} of {sockets['sockets']} did not open")
+        push = sockets["push"]
+        if push["errors"] > MAX_ERROR_SHARE * push["events"]:
+            found.append(f"{store} push: {push['errors']} of {push['events']} events lost or wrong")
+    return found
+
+
+def build_config_of(binary: Path) -> str:
+    """debug or release from SwiftPM's folder names, else unknown (say it with --build-config)."""
+    parts = set(binary.resolve().parts)
+    return next((config for config in ("release", "debug") if config in parts), "unknown")
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--short", action="store_true", help="~2 s per figure, 300 sockets, 1 s of push (CI)")
+    parser.add_argument("--store", choices=[*STORES, "all"], default="all")
+    parser.add_argument("--bin", type=Path, default=Path(os.environ.get("FIELDPASS_BIN", REPO_ROOT / ".build/release/fieldpass")),
+                        help="the fieldpass binary (default: $FIELDPASS_BIN, else .build/release/fieldpass)")
+    parser.add_argument("--build-config", help="debug or release (default: from the binary's path)")
+    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--pg-port", type=int, default=55450, help="port of the throw-away PostgreSQL")
+    parser.add_argument("--out-dir", type=Path, default=REPO_ROOT / "bench-results")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    mode = MODES["short" if args.short else "full"]
+    stores = STORES if args.store == "all" else (args.store,)
+    binary = args.bin.resolve()
+    if not os.access(binary, os.X_OK):
+        print(f"bench: no fieldpass binary at {binary} (build it, or pass --bin / FIELDPASS_BIN)", file=sys.stderr)
+        return 1
+    if shutil.which("wrk") is None:
+        print("bench: wrk not found (apt-get install -y wrk; `make bench` does it)", file=sys.stderr)
+        return 1
+    # Servers inherit the limit: each held socket is a descriptor on both sides.
+    raise_open_file_limit()
+    # SIGTERM (make killed, CI timeout) unwinds like Ctrl-C: the servers stop and the
+    # PostgreSQL cluster is destroyed.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    shape = WrkShape(mode.wrk_seconds, args.connections, args.threads)
+    now = datetime.now(timezone.utc)
+    results: dict[str, Any] = {
+        "date": now.isoformat(timespec="seconds"),
+        "mode": mode.name,
+        "machine": machine(binary, args.build_config or build_config_of(binary)),
+        "settings": {
+            "wrk_seconds": mode.wrk_seconds, "connections": args.connections, "threads": args.threads,
+            "openssl_seconds": mode.openssl_seconds, "sockets": mode.sockets,
+            "push_rate": PUSH_RATE, "push_seconds": mode.push_seconds,
+        },
+        "stores": {},
+    }
+    workdir = Path(tempfile.mkdtemp(prefix="fieldpass-bench-"))
+    postgres = OwnPostgres(args.pg_port) if "postgres" in stores else None
+    try:
+        if postgres is not None:
+            # First: its port may be in the ephemeral range, and a port listened on is lent
+            # to none of the thousands of connections the SQLite pass makes.
+            start_postgres_server(postgres)
+        results["es256"] = measure_es256(mode.openssl_seconds)
+        idp = start_idp(sys.executable, workdir / "idp")
+        for store in stores:
+            progress(f"{store}: starting")
+            if postgres is not None and store == "postgres":
+                deployment = start_postgres(binary, idp, workdir, postgres)
+            else:
+                deployment = start_sqlite(binary, idp, workdir)
+            try:
+                results["stores"][store] = StoreBench(deployment, mode, shape, results["es256"], workdir).run()
+            finally:
+                deployment.stop()
+    except (Exception, pytest.fail.Exception) as error:
+        print(f"bench: the harness failed: {error}\nbench: logs kept in {workdir}", file=sys.stderr)
+        return 1
+    finally:
+        for process in list(RUNNING):
+            process.stop()
+        if postgres is not None:
+            postgres.destroy()
+    shutil.rmtree(workdir, ignore_errors=True)
+    path = write_results(results, args.out_dir, now)
+    print(table(results))
+    print(f"\nResults: {path} (and latest.json)")
+    found = problems(results)
+    for problem in found:
+        print(f"bench: too many errors: {problem}", file=sys.stderr)
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

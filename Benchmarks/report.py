@@ -1,0 +1,74 @@
+"""The machine a run happened on, the results table, and the JSON files."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+
+def machine(binary: Path, build_config: str) -> dict[str, Any]:
+    """What the figures depend on: they are only comparable on the same machine and build."""
+    model = "unknown"
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            model = line.split(":", 1)[1].strip()
+            break
+    return {
+        "cores": os.cpu_count(), "cpu_model": model, "kernel": platform.release(),
+        "build_config": build_config, "binary": str(binary),
+    }
+
+
+def write_results(results: Mapping[str, Any], out_dir: Path, now: datetime) -> Path:
+    """bench-<UTC timestamp>.json, and the same as latest.json."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(results, indent=2) + "\n"
+    path = out_dir / f"bench-{now.strftime('%Y%m%dT%H%M%SZ')}.json"
+    path.write_text(text)
+    (out_dir / "latest.json").write_text(text)
+    return path
+
+
+def _number(value: float | None, digits: int = 1) -> str:
+    if value is None:
+        return "-"
+    return f"{value:,}" if isinstance(value, int) else f"{value:,.{digits}f}"
+
+
+def _met(met: bool | None) -> str:
+    return "" if met is None else ("yes" if met else "NO")
+
+
+def table(results: Mapping[str, Any]) -> str:
+    """Every figure of `results` (as written to JSON) as text."""
+    box = results["machine"]
+    settings = results["settings"]
+    es256 = results["es256"]
+    lines = [
+        f"Fieldpass benchmark, {results['mode']} mode, {results['date']}",
+        f"Machine: {box['cores']} cores, {box['cpu_model']}, Linux {box['kernel']}; "
+        f"build: {box['build_config']} ({box['binary']})",
+        f"wrk: {settings['wrk_seconds']:g} s per figure, {settings['connections']} connections, "
+        f"{settings['threads']} threads in all (one wrk per instance, the load split evenly)",
+        f"ES256 on one core (openssl speed, {settings['openssl_seconds']:g} s): "
+        f"sign {_number(es256['sign_per_s'], 0)}/s, verify {_number(es256['verify_per_s'], 0)}/s",
+    ]
+    header = f"  {'figure':<22}{'req/s':>11}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}  {'ratio':>6}  {'goal':<32}{'met':>4}"
+    for store, figures in results["stores"].items():
+        lines += ["", f"{store}: {figures['instances']} instance(s)", header]
+        for name, row in figures["http"].items():
+            ratio = _number(row.get("ratio"), 2) if row.get("ratio") is not None else ""
+            lines.append(
+                f"  {name:<22}{_number(row['req_s']):>11}{_number(row['p50_ms'], 2):>10}"
+                f"{_number(row['p99_ms'], 2):>10}{row['errors']:>8}  {ratio:>6}  {row.get('goal', ''):<32}"
+                f"{_met(row.get('met')):>4}"
+            )
+        for row in figures["other"]:
+            value = f"{_number(row['value'])} {row['unit']}".rstrip()
+            lines.append(f"  {row['figure']:<43}{value:>18}  {row['goal']:<32}{_met(row['met']):>4}")
+    return "\n".join(lines)
