@@ -31,17 +31,11 @@ public struct JWTVerifier: Sendable {
         }
         let header = try JOSEHeader(segment: parts[0])
         guard let alg = header.alg else { throw .malformed("header has no alg") }
+        let algorithm = try allowedAlgorithm(alg, reported: alg)
         // Every alg the header states must pass, so a repeated one cannot pick another
         // algorithm for a parser that keeps the last member (libjwt's jansson does).
-        for stated in header.algorithms {
-            guard let stated, let algorithm = SigningAlgorithm(rawValue: stated), policy.allowedAlgorithms.contains(algorithm) else {
-                throw .algorithmNotAllowed(stated ?? alg)
-            }
-        }
+        for stated in header.algorithms { _ = try allowedAlgorithm(stated, reported: alg) }
         if let name = header.duplicateName { throw .malformed("header repeats \"\(name)\"") }
-        guard let algorithm = SigningAlgorithm(rawValue: alg), policy.allowedAlgorithms.contains(algorithm) else {
-            throw .algorithmNotAllowed(alg)
-        }
         if let crit = header.crit { throw .malformed("unsupported critical header parameters \(crit)") }
         let key = try selectKey(kid: header.kid, algorithm: algorithm)
         // Checked after alg so that unsigned ("none") tokens report the algorithm.
@@ -63,6 +57,15 @@ public struct JWTVerifier: Sendable {
         let claims = try JSON.decode(RegisteredClaims.self, from: payloadData, context: "claims")
         try policy.check(claims, now: now)
         return VerifiedToken(kid: header.kid, algorithm: algorithm, claims: claims, payload: payloadData)
+    }
+
+    /// The algorithm `stated` names when the policy allows it, else `algorithmNotAllowed`
+    /// (naming `reported` when `stated` is not a string).
+    private func allowedAlgorithm(_ stated: String?, reported: String) throws(TokenError) -> SigningAlgorithm {
+        guard let stated, let algorithm = SigningAlgorithm(rawValue: stated), policy.allowedAlgorithms.contains(algorithm) else {
+            throw .algorithmNotAllowed(stated ?? reported)
+        }
+        return algorithm
     }
 
     /// The key named by `kid`, or the only key for `algorithm` when the token names none.

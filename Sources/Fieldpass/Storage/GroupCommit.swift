@@ -1,15 +1,22 @@
 import Synchronization
 
+/// A change waiting for a shared transaction, as a store defines it.
+protocol GroupedChange: Sendable {
+    /// Answers the caller when the shared transaction did not commit: nothing was stored.
+    var abandon: @Sendable (any Error) -> Void { get }
+}
+
 /// Group commit: changes that arrive while a transaction is committing wait, and the next
 /// transaction applies all of them together.
 ///
 /// A burst of registrations then costs one `BEGIN`/`COMMIT` (one WAL sync, one turn at the
-/// feed counter) instead of one each. The stores answer every caller only after the
-/// transaction that holds its change has committed ("stored before answered"), and run each
+/// feed counter) instead of one each. Every caller is answered only after the transaction
+/// that holds its change has committed ("stored before answered"); the stores run each
 /// change in a savepoint of its own, so one that fails is rolled back and fails alone.
-final class GroupCommit<Change: Sendable>: Sendable {
-    /// Applies `changes` in one transaction and answers each change's caller.
-    typealias Commit = @Sendable ([Change]) async -> Void
+final class GroupCommit<Change: GroupedChange>: Sendable {
+    /// Applies `changes` in one transaction and returns, for each, how to answer its caller
+    /// once that transaction has committed. Throws when it did not commit.
+    typealias Commit = @Sendable ([Change]) async throws -> [@Sendable () -> Void]
 
     private struct Queue {
         var waiting: [Change] = []
@@ -45,7 +52,11 @@ final class GroupCommit<Change: Sendable>: Sendable {
                 return batch
             }
             guard !batch.isEmpty else { return }
-            await commit(batch)
+            do {
+                for answer in try await commit(batch) { answer() }
+            } catch {
+                for change in batch { change.abandon(error) }
+            }
         }
     }
 }

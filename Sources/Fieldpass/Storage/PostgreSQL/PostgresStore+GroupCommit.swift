@@ -1,12 +1,11 @@
 import PostgresNIO
 
 /// One caller's change, waiting for a shared PostgreSQL transaction.
-struct PostgresChange: Sendable {
+struct PostgresChange: GroupedChange {
     /// Applies the change in its own savepoint; returns how to answer its caller after the
     /// commit. Throws only what must abort the whole transaction (a lost connection, a
     /// deadlock), which is then run again or fails every change in it.
     let apply: @Sendable (PostgresConnection) async throws -> @Sendable () -> Void
-    /// Answers the caller when the shared transaction did not commit: nothing was stored.
     let abandon: @Sendable (any Error) -> Void
 }
 
@@ -31,21 +30,14 @@ extension PostgresStore {
                 },
                 abandon: { continuation.resume(throwing: $0) }
             )
-            groupCommit.submit(change) { batch in await commit(batch) }
-        }
-    }
-
-    /// Applies `batch` in one transaction (run again after a deadlock), then answers every caller.
-    private func commit(_ batch: [PostgresChange]) async {
-        do {
-            let answers = try await write { connection in
-                var answers: [@Sendable () -> Void] = []
-                for change in batch { answers.append(try await change.apply(connection)) }
-                return answers
+            // One transaction for the batch, run again whole after a deadlock.
+            groupCommit.submit(change) { batch in
+                try await write { connection in
+                    var answers: [@Sendable () -> Void] = []
+                    for change in batch { answers.append(try await change.apply(connection)) }
+                    return answers
+                }
             }
-            for answer in answers { answer() }
-        } catch {
-            for change in batch { change.abandon(error) }
         }
     }
 

@@ -1,10 +1,9 @@
 import GRDB
 
 /// One caller's change, waiting for a shared SQLite transaction.
-struct SQLiteChange: Sendable {
+struct SQLiteChange: GroupedChange {
     /// Applies the change in its own savepoint; returns how to answer its caller after the commit.
     let apply: @Sendable (Database) -> @Sendable () -> Void
-    /// Answers the caller when the shared transaction did not commit: nothing was stored.
     let abandon: @Sendable (any Error) -> Void
 }
 
@@ -29,24 +28,7 @@ extension SQLiteStore {
                 },
                 abandon: { continuation.resume(throwing: $0) }
             )
-            groupCommit.submit(change) { [pool] batch in await Self.commit(batch, in: pool) }
-        }
-    }
-
-    /// Applies `batch` in one immediate transaction, then answers every caller.
-    private static func commit(_ batch: [SQLiteChange], in pool: DatabasePool) async {
-        do {
-            let answers = try await pool.writeWithoutTransaction { db in
-                var answers: [@Sendable () -> Void] = []
-                try db.inTransaction(.immediate) {
-                    answers = batch.map { $0.apply(db) }
-                    return .commit
-                }
-                return answers
-            }
-            for answer in answers { answer() }
-        } catch {
-            for change in batch { change.abandon(error) }
+            groupCommit.submit(change) { batch in try await write { db in batch.map { $0.apply(db) } } }
         }
     }
 }
