@@ -13,15 +13,7 @@ public func buildApplication(
     store opened: OpenedStore? = nil,
     logger: Logger
 ) async throws -> some ApplicationProtocol {
-    let keyRing: KeyRing
-    do {
-        keyRing = try KeyRing.load(directory: URL(fileURLWithPath: configuration.tokens.keysDirectory))
-    } catch {
-        throw ConfigurationError(
-            key: "tokens.keys_dir",
-            "\(error); create a key with `fieldpass keys generate --config <file>`"
-        )
-    }
+    let keys = try KeyRotation(settings: configuration.tokens, issuer: configuration.server.publicURL, logger: logger)
     let opened = try opened ?? StoreFactory.open(configuration.storage, logger: logger)
     let store = opened.store
     let hub = SessionEventHub(store: store, logger: logger)
@@ -31,11 +23,11 @@ public func buildApplication(
     )
     let policy = RealmPolicy(roles: configuration.roles)
     let tokenIssuer = TokenIssuer(
-        keyRing: keyRing, issuer: configuration.server.publicURL, settings: configuration.tokens, policy: policy
+        keys: keys, issuer: configuration.server.publicURL, settings: configuration.tokens, policy: policy
     )
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: JSONErrorMiddleware())
-    try DiscoveryController(keyRing: keyRing, issuer: configuration.server.publicURL).addRoutes(to: router)
+    DiscoveryController(keys: keys).addRoutes(to: router)
     ReadinessController(store: store).addRoutes(to: router)
     RegisterDeviceController(
         store: store, environments: environments, server: configuration.server, sessions: configuration.sessions
@@ -49,9 +41,7 @@ public func buildApplication(
 
     let serviceAccounts = ServiceAccountDirectory(environments: configuration.environments)
     let validator = AccessTokenValidator(
-        verifier: keyRing.verifier(
-            policy: JWTVerificationPolicy(issuer: configuration.server.publicURL, audience: configuration.tokens.audience)
-        ),
+        keys: keys,
         credentials: store, serviceAccounts: serviceAccounts.environments
     )
     TokenEndpointController(directory: store, credentials: store, serviceAccounts: serviceAccounts, tokenIssuer: tokenIssuer)
@@ -77,7 +67,7 @@ public func buildApplication(
             address: .hostname(configuration.server.host, port: configuration.server.port),
             serverName: "Fieldpass"
         ),
-        services: opened.services + [hub, sweeper],
+        services: opened.services + [keys, hub, sweeper],
         logger: logger
     )
 }

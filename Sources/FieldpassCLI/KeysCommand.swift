@@ -1,15 +1,19 @@
 public import ArgumentParser
+import Fieldpass
 import Foundation
 public import Tokens
 
-/// `fieldpass keys generate`: adds a signing key to `tokens.keys_dir`; the newest key signs.
+/// `fieldpass keys rotate|list`: the signing keys in `tokens.keys_dir`.
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "keys", abstract: "Manage token signing keys.", subcommands: [Generate.self]
+        commandName: "keys", abstract: "Manage token signing keys.", subcommands: [Rotate.self, List.self]
     )
 
-    struct Generate: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Generate a new signing key; it signs from the next start.")
+    struct Rotate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a signing key: published at once, it signs after tokens.key_publish_delay.",
+            aliases: ["generate"]
+        )
 
         @OptionGroup var options: ConfigOptions
 
@@ -20,7 +24,37 @@ struct KeysCommand: AsyncParsableCommand {
             let configuration = try options.load()
             let folder = URL(fileURLWithPath: configuration.tokens.keysDirectory)
             let (key, file) = try KeyRing.generateKey(alg, in: folder)
-            print("Generated \(key.algorithm.rawValue) key \(key.kid) in \(file.path)")
+            print("Added \(key.algorithm.rawValue) key \(key.kid) in \(file.path)")
+            let schedule = KeySchedule(files: try KeyFile.readAll(in: folder), publishDelay: TimeInterval(configuration.tokens.keyPublishDelay))
+            if let entry = schedule.entries(at: Date()).first(where: { $0.key.kid == key.kid }), entry.state == .next,
+               let signsFrom = entry.signsFrom {
+                print("Running servers publish it at their next reload (SIGHUP, or within a minute); it signs from \(Self.format(signsFrom)).")
+            } else {
+                print("It signs from now on; running servers pick it up at their next reload (SIGHUP, or within a minute).")
+            }
+        }
+
+        static func format(_ date: Date) -> String {
+            date.formatted(.iso8601)
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show each key's kid, algorithm, state and dates.")
+
+        @OptionGroup var options: ConfigOptions
+
+        func run() async throws {
+            let configuration = try options.load()
+            let folder = URL(fileURLWithPath: configuration.tokens.keysDirectory)
+            let schedule = KeySchedule(files: try KeyFile.readAll(in: folder), publishDelay: TimeInterval(configuration.tokens.keyPublishDelay))
+            let rows = schedule.entries(at: Date()).map { entry in
+                [
+                    entry.key.kid, entry.key.algorithm.rawValue, entry.state.rawValue,
+                    entry.addedAt.map(Rotate.format) ?? "-", entry.signsFrom.map(Rotate.format) ?? "-", entry.fileName ?? "-",
+                ]
+            }
+            Console.table(header: ["KID", "ALG", "STATE", "ADDED", "SIGNS FROM", "FILE"], rows: rows)
         }
     }
 }

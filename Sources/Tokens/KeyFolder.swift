@@ -17,9 +17,10 @@ struct KeyFolder {
         self.directory = directory
     }
 
-    /// Visible `*.pem` files, newest modification time first, ties broken by the later name.
-    /// Symlinks are followed (e.g. Kubernetes secret mounts); a missing folder → `noKeys`.
-    func pemFilesNewestFirst() throws(TokenError) -> [URL] {
+    /// Visible `*.pem` files with their modification times and modes, newest first, ties broken by
+    /// the later name. Symlinks are followed (e.g. Kubernetes secret mounts); a missing
+    /// folder → `noKeys`.
+    func pemFilesNewestFirst() throws(TokenError) -> [(file: URL, modified: Date, mode: Int)] {
         let entries: [URL]
         do {
             entries = try FileManager.default.contentsOfDirectory(
@@ -29,11 +30,13 @@ struct KeyFolder {
             guard FileManager.default.fileExists(atPath: directory.path) else { throw .noKeys(directory.path) }
             throw .io("\(directory.path): \(error.localizedDescription)")
         }
-        var dated: [(file: URL, modified: Date)] = []
+        var dated: [(file: URL, modified: Date, mode: Int)] = []
         for file in entries where file.pathExtension == "pem" {
             do {
-                let values = try file.resolvingSymlinksInPath().resourceValues(forKeys: [.contentModificationDateKey])
-                dated.append((file, values.contentModificationDate ?? .distantPast))
+                let attributes = try FileManager.default.attributesOfItem(atPath: file.resolvingSymlinksInPath().path)
+                dated.append((
+                    file, attributes[.modificationDate] as? Date ?? .distantPast, attributes[.posixPermissions] as? Int ?? 0
+                ))
             } catch {
                 throw .io("\(file.lastPathComponent): \(error.localizedDescription)")
             }
@@ -42,7 +45,7 @@ struct KeyFolder {
             lhs.modified != rhs.modified
                 ? lhs.modified > rhs.modified
                 : lhs.file.lastPathComponent > rhs.file.lastPathComponent
-        }.map(\.file)
+        }
     }
 
     /// Creates the folder (and parents) with mode 0700 unless it exists.

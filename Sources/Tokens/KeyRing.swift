@@ -1,7 +1,7 @@
 public import Foundation
 
-/// The keys in a folder: every `*.pem` file is a private key; the newest file
-/// (modification time, then file name) signs; all public parts are published.
+/// The keys in use at one moment: one signs, and the public parts of all are published.
+/// `KeySchedule` decides which.
 public struct KeyRing: Sendable {
     /// The key new tokens are signed with.
     public let signingKey: SigningKey
@@ -32,30 +32,10 @@ public struct KeyRing: Sendable {
         JWTVerifier(keys: verificationKeys, policy: policy)
     }
 
-    /// Loads every `*.pem` in `directory`. Throws `TokenError.noKeys(path)` when there is none
-    /// (or the folder does not exist), `TokenError.invalidKey("<file>: reason")` for a bad
-    /// file and `TokenError.io` when the folder or a file cannot be read.
-    public static func load(directory: URL) throws(TokenError) -> KeyRing {
-        let files = try KeyFolder(directory).pemFilesNewestFirst()
-        var keys: [SigningKey] = []
-        for file in files {
-            let name = file.lastPathComponent
-            let pem: String
-            do {
-                pem = try String(contentsOf: file, encoding: .utf8)
-            } catch {
-                throw .io("\(name): \(error.localizedDescription)")
-            }
-            do {
-                keys.append(try SigningKey(pem: pem))
-            } catch .invalidKey(let reason) {
-                throw .invalidKey("\(name): \(reason)")
-            } catch {
-                throw .invalidKey("\(name): \(error)")
-            }
-        }
-        guard let newest = keys.first else { throw .noKeys(directory.path) }
-        return KeyRing(signingKey: newest, others: Array(keys.dropFirst()))
+    /// The ring of the keys in `directory` at `now` (see `KeySchedule`). Throws as
+    /// `KeyFile.readAll(in:)` does.
+    public static func load(directory: URL, publishDelay: TimeInterval, now: Date = Date()) throws(TokenError) -> KeyRing {
+        KeySchedule(files: try KeyFile.readAll(in: directory), publishDelay: publishDelay).ring(at: now)
     }
 
     /// Generates a key and writes it as `<directory>/<UTC yyyyMMdd'T'HHmmss>-<kid prefix>.pem`

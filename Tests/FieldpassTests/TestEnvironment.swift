@@ -114,7 +114,7 @@ struct TestEnvironment {
 
     private func issuer() throws -> TokenIssuer {
         TokenIssuer(
-            keyRing: try KeyRing.load(directory: folder.appendingPathComponent("keys")),
+            keys: try KeyRotation(settings: configuration.tokens, issuer: configuration.server.publicURL, logger: Logger(label: "test")),
             issuer: configuration.server.publicURL, settings: configuration.tokens,
             policy: RealmPolicy(roles: configuration.roles)
         )

@@ -20,7 +20,7 @@ struct KeyRingTests {
             try place(old, in: folder, name: "b-old.pem", modified: Date(timeIntervalSinceNow: -3600))
             try place(new, in: folder, name: "a-new.pem", modified: Date())
             try Data("not a key".utf8).write(to: folder.appendingPathComponent("README.txt"))
-            let ring = try KeyRing.load(directory: folder)
+            let ring = try KeyRing.load(directory: folder, publishDelay: 0)
             #expect(ring.signingKey.kid == new.kid)
             #expect(ring.jwks.keys.map(\.kid) == [new.kid, old.kid])
             #expect(ring.verificationKey(kid: old.kid)?.algorithm == .rs256)
@@ -40,7 +40,7 @@ struct KeyRingTests {
         try withTemporaryFolder { folder in
             try place(first, in: folder, name: "20240101T000000-a.pem", modified: moment)
             try place(second, in: folder, name: "20240101T000000-b.pem", modified: moment)
-            #expect(try KeyRing.load(directory: folder).signingKey.kid == second.kid)
+            #expect(try KeyRing.load(directory: folder, publishDelay: 0).signingKey.kid == second.kid)
         }
     }
 
@@ -57,9 +57,9 @@ struct KeyRingTests {
     func noKeys() throws {
         try withTemporaryFolder { folder in
             try Data("x".utf8).write(to: folder.appendingPathComponent("notes.txt"))
-            #expect(throws: TokenError.noKeys(folder.path)) { try KeyRing.load(directory: folder) }
+            #expect(throws: TokenError.noKeys(folder.path)) { try KeyRing.load(directory: folder, publishDelay: 0) }
             let missing = folder.appendingPathComponent("missing")
-            #expect(throws: TokenError.noKeys(missing.path)) { try KeyRing.load(directory: missing) }
+            #expect(throws: TokenError.noKeys(missing.path)) { try KeyRing.load(directory: missing, publishDelay: 0) }
         }
     }
 
@@ -69,7 +69,7 @@ struct KeyRingTests {
             try place(try Fixtures.es256.get(), in: folder, name: "good.pem", modified: Date())
             try Data("garbage".utf8).write(to: folder.appendingPathComponent("bad.pem"))
             #expect(throws: TokenError.invalidKey("bad.pem: not a PEM private key (found: no PEM block)")) {
-                try KeyRing.load(directory: folder)
+                try KeyRing.load(directory: folder, publishDelay: 0)
             }
         }
     }
@@ -88,7 +88,7 @@ struct KeyRingTests {
             #expect(fileMode == 0o600)
             let folderMode = try FileManager.default.attributesOfItem(atPath: keys.path)[.posixPermissions] as? Int
             #expect(folderMode == 0o700)
-            #expect(try KeyRing.load(directory: keys).signingKey.kid == key.kid)
+            #expect(try KeyRing.load(directory: keys, publishDelay: 0).signingKey.kid == key.kid)
         }
     }
 }

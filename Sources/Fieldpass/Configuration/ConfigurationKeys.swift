@@ -6,7 +6,7 @@ enum ConfigurationKeys {
         ["storage", "postgres", "url"], ["storage", "postgres", "password_env"],
         ["storage", "postgres", "max_connections"], ["storage", "postgres", "timeout"],
         ["tokens", "keys_dir"], ["tokens", "audience"], ["tokens", "access_token_ttl"], ["tokens", "refresh_token_ttl"],
-        ["tokens", "refresh_token_max_lifetime"], ["tokens", "refresh_reuse_grace"],
+        ["tokens", "refresh_token_max_lifetime"], ["tokens", "refresh_reuse_grace"], ["tokens", "key_publish_delay"],
         ["sessions", "ttl"], ["sessions", "sweep_interval"], ["sessions", "retention"],
         ["environments"],
         ["environments", "*", "id"], ["environments", "*", "email_domains"],

@@ -1,6 +1,8 @@
 /// How device tokens are signed and for how long they live.
 ///
-/// Keys: `tokens.keys_dir` (default `Keys`; PEM private keys, the newest signs),
+/// Keys: `tokens.keys_dir` (default `Keys`; PEM private keys, see `KeySchedule` for which
+/// signs), `tokens.key_publish_delay` (seconds a new key is published before it signs,
+/// default 600),
 /// `tokens.audience` (default `realm-sync`), `tokens.access_token_ttl` (seconds, default 900),
 /// `tokens.refresh_token_ttl` (seconds, default 30 days; each rotation starts it again),
 /// `tokens.refresh_token_max_lifetime` (seconds from the sign-in, default 90 days; no
@@ -19,6 +21,8 @@ public struct TokenSettings: Sendable {
     public var refreshTokenMaxLifetime: Int
     /// Seconds during which a rotated refresh token may be retried.
     public var refreshReuseGrace: Int
+    /// Seconds a new key is published before it signs, so verifiers caching the JWKS have it first.
+    public var keyPublishDelay: Int
     /// The longest grace there can be (as Hydra's `rotation_grace_period`).
     static let maxRefreshReuseGrace = 300
 
@@ -30,6 +34,7 @@ public struct TokenSettings: Sendable {
         refreshTokenMaxLifetime = try settings.int(
             ["tokens", "refresh_token_max_lifetime"], default: 7_776_000, in: 3600...31_536_000
         )
+        keyPublishDelay = try settings.int(["tokens", "key_publish_delay"], default: 600, in: 0...604_800)
         refreshReuseGrace = try settings.int(["tokens", "refresh_reuse_grace"], default: 0, in: 0...Self.maxRefreshReuseGrace)
     }
 }

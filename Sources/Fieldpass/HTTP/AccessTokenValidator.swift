@@ -22,14 +22,14 @@ struct AccessTokenValidator: Sendable {
         let identity: Identity
     }
 
-    let verifier: JWTVerifier
+    let keys: KeyRotation
     let credentials: any CredentialStore
     /// Environment id by service account id.
     let serviceAccounts: [String: String]
 
     /// The verified claims alone, without asking the store (for revoking a token).
     func claims(of token: String, now: Date) -> AccessTokenClaims? {
-        try? verifier.verify(token, now: now).decode(AccessTokenClaims.self)
+        try? keys.published(now: now).verifier.verify(token, now: now).decode(AccessTokenClaims.self)
     }
 
     func validate(_ token: String, now: Date) async throws -> Validated {

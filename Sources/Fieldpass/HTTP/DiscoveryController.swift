@@ -1,28 +1,18 @@
 import Foundation
 import Hummingbird
-import Tokens
 
 /// `GET /.well-known/jwks.json`, the authorization server metadata, and `GET /healthz`.
 ///
-/// Both documents are encoded once at start-up: keys only change with a restart.
+/// Both documents are encoded once each time the published keys change.
 struct DiscoveryController: Sendable {
-    let jwks: ByteBuffer
-    let metadata: ByteBuffer
-
-    init(keyRing: KeyRing, issuer: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        jwks = ByteBuffer(bytes: try encoder.encode(keyRing.jwks))
-        let algorithms = Set(keyRing.jwks.keys.compactMap(\.alg)).sorted()
-        metadata = ByteBuffer(bytes: try encoder.encode(AuthorizationServerMetadata(issuer: issuer, signingAlgorithms: algorithms)))
-    }
+    let keys: KeyRotation
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get(".well-known/jwks.json") { _, _ in
-            Self.document(jwks, contentType: "application/jwk-set+json")
+            Self.document(keys.published().jwks, contentType: "application/jwk-set+json")
         }
         for path in [".well-known/oauth-authorization-server", ".well-known/openid-configuration"] {
-            router.get(RouterPath(path)) { _, _ in Self.document(metadata, contentType: "application/json") }
+            router.get(RouterPath(path)) { _, _ in Self.document(keys.published().metadata, contentType: "application/json") }
         }
         router.get("healthz") { _, _ in
             var headers = HTTPFields()

@@ -3,14 +3,14 @@ public import Tokens
 
 /// Mints access tokens for devices and service accounts, and refresh tokens for devices.
 public struct TokenIssuer: Sendable {
-    private let signer: JWTSigner
+    private let keys: KeyRotation
     private let issuer: String
     private let settings: TokenSettings
     private let policy: RealmPolicy
 
-    /// Signs with the key ring's current key.
-    public init(keyRing: KeyRing, issuer: String, settings: TokenSettings, policy: RealmPolicy) {
-        self.signer = JWTSigner(key: keyRing.signingKey)
+    /// Signs with the key that signs at the moment of signing.
+    public init(keys: KeyRotation, issuer: String, settings: TokenSettings, policy: RealmPolicy) {
+        self.keys = keys
         self.issuer = issuer
         self.settings = settings
         self.policy = policy
@@ -87,7 +87,7 @@ public struct TokenIssuer: Sendable {
         realms: [String: RealmAccess], now: Date
     ) throws(TokenError) -> String {
         let issuedAt = Int(now.timeIntervalSince1970)
-        return try signer.sign(
+        return try keys.published(now: now).signer.sign(
             AccessTokenClaims(
                 iss: issuer, sub: subject, aud: settings.audience, iat: issuedAt, nbf: issuedAt,
                 exp: issuedAt + settings.accessTokenTTL, jti: try Crypto.randomToken(byteCount: 16),

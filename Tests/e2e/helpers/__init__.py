@@ -63,6 +63,7 @@ from .processes import (
     free_port,
     start_process,
     tail,
+    wait_until,
     wait_until_http_ok,
 )
 from .server import FieldpassServer, Registration, server_env, server_in, start_server
@@ -175,6 +176,7 @@ __all__ = [
     "tail",
     "unique_email",
     "verify_jwt",
+    "wait_until",
     "wait_until_http_ok",
     "ws_connect",
 ]

@@ -9,7 +9,7 @@ import socket
 import subprocess
 import time
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,6 +121,15 @@ def start_process(
     managed = ManagedProcess(name, proc, stdout_path, stderr_path)
     RUNNING.append(managed)
     return managed
+
+
+def wait_until(condition: Callable[[], bool], *, timeout: float, what: str) -> None:
+    """Poll `condition` every 50 ms until it holds; fail naming `what` after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.05)
 
 
 def wait_until_http_ok(url: str, process: ManagedProcess, timeout: float) -> None:

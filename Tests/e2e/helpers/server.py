@@ -77,6 +77,8 @@ class FieldpassServer:
     # The algorithm of the keys generate_key makes (`keys generate --alg`), and the only
     # one verify_access_token accepts.
     key_alg: str = "ES256"
+    # None: no `tokens.key_publish_delay` (the built-in 600 s).
+    key_publish_delay: int | None = None
 
     def __post_init__(self) -> None:
         if self.database is None:
@@ -146,6 +148,7 @@ class FieldpassServer:
                     f"  keys_dir: {q(str(self.keys_dir))}",
                     f"  audience: {AUDIENCE}",
                     f"  access_token_ttl: {ACCESS_TOKEN_TTL}",
+                    *([f"  key_publish_delay: {self.key_publish_delay}"] if self.key_publish_delay is not None else []),
                     "sessions:",
                     "  ttl: 600",
                     "  sweep_interval: 5",
