@@ -8,9 +8,12 @@ import Tokens
 ///
 /// Tests build the very same application; `store` lets them choose the database. The
 /// store's schema must be migrated already (``StoreFactory/migrate(_:logger:)``).
+/// `readiness` is marked serving once the server listens; whoever handles SIGTERM marks it
+/// draining.
 public func buildApplication(
     configuration: FieldpassConfiguration,
     store opened: OpenedStore? = nil,
+    readiness: Readiness = Readiness(),
     logger: Logger
 ) async throws -> some ApplicationProtocol {
     let keys = try KeyRotation(settings: configuration.tokens, issuer: configuration.server.publicURL, logger: logger)
@@ -28,7 +31,7 @@ public func buildApplication(
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: JSONErrorMiddleware())
     DiscoveryController(keys: keys).addRoutes(to: router)
-    ReadinessController(store: store).addRoutes(to: router)
+    ReadinessController(store: store, readiness: readiness).addRoutes(to: router)
     RegisterDeviceController(
         store: store, environments: environments, server: configuration.server, sessions: configuration.sessions
     ).addRoutes(to: router)
@@ -68,6 +71,12 @@ public func buildApplication(
             serverName: "Fieldpass"
         ),
         services: opened.services + [keys, hub, sweeper],
+        onServerRunning: { channel in
+            readiness.markServing()
+            logger.info("Fieldpass listening", metadata: [
+                "address": "\(channel.localAddress?.description ?? "?")", "public_url": "\(configuration.server.publicURL)",
+            ])
+        },
         logger: logger
     )
 }

@@ -31,11 +31,9 @@ struct AdminCommand: AsyncParsableCommand {
 
         func run() async throws {
             let configuration = try options.load()
-            guard let environment = configuration.environments.first(where: { $0.id == env }) else {
-                throw ValidationError("no environment '\(env)' in \(options.config)")
-            }
+            let environment = try options.environment(env, in: configuration)
             guard let address = EmailAddress(email), environment.emailDomains.contains(address.domain) else {
-                throw ValidationError("\(email) is not an email address of environment '\(env)'")
+                throw CommandFailure("\(email) is not an email address of environment '\(env)'")
             }
             let (environmentID, role) = (environment.id, role)
             let updated = try await options.withStore { _, store in
@@ -55,8 +53,11 @@ struct AdminCommand: AsyncParsableCommand {
         var env: String
 
         func run() async throws {
-            let environmentID = env
-            let users = try await options.withStore { _, store in try await store.users(environmentID: environmentID) }
+            let (environmentID, options) = (env, options)
+            let users = try await options.withStore { configuration, store in
+                _ = try options.environment(environmentID, in: configuration)
+                return try await store.users(environmentID: environmentID)
+            }
             for user in users {
                 let role = user.role.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
                 print("\(user.id)  \(role)  \(user.email)\(user.disabled ? "  (disabled)" : "")")

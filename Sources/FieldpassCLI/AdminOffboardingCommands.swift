@@ -63,7 +63,7 @@ extension AdminCommand {
                 do {
                     try await store.revokeDevice(id: deviceID, userID: user.id, environmentID: target.env, actor: "cli", now: Date())
                 } catch DirectoryError.unknownDevice {
-                    throw ValidationError("\(user.email) has no device \(deviceID)")
+                    throw CommandFailure("\(user.email) has no device \(deviceID)")
                 }
                 print("Device \(deviceID) of \(user.email) is revoked.")
             }

@@ -15,14 +15,12 @@ struct AdminTarget: ParsableArguments {
     func withUser(_ body: @Sendable (any FieldpassStore, UserRecord) async throws -> Void) async throws {
         let env = env
         let email = email
-        let config = options.config
+        let options = options
         try await options.withStore { configuration, store in
-            guard configuration.environments.contains(where: { $0.id == env }) else {
-                throw ValidationError("no environment '\(env)' in \(config)")
-            }
+            _ = try options.environment(env, in: configuration)
             let address = EmailAddress(email)?.value ?? email
             guard let user = try await store.users(environmentID: env).first(where: { $0.email == address }) else {
-                throw ValidationError("no user \(email) in environment '\(env)'")
+                throw CommandFailure("no user \(email) in environment '\(env)'")
             }
             try await body(store, user)
         }

@@ -11,8 +11,17 @@ struct ConfigOptions: ParsableArguments {
         do {
             return try FieldpassConfiguration.load(path: config)
         } catch {
-            throw ValidationError("configuration \(config): \(error)")
+            throw CommandFailure("configuration \(config): \(error)")
         }
+    }
+
+    /// The environment `id` of `configuration`, or a failure naming the known ones.
+    func environment(_ id: String, in configuration: FieldpassConfiguration) throws -> EnvironmentSettings {
+        guard let environment = configuration.environments.first(where: { $0.id == id }) else {
+            let known = configuration.environments.map { "'\($0.id)'" }.joined(separator: ", ")
+            throw CommandFailure("no environment '\(id)' in \(config); known: \(known)")
+        }
+        return environment
     }
 
     /// Runs `body` with the configured store. A database whose schema is behind this
@@ -24,7 +33,7 @@ struct ConfigOptions: ParsableArguments {
         let logger = Logger(label: "fieldpass")
         let pending = try await StoreFactory.pendingMigrations(configuration.storage, logger: logger)
         guard pending.isEmpty else {
-            throw ValidationError(
+            throw CommandFailure(
                 "the database is not up to date (pending: \(pending.joined(separator: ", "))); run `fieldpass migrate --config \(config)`"
             )
         }

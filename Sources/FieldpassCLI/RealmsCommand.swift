@@ -24,7 +24,7 @@ struct RealmsCommand: AsyncParsableCommand {
             let events = try await options.withStore { _, store in
                 try await store.markRealmInitialized(path: path, environmentID: nil, now: Date())
             }
-            guard let events else { throw ValidationError("no realm \(path)") }
+            guard let events else { throw CommandFailure("no realm \(path)") }
             print("Realm \(path) initialized; data_ready sent to \(events.count) waiting session(s).")
         }
     }

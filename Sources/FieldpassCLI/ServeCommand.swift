@@ -1,9 +1,13 @@
 public import ArgumentParser
 import Fieldpass
+import Foundation
 import Hummingbird
 public import Logging
+import NIOCore
+import ServiceLifecycle
+import UnixSignals
 
-/// `fieldpass serve`: runs the service until SIGINT/SIGTERM.
+/// `fieldpass serve`: runs the service until SIGINT (at once) or SIGTERM (after draining).
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the Fieldpass service.")
 
@@ -15,7 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = try options.load()
         for environment in configuration.environments where environment.idp.clientSecret == nil {
-            throw ValidationError(
+            throw CommandFailure(
                 "environments.\(environment.id).idp.client_secret_env: set the environment variable \(environment.idp.clientSecretVariable)"
             )
         }
@@ -27,9 +31,40 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "fieldpass")
         try await StoreFactory.migrate(configuration.storage, logger: logger)
-        let app = try await buildApplication(configuration: configuration, logger: logger)
-        logger.info("Fieldpass listening", metadata: ["public_url": "\(configuration.server.publicURL)"])
-        try await app.runService()
+        let readiness = Readiness()
+        let app = try await buildApplication(configuration: configuration, readiness: readiness, logger: logger)
+        let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigint], logger: logger))
+        let drainTime = configuration.server.drainTime
+        do {
+            try await withThrowingDiscardingTaskGroup { tasks in
+                tasks.addTask {
+                    await Self.drainOnTerminate(services, readiness: readiness, seconds: drainTime, logger: logger)
+                }
+                try await services.run()
+                tasks.cancelAll()
+            }
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw CommandFailure("cannot listen on \(configuration.server.host):\(configuration.server.port): address already in use")
+        }
+    }
+
+    /// The first SIGTERM makes `/readyz` answer 503 for `seconds`, so a load balancer stops
+    /// sending new work, then shuts down gracefully; a second SIGTERM shuts down at once.
+    private static func drainOnTerminate(_ services: ServiceGroup, readiness: Readiness, seconds: Int, logger: Logger) async {
+        await withDiscardingTaskGroup { tasks in
+            for await _ in await UnixSignalsSequence(trapping: .sigterm) {
+                if readiness.phase == .draining {
+                    await services.triggerGracefulShutdown()
+                    return
+                }
+                readiness.markDraining()
+                logger.info("Draining before shutdown", metadata: ["seconds": "\(seconds)"])
+                tasks.addTask {
+                    try? await Task.sleep(for: .seconds(seconds))
+                    await services.triggerGracefulShutdown()
+                }
+            }
+        }
     }
 }
 

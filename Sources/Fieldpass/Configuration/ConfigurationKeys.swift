@@ -1,7 +1,7 @@
 /// The keys a configuration file may contain; `*` stands for an environment id.
 enum ConfigurationKeys {
     static let known: [[String]] = [
-        ["server", "host"], ["server", "port"], ["server", "public_url"],
+        ["server", "host"], ["server", "port"], ["server", "public_url"], ["server", "drain_time"],
         ["storage", "driver"], ["storage", "sqlite_path"],
         ["storage", "postgres", "url"], ["storage", "postgres", "password_env"],
         ["storage", "postgres", "max_connections"], ["storage", "postgres", "timeout"],

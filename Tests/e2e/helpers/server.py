@@ -79,6 +79,8 @@ class FieldpassServer:
     key_alg: str = "ES256"
     # None: no `tokens.key_publish_delay` (the built-in 600 s).
     key_publish_delay: int | None = None
+    # `server.drain_time`: 0, so that stop() (SIGTERM) does not wait out the built-in 5 s.
+    drain_time: int = 0
 
     def __post_init__(self) -> None:
         if self.database is None:
@@ -143,6 +145,7 @@ class FieldpassServer:
                     "  host: 127.0.0.1",
                     f"  port: {self.port}",
                     f"  public_url: {q(self.public_url)}",
+                    f"  drain_time: {self.drain_time}",
                     *self.database.config_lines(),
                     "tokens:",
                     f"  keys_dir: {q(str(self.keys_dir))}",
