@@ -29,6 +29,7 @@ public func buildApplication(
         keys: keys, issuer: configuration.server.publicURL, settings: configuration.tokens, policy: policy
     )
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: AccessLogMiddleware())
     router.add(middleware: JSONErrorMiddleware())
     DiscoveryController(keys: keys).addRoutes(to: router)
     ReadinessController(store: store, readiness: readiness).addRoutes(to: router)

@@ -16,6 +16,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
+    @Option(name: .long, help: "Log format: text or json (one object a line).")
+    var logFormat: LogFormat = .text
+
     func run() async throws {
         let configuration = try options.load()
         for environment in configuration.environments where environment.idp.clientSecret == nil {
@@ -23,12 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
                 "environments.\(environment.id).idp.client_secret_env: set the environment variable \(environment.idp.clientSecretVariable)"
             )
         }
-        let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        logFormat.bootstrap(level: logLevel)
         let logger = Logger(label: "fieldpass")
         try await StoreFactory.migrate(configuration.storage, logger: logger)
         let readiness = Readiness()

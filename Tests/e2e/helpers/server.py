@@ -79,6 +79,8 @@ class FieldpassServer:
     key_alg: str = "ES256"
     # None: no `tokens.key_publish_delay` (the built-in 600 s).
     key_publish_delay: int | None = None
+    # Options added to `fieldpass serve` (e.g. --log-format json).
+    serve_args: tuple[str, ...] = ()
     # `server.drain_time`: 0, so that stop() (SIGTERM) does not wait out the built-in 5 s.
     drain_time: int = 0
 
@@ -179,7 +181,7 @@ class FieldpassServer:
             self.write_config()
         self.process = start_process(
             f"fieldpass-{self.port}",
-            [str(self.binary), "serve", "--config", str(self.config_path)],
+            [str(self.binary), "serve", "--config", str(self.config_path), *self.serve_args],
             self.workdir,
             self.env,
         )
