@@ -16,9 +16,17 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
     public var safetyNetInterval: Duration { .milliseconds(50) }
 
     /// Opens (creating if needed) the database at `path`. Call ``migrate()`` before serving.
+    ///
+    /// The database holds sessions and token hashes, so a folder it creates is 0700 and a
+    /// file it creates is 0600; SQLite gives its `-wal` and `-shm` files the same mode.
     public init(path: String) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+        )
+        if !FileManager.default.fileExists(atPath: path) {
+            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
