@@ -41,7 +41,7 @@ export DEV_BACKEND_SECRET ?= fieldpass-local-backend-secret
 # Password of the throw-away PostgreSQL clusters. Never a real one.
 export FIELDPASS_PG_PASSWORD ?= fieldpass-local-pg
 
-.PHONY: deps system-deps venv build run run-cluster keys test swift-test e2e clean
+.PHONY: deps system-deps venv build run run-cluster check-ports check-cluster-ports keys test swift-test e2e clean
 
 deps: system-deps venv
 
@@ -66,12 +66,15 @@ $(VENV_STAMP): $(REQUIREMENTS)
 build: system-deps
 	$(SWIFT) build
 
-run: deps build keys
+run: check-ports deps build keys
 	@BIN=$(BIN) CONFIG=$(CONFIG) VENV_PY=$(VENV_PY) IDP_HOST=$(IDP_HOST) IDP_PORT=$(IDP_PORT) scripts/run-local single
 
 # Two instances on one throw-away PostgreSQL (see the README's "Several instances").
-run-cluster: deps build keys
+run-cluster: check-cluster-ports deps build keys
 	@BIN=$(BIN) CONFIG=$(CONFIG) VENV_PY=$(VENV_PY) IDP_HOST=$(IDP_HOST) IDP_PORT=$(IDP_PORT) scripts/run-local cluster
+
+check-ports check-cluster-ports:
+	@CONFIG=$(CONFIG) IDP_HOST=$(IDP_HOST) IDP_PORT=$(IDP_PORT) scripts/run-local check $(if $(findstring cluster,$@),cluster,single)
 
 keys:
 	@if [ ! -f "$(CONFIG)" ]; then echo "error: config file $(CONFIG) not found" >&2; exit 1; fi

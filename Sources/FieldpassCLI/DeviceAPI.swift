@@ -18,10 +18,6 @@ struct DeviceAPI: Sendable {
         }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     func register(email: String, deviceName: String) async throws -> RegistrationResponse {
         var request = HTTPClientRequest(url: base + "/register_device")
         request.method = .POST
@@ -31,20 +27,27 @@ struct DeviceAPI: Sendable {
         let (status, data) = try await send(request)
         guard status == 201 else {
             let problem = try? JSONDecoder().decode(APIErrorBody.self, from: data)
-            throw Failure(description: "registration failed (HTTP \(status)): \(problem?.error ?? "unknown") \(problem?.errorDescription ?? "")")
+            throw CommandFailure("registration failed (HTTP \(status)): \(problem?.error ?? "unknown") \(problem?.errorDescription ?? "")")
         }
         return try JSONDecoder().decode(RegistrationResponse.self, from: data)
     }
 
     func keySet() async throws -> JWKSet {
         let (status, data) = try await send(HTTPClientRequest(url: base + "/.well-known/jwks.json"))
-        guard status == 200 else { throw Failure(description: "JWKS request failed (HTTP \(status))") }
+        guard status == 200 else { throw CommandFailure("JWKS request failed (HTTP \(status))") }
         return try JSONDecoder().decode(JWKSet.self, from: data)
     }
 
+    /// Status and body; a server that cannot be reached is a failure naming the URL tried.
     private func send(_ request: HTTPClientRequest) async throws -> (Int, Data) {
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(15))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        return (Int(response.status.code), Data(buffer: body))
+        do {
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(15))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            return (Int(response.status.code), Data(buffer: body))
+        } catch let error as IOError {
+            throw CommandFailure("cannot reach \(request.url): \(String(cString: strerror(error.errnoCode)).lowercased()); is Fieldpass running there?")
+        } catch let error as HTTPClientError {
+            throw CommandFailure("cannot reach \(request.url): \(error); is Fieldpass running there?")
+        }
     }
 }

@@ -1,0 +1,116 @@
+"""What a new user meets first: `make run` refusing a taken port before it builds and
+stopping everything when a supervisor sends make alone SIGTERM; `fieldpass onboard`
+against a server that is down naming the URL it tried; configuration mistakes printed
+without the usage text; an unknown environment naming the known ones."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+
+from pathlib import Path
+
+import pytest
+
+from helpers import FieldpassServer, MockIdP, clean_env, free_port, http_client, server_env, server_in, wait_until
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def refuses(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) != 0
+
+
+def make_run_env(tmp_path: Path, server_port: int, idp_port: int) -> dict[str, str]:
+    """`make run` on its own ports, keys and database, so a developer's own run is untouched."""
+    return {
+        **os.environ,
+        "SERVER_PORT": str(server_port),
+        "SERVER_PUBLIC_URL": f"http://127.0.0.1:{server_port}",
+        "ENVIRONMENTS_DEV_IDP_ISSUER": f"http://127.0.0.1:{idp_port}",
+        "STORAGE_SQLITE_PATH": str(tmp_path / "data" / "fieldpass.sqlite"),
+        "TOKENS_KEYS_DIR": str(tmp_path / "keys"),
+    }
+
+
+def make_run(tmp_path: Path, server_port: int, idp_port: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        ["make", "--no-print-directory", "run", f"IDP_PORT={idp_port}", f"KEYS_DIR={tmp_path / 'keys'}"],
+        cwd=REPO, env=make_run_env(tmp_path, server_port, idp_port),
+        stdout=open(tmp_path / "make.log", "wb"), stderr=subprocess.STDOUT, start_new_session=True,
+    )
+
+
+def test_make_run_refuses_a_taken_port_before_it_builds(tmp_path: Path) -> None:
+    server_port, idp_port = free_port(), free_port()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", server_port))
+        taken.listen()
+        make = make_run(tmp_path, server_port, idp_port)
+        assert make.wait(60) != 0
+    output = (tmp_path / "make.log").read_text()
+    assert f"127.0.0.1:{server_port} (Fieldpass) is already in use" in output, output
+    assert "swift build" not in output and "Compiling" not in output, output
+
+
+def test_sigterm_to_make_alone_stops_the_idp_and_the_server(tmp_path: Path) -> None:
+    server_port, idp_port = free_port(), free_port()
+    make = make_run(tmp_path, server_port, idp_port)
+    try:
+        with http_client(timeout=2.0) as client:
+            def ready() -> bool:
+                assert make.poll() is None, (tmp_path / "make.log").read_text()
+                try:
+                    return client.get(f"http://127.0.0.1:{server_port}/readyz").status_code == 200
+                except Exception:
+                    return False
+            wait_until(ready, timeout=240, what="make run to serve")
+        assert not refuses(idp_port)
+        make.send_signal(signal.SIGTERM)  # make alone, as a supervisor does, not its group
+        make.wait(10)
+        wait_until(lambda: refuses(server_port) and refuses(idp_port), timeout=10, what="the server and IdP to stop")
+    finally:
+        if make.poll() is None:
+            os.killpg(make.pid, signal.SIGKILL)
+        else:
+            try:
+                os.killpg(make.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+
+def test_onboard_against_a_server_that_is_down_names_the_url(fieldpass_bin: Path) -> None:
+    port = free_port()
+    result = subprocess.run(
+        [str(fieldpass_bin), "onboard", "ann@example.com", "--server", f"http://127.0.0.1:{port}"],
+        capture_output=True, text=True, timeout=30, env=clean_env(),
+    )
+    assert result.returncode == 1
+    assert f"cannot reach http://127.0.0.1:{port}/register_device: connection refused" in result.stderr, result.stderr
+    assert "reset" not in result.stderr
+
+
+@pytest.fixture
+def configured(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> FieldpassServer:
+    server = server_in(tmp_path, fieldpass_bin, idp, server_env(None, None))
+    server.generate_key()
+    return server
+
+
+def test_a_configuration_error_prints_alone(configured: FieldpassServer) -> None:
+    configured.config_path.write_text(configured.config_path.read_text() + "surprise: 1\n")
+    result = configured.cli("serve", "--config", str(configured.config_path))
+    assert result.returncode == 1
+    assert result.stderr.strip() == f"Error: configuration {configured.config_path}: surprise: is not a known configuration key", result.stderr
+    assert "Usage" not in result.stderr + result.stdout
+
+
+def test_an_unknown_environment_names_the_known_ones(configured: FieldpassServer) -> None:
+    assert configured.cli("migrate", "--config", str(configured.config_path)).returncode == 0
+    result = configured.cli("admin", "users", "--env", "nope", "--config", str(configured.config_path))
+    assert result.returncode == 1
+    assert f"no environment 'nope' in {configured.config_path}; known: 'dev'" in result.stderr, result.stderr
+    assert "Usage" not in result.stderr
