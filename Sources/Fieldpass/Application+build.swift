@@ -41,7 +41,7 @@ public func buildApplication(
         store: store, environments: environments,
         tokenIssuer: tokenIssuer
     ).addRoutes(to: router)
-    EventSocketController(store: store, hub: hub).addRoutes(to: router)
+    EventSocketController(store: store, hub: hub, limits: configuration.sessions.socketLimits).addRoutes(to: router)
 
     let serviceAccounts = ServiceAccountDirectory(environments: configuration.environments)
     let validator = AccessTokenValidator(

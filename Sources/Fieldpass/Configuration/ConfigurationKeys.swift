@@ -8,6 +8,7 @@ enum ConfigurationKeys {
         ["tokens", "keys_dir"], ["tokens", "audience"], ["tokens", "access_token_ttl"], ["tokens", "refresh_token_ttl"],
         ["tokens", "refresh_token_max_lifetime"], ["tokens", "refresh_reuse_grace"], ["tokens", "key_publish_delay"],
         ["sessions", "ttl"], ["sessions", "sweep_interval"], ["sessions", "retention"],
+        ["sessions", "max_sockets_per_session"], ["sessions", "max_sockets"],
         ["environments"],
         ["environments", "*", "id"], ["environments", "*", "email_domains"],
         ["environments", "*", "idp", "issuer"], ["environments", "*", "idp", "client_id"],

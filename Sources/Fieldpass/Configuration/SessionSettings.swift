@@ -2,7 +2,9 @@
 ///
 /// Keys: `sessions.ttl` (seconds from registration until an unfinished session expires,
 /// default 600), `sessions.sweep_interval` (seconds between sweeps, default 5),
-/// `sessions.retention` (seconds an ended session's events are kept for late readers, default 3600).
+/// `sessions.retention` (seconds an ended session's events are kept for late readers, default 3600),
+/// `sessions.max_sockets_per_session` (default 3) and `sessions.max_sockets` (event sockets
+/// of one process, default 20000).
 public struct SessionSettings: Sendable {
     /// Seconds until an unfinished session expires.
     public var ttl: Int
@@ -10,10 +12,16 @@ public struct SessionSettings: Sendable {
     public var sweepInterval: Int
     /// Seconds an ended session is kept before it is deleted.
     public var retention: Int
+    /// Event sockets one session, and the whole process, may hold.
+    public var socketLimits: SocketLimits
 
     init(_ settings: SettingsReader) throws(ConfigurationError) {
         ttl = try settings.int(["sessions", "ttl"], default: 600, in: 1...86_400)
         sweepInterval = try settings.int(["sessions", "sweep_interval"], default: 5, in: 1...3600)
         retention = try settings.int(["sessions", "retention"], default: 3600, in: 0...604_800)
+        socketLimits = SocketLimits(
+            perSession: try settings.int(["sessions", "max_sockets_per_session"], default: 3, in: 1...100),
+            total: try settings.int(["sessions", "max_sockets"], default: 20_000, in: 1...1_000_000)
+        )
     }
 }

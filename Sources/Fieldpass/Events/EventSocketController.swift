@@ -12,6 +12,7 @@ import NIOWebSocket
 public struct EventSocketController: Sendable {
     let store: any OnboardingStore
     let hub: SessionEventHub
+    let limits: SocketLimits
 
     /// Registers the route on `router`.
     public func addRoutes(to router: Router<AppRequestContext>) {
@@ -23,7 +24,16 @@ public struct EventSocketController: Sendable {
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let query = try EventQuery(context.request)
-            let subscription = try await hub.subscribe(sessionID: query.sessionID)
+            let subscription: (id: Int, events: AsyncStream<StoredEvent>)
+            do {
+                subscription = try await hub.subscribe(sessionID: query.sessionID, within: limits)
+            } catch let refusal as SocketLimits.Refusal {
+                // A refused upgrade reaches the client as a bare 400 (Hummingbird answers
+                // every refused upgrade alike), so the socket opens and closes at once with
+                // 1013 "try again later" and the reason.
+                try await outbound.close(.unknown(1013), reason: refusal.reason)
+                return
+            }
             var failure: (any Error)?
             do {
                 try await withThrowingTaskGroup(of: Void.self) { group in

@@ -32,8 +32,10 @@ public actor SessionEventHub: Service {
     }
 
     /// Events of `sessionID` stored from now on. Call before reading stored events, so
-    /// nothing falls between the two; duplicates are told apart by `seq`.
-    func subscribe(sessionID: String) async throws -> (id: Int, events: AsyncStream<StoredEvent>) {
+    /// nothing falls between the two; duplicates are told apart by `seq`. With `limits`,
+    /// throws `SocketLimits.Refusal` instead when the session or the process is full.
+    func subscribe(sessionID: String, within limits: SocketLimits? = nil) async throws -> (id: Int, events: AsyncStream<StoredEvent>) {
+        if let limits { try limits.admit(session: subscribers[sessionID]?.count ?? 0, all: subscriberCount) }
         // Whoever comes first, a subscriber or `run`, fixes where the feed starts: every
         // event stored after this call returns is then above it and gets delivered.
         _ = try await startingPoint()
