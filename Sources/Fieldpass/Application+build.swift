@@ -2,18 +2,21 @@ import Foundation
 public import Hummingbird
 import HummingbirdWebSocket
 public import Logging
+public import Prometheus
 import Tokens
 
 /// Builds the whole service from its configuration: the one place where parts are wired.
 ///
 /// Tests build the very same application; `store` lets them choose the database. The
 /// store's schema must be migrated already (``StoreFactory/migrate(_:logger:)``).
-/// `readiness` is marked serving once the server listens; whoever handles SIGTERM marks it
+/// `metrics` is what `GET /metrics` shows: the registry behind the process's swift-metrics
+/// factory (`fieldpass serve` bootstraps it). `readiness` is marked serving once the server listens; whoever handles SIGTERM marks it
 /// draining.
 public func buildApplication(
     configuration: FieldpassConfiguration,
     store opened: OpenedStore? = nil,
     readiness: Readiness = Readiness(),
+    metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
     logger: Logger
 ) async throws -> some ApplicationProtocol {
     let keys = try KeyRotation(settings: configuration.tokens, issuer: configuration.server.publicURL, logger: logger)
@@ -33,6 +36,7 @@ public func buildApplication(
     router.add(middleware: JSONErrorMiddleware())
     DiscoveryController(keys: keys).addRoutes(to: router)
     ReadinessController(store: store, readiness: readiness).addRoutes(to: router)
+    MetricsController(registry: metrics).addRoutes(to: router)
     RegisterDeviceController(
         store: store, environments: environments, server: configuration.server, sessions: configuration.sessions
     ).addRoutes(to: router)

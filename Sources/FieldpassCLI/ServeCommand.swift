@@ -3,7 +3,9 @@ import Fieldpass
 import Foundation
 import Hummingbird
 public import Logging
+import Metrics
 import NIOCore
+import Prometheus
 import ServiceLifecycle
 import UnixSignals
 
@@ -30,7 +32,9 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "fieldpass")
         try await StoreFactory.migrate(configuration.storage, logger: logger)
         let readiness = Readiness()
-        let app = try await buildApplication(configuration: configuration, readiness: readiness, logger: logger)
+        let metrics = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
+        let app = try await buildApplication(configuration: configuration, readiness: readiness, metrics: metrics, logger: logger)
         let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigint], logger: logger))
         let drainTime = configuration.server.drainTime
         do {

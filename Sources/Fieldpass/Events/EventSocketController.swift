@@ -34,6 +34,8 @@ public struct EventSocketController: Sendable {
                 try await outbound.close(.unknown(1013), reason: refusal.reason)
                 return
             }
+            FieldpassMetrics.openSockets.increment()
+            defer { FieldpassMetrics.openSockets.decrement() }
             var failure: (any Error)?
             do {
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -59,7 +61,10 @@ public struct EventSocketController: Sendable {
         }
         for await event in live where event.seq > lastSeq {
             lastSeq = event.seq
-            if try await send(event, to: outbound) { return }
+            let closed = try await send(event, to: outbound)
+            // Only live events: a replayed one was stored before the device connected.
+            FieldpassMetrics.eventDelivered(storedAt: event.storedAt)
+            if closed { return }
         }
         // The hub stopped (shutdown) while the device still waits: tell it to come back.
         if !Task.isCancelled {

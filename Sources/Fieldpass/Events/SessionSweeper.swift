@@ -21,6 +21,7 @@ public struct SessionSweeper: Service {
             let events = try await store.sweepSessions(
                 now: now, deleteBefore: now.addingTimeInterval(-TimeInterval(settings.retention))
             )
+            FieldpassMetrics.onboarding(.expired, count: events.count)
             if !events.isEmpty {
                 logger.info("Sessions expired", metadata: ["count": "\(events.count)"])
             }

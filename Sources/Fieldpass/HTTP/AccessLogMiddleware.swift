@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// One log line per request, and its request id.
+/// One log line and one count per request, and its request id.
 ///
 /// The line holds the method, the route template (`/admin/users/{id}`, never the raw path
 /// or query string: those can carry a session id, a code or a state), the status and the
@@ -25,9 +25,11 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         response.headers[.xRequestID] = requestID
         let elapsed = ContinuousClock.now - start
+        let route = context.endpointPath ?? "-"
+        FieldpassMetrics.request(method: request.method.rawValue, route: route, status: Int(response.status.code), duration: elapsed)
         context.logger.info("Request", metadata: [
             "http.method": "\(request.method.rawValue)",
-            "http.route": "\(context.endpointPath ?? "-")",
+            "http.route": "\(route)",
             "http.status": "\(response.status.code)",
             "duration_ms": "\(Self.milliseconds(elapsed))",
         ])

@@ -100,6 +100,7 @@ struct IntegrationController: Sendable {
         ) else {
             throw DirectoryError.unknownRealm
         }
+        FieldpassMetrics.onboarding(.dataReady, count: events.count)
         return InitializedResponse(realmPath: body.realmPath, devicesNotified: events.count)
     }
 }

@@ -10,6 +10,9 @@ struct TokenEndpointController: Sendable {
     let serviceAccounts: ServiceAccountDirectory
     let tokenIssuer: TokenIssuer
 
+    /// The grant types this endpoint serves.
+    static let grantTypes: Set = ["client_credentials", "refresh_token"]
+
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("token", use: token)
     }
@@ -38,8 +41,29 @@ struct TokenEndpointController: Sendable {
         }
     }
 
+    /// Counts each grant by type and result, then answers it.
     @Sendable func token(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<TokenResponse> {
-        let form = try await FormBody.decode(TokenRequest.self, from: request, context: context)
+        var grantType = "unparsed"
+        do {
+            let form = try await FormBody.decode(TokenRequest.self, from: request, context: context)
+            grantType = switch form.grantType {
+            case let known? where Self.grantTypes.contains(known): known
+            case nil: "none"
+            default: "other"  // a client's string must not become a label of its own
+            }
+            let response = try await grant(form, request)
+            FieldpassMetrics.grant(grantType, result: "issued")
+            return response
+        } catch let error as APIError {
+            FieldpassMetrics.grant(grantType, result: error.code)
+            throw error
+        } catch {
+            FieldpassMetrics.grant(grantType, result: "server_error")
+            throw error
+        }
+    }
+
+    private func grant(_ form: TokenRequest, _ request: Request) async throws -> EditedResponse<TokenResponse> {
         let response: TokenResponse
         switch form.grantType {
         case "client_credentials":

@@ -3,8 +3,11 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Outbound HTTP to IdPs, with a timeout and a cap on what an IdP may send back.
+/// Outbound HTTP to one environment's IdP, with a timeout and a cap on what it may send
+/// back; each call is timed and counted under the environment's id.
 struct IdPHTTPClient: Sendable {
+    /// The environment whose IdP this talks to, the metrics label.
+    var environmentID: String
     var client: HTTPClient = Self.sharedClient
     var timeout: TimeAmount = .seconds(10)
     var maxResponseBytes = 1 << 20
@@ -21,11 +24,11 @@ struct IdPHTTPClient: Sendable {
     )
 
     /// GETs a JSON document; any non-2xx status or unparsable body is an error.
-    func getJSON<T: Decodable>(_ type: T.Type, from url: String, bearer: String? = nil) async throws(OIDCError) -> T {
+    func getJSON<T: Decodable>(_ type: T.Type, from url: String, bearer: String? = nil, operation: String) async throws(OIDCError) -> T {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/json")
         if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
-        let (status, body) = try await send(request, to: url)
+        let (status, body) = try await send(request, to: url, operation: operation)
         guard (200..<300).contains(status) else {
             throw OIDCError.idpUnavailable("\(Self.hostOf(url)) answered HTTP \(status)")
         }
@@ -33,14 +36,14 @@ struct IdPHTTPClient: Sendable {
     }
 
     /// POSTs a form and returns the status with the raw body, for the caller to interpret.
-    func postForm(_ fields: [(String, String)], to url: String, basicAuth: String?) async throws(OIDCError) -> (Int, Data) {
+    func postForm(_ fields: [(String, String)], to url: String, basicAuth: String?, operation: String) async throws(OIDCError) -> (Int, Data) {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Accept", value: "application/json")
         if let basicAuth { request.headers.add(name: "Authorization", value: "Basic \(basicAuth)") }
         request.body = .bytes(ByteBuffer(string: FormEncoding.encode(fields)))
-        return try await send(request, to: url)
+        return try await send(request, to: url, operation: operation)
     }
 
     func decode<T: Decodable>(_ type: T.Type, from data: Data, source url: String) throws(OIDCError) -> T {
@@ -51,12 +54,18 @@ struct IdPHTTPClient: Sendable {
         }
     }
 
-    private func send(_ request: HTTPClientRequest, to url: String) async throws(OIDCError) -> (Int, Data) {
+    private func send(_ request: HTTPClientRequest, to url: String, operation: String) async throws(OIDCError) -> (Int, Data) {
+        let start = ContinuousClock.now
         do {
             let response = try await client.execute(request, timeout: timeout)
             let body = try await response.body.collect(upTo: maxResponseBytes)
-            return (Int(response.status.code), Data(buffer: body))
+            let status = Int(response.status.code)
+            FieldpassMetrics.idpCall(
+                environment: environmentID, operation: operation, duration: ContinuousClock.now - start, failed: !(200..<300).contains(status)
+            )
+            return (status, Data(buffer: body))
         } catch {
+            FieldpassMetrics.idpCall(environment: environmentID, operation: operation, duration: ContinuousClock.now - start, failed: true)
             throw OIDCError.idpUnavailable("\(Self.hostOf(url)) could not be reached")
         }
     }

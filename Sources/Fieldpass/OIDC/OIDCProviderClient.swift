@@ -58,7 +58,7 @@ actor OIDCProviderClient {
         case .clientSecretPost:
             fields += [("client_id", settings.clientID), ("client_secret", secret)]
         }
-        let (status, body) = try await http.postForm(fields, to: endpoint, basicAuth: basicAuth)
+        let (status, body) = try await http.postForm(fields, to: endpoint, basicAuth: basicAuth, operation: "token")
         let response = try http.decode(TokenEndpointResponse.self, from: body, source: endpoint)
         guard (200..<300).contains(status) else {
             throw OIDCError(
@@ -102,7 +102,7 @@ actor OIDCProviderClient {
     /// The email from the userinfo endpoint, whose `sub` must be the ID token's.
     func userInfoEmail(accessToken: String, subject: String) async throws(OIDCError) -> (address: String?, verified: Bool?) {
         guard let endpoint = try await discovery().userinfoEndpoint else { return (nil, nil) }
-        let info = try await http.getJSON(UserInfoResponse.self, from: endpoint, bearer: accessToken)
+        let info = try await http.getJSON(UserInfoResponse.self, from: endpoint, bearer: accessToken, operation: "userinfo")
         guard info.sub == subject else {
             throw OIDCError.invalidIDToken("The userinfo subject differs from the ID token's.")
         }
@@ -136,7 +136,7 @@ actor OIDCProviderClient {
     private func discovery() async throws(OIDCError) -> OIDCDiscoveryDocument {
         if let discoveryDocument { return discoveryDocument }
         let url = settings.discoveryURL
-        let document = try await http.getJSON(OIDCDiscoveryDocument.self, from: url)
+        let document = try await http.getJSON(OIDCDiscoveryDocument.self, from: url, operation: "discovery")
             .validated(expectedIssuer: settings.issuer)
         discoveryDocument = document
         return document
@@ -145,7 +145,7 @@ actor OIDCProviderClient {
     private func signingKeys(refresh: Bool) async throws(OIDCError) -> [VerificationKey] {
         if !refresh, let keys { return keys }
         let jwksURI = try await discovery().jwksURI
-        let set = try await http.getJSON(JWKSet.self, from: jwksURI)
+        let set = try await http.getJSON(JWKSet.self, from: jwksURI, operation: "jwks")
         // Keys we cannot use (encryption keys, other curves) are skipped, not fatal.
         let usable = set.keys.filter { $0.use == nil || $0.use == "sig" }.compactMap { try? VerificationKey(jwk: $0) }
         keys = usable

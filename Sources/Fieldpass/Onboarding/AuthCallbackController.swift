@@ -37,11 +37,15 @@ struct AuthCallbackController: Sendable {
                 return HTMLPage(title: "Sign-in expired", message: "This sign-in took too long. Start again from the app.")
                     .response(status: .badRequest)
             }
+            FieldpassMetrics.onboarding(.signedIn)
+            // The only terminal event a sign-in stores is data_ready, for a realm filled already.
+            FieldpassMetrics.onboarding(.dataReady, count: events.filter(\.isTerminal).count)
             return HTMLPage(title: "Signed in", message: "You are signed in. You can close this window and return to the app.")
                 .response(status: .ok)
         } catch let failure as OIDCError {
             context.logger.info("Sign-in failed", metadata: ["environment": "\(session.environmentID)", "error": "\(failure.code)"])
-            _ = try await store.failLogin(sessionID: session.id, error: failure.code, description: failure.description, now: Date())
+            let stored = try await store.failLogin(sessionID: session.id, error: failure.code, description: failure.description, now: Date())
+            if !stored.isEmpty { FieldpassMetrics.loginFailed(reason: failure.code) }
             return HTMLPage(title: "Sign-in failed", message: failure.description).response(status: .badRequest)
         }
     }

@@ -40,6 +40,7 @@ struct DeviceConfirmationController: Sendable {
         if let field, let cookie, Crypto.constantTimeEquals(Array(field.utf8), Array(cookie.utf8)) { presented = field }
         switch try await store.confirmDevice(loginID: loginID, csrfToken: presented, now: Date()) {
         case .confirmed(let session, let state):
+            FieldpassMetrics.onboarding(.confirmed)
             guard let environment = environments.entry(id: session.environmentID),
                 let url = try? await environment.idp.authorizationURL(
                     state: state, nonce: session.nonce, codeChallenge: Crypto.pkceChallenge(verifier: session.codeVerifier),

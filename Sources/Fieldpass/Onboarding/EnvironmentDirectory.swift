@@ -9,9 +9,11 @@ struct EnvironmentDirectory: Sendable {
     private let byID: [String: Entry]
 
     init(environments: [EnvironmentSettings], redirectURI: String) {
-        let http = IdPHTTPClient()
         let entries = environments.map { settings in
-            Entry(settings: settings, idp: OIDCProviderClient(settings: settings.idp, redirectURI: redirectURI, http: http))
+            Entry(
+                settings: settings,
+                idp: OIDCProviderClient(settings: settings.idp, redirectURI: redirectURI, http: IdPHTTPClient(environmentID: settings.id))
+            )
         }
         byID = Dictionary(uniqueKeysWithValues: entries.map { ($0.settings.id, $0) })
         byDomain = Dictionary(uniqueKeysWithValues: entries.flatMap { entry in entry.settings.emailDomains.map { ($0, entry) } })

@@ -52,6 +52,7 @@ struct RegisterDeviceController: Sendable {
                 codeVerifier: verifier, userCode: userCode, confirmation: confirmation, now: now, expiresAt: expiresAt
             )
         )
+        FieldpassMetrics.onboarding(.registered)
         var headers = HTTPFields()
         headers[.cacheControl] = "no-store"
         return EditedResponse(

@@ -8,4 +8,6 @@ public struct StoredEvent: Sendable, Equatable {
     public var frame: String
     /// Whether the session's socket closes after this event.
     public var isTerminal: Bool
+    /// When it was stored (seconds since 1970), for the delivery-time metric.
+    public var storedAt: Double
 }

@@ -62,7 +62,7 @@ extension PostgresStore {
             try await Self.storedEvents(
                 connection.rows(
                     """
-                    SELECT id, session_id, seq, frame, terminal FROM session_events
+                    SELECT id, session_id, seq, frame, terminal, created_at FROM session_events
                     WHERE session_id = \(sessionID) AND seq > \(after) ORDER BY seq
                     """
                 )
@@ -74,7 +74,7 @@ extension PostgresStore {
         try await read { connection in
             try await Self.storedEvents(
                 connection.rows(
-                    "SELECT id, session_id, seq, frame, terminal FROM session_events WHERE id > \(id) ORDER BY id LIMIT \(limit)"
+                    "SELECT id, session_id, seq, frame, terminal, created_at FROM session_events WHERE id > \(id) ORDER BY id LIMIT \(limit)"
                 )
             )
         }
@@ -180,7 +180,9 @@ extension PostgresStore {
                 VALUES (\(rowID), \(item.sessionID), \(item.seq), \(item.event.type), \(item.frame), \(item.event.isTerminal), \(now))
                 """
             )
-            stored.append(StoredEvent(rowID: rowID, sessionID: item.sessionID, seq: item.seq, frame: item.frame, isTerminal: item.event.isTerminal))
+            stored.append(StoredEvent(
+                rowID: rowID, sessionID: item.sessionID, seq: item.seq, frame: item.frame, isTerminal: item.event.isTerminal, storedAt: now
+            ))
         }
         try await connection.execute("SELECT pg_notify(\(PostgresChangeListener.channel), 'events')")
         return stored
@@ -190,7 +192,7 @@ extension PostgresStore {
         try rows.map { row in
             StoredEvent(
                 rowID: try row.get("id"), sessionID: try row.get("session_id"), seq: try row.get("seq"),
-                frame: try row.get("frame"), isTerminal: try row.get("terminal")
+                frame: try row.get("frame"), isTerminal: try row.get("terminal"), storedAt: try row.get("created_at")
             )
         }
     }

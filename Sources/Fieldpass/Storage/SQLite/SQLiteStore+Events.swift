@@ -150,13 +150,16 @@ extension SQLiteStore {
             cached: "INSERT INTO session_events (session_id, seq, type, frame, terminal, created_at) VALUES (?, ?, ?, ?, ?, ?)",
             arguments: [sessionID, seq, event.type, frame, event.isTerminal, now]
         )
-        return StoredEvent(rowID: db.lastInsertedRowID, sessionID: sessionID, seq: seq, frame: frame, isTerminal: event.isTerminal)
+        return StoredEvent(rowID: db.lastInsertedRowID, sessionID: sessionID, seq: seq, frame: frame, isTerminal: event.isTerminal, storedAt: now)
     }
 
     private static func fetchEvents(_ db: Database, sql: String, arguments: StatementArguments) throws -> [StoredEvent] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT id, session_id, seq, frame, terminal FROM session_events " + sql), arguments: arguments)
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT id, session_id, seq, frame, terminal, created_at FROM session_events " + sql), arguments: arguments)
             .map { row in
-                StoredEvent(rowID: row["id"], sessionID: row["session_id"], seq: row["seq"], frame: row["frame"], isTerminal: row["terminal"])
+                StoredEvent(
+                    rowID: row["id"], sessionID: row["session_id"], seq: row["seq"], frame: row["frame"], isTerminal: row["terminal"],
+                    storedAt: row["created_at"]
+                )
             }
     }
 }

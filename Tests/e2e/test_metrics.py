@@ -1,0 +1,127 @@
+"""`GET /metrics`: Prometheus text, parsed with the Prometheus project's own parser.
+
+One server goes through an onboarding and the token grants while the test scrapes before
+and after, and checks that each counter moved by exactly what the run did: requests by
+route template, method and status with their duration histogram; the onboarding funnel;
+`login_failed` by reason; token grants by type and result; open event sockets; the time
+from event stored to frame sent; IdP calls by environment. No label holds a raw path, a
+query string, an email or a session id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from helpers import (
+    DEV_BACKEND,
+    DIRECTORY_ENVIRONMENTS,
+    FieldpassServer,
+    IntegrationClient,
+    MockIdP,
+    browser_login,
+    http_client,
+    is_confirmation_url,
+    receive,
+    receive_until_close,
+    server_env,
+    server_in,
+    unique_email,
+    wait_until,
+    ws_connect,
+)
+
+Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
+
+
+@pytest.fixture(scope="module")
+def server(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory) -> Iterator[FieldpassServer]:
+    workdir = tmp_path_factory.mktemp("metrics")
+    server = server_in(workdir, fieldpass_bin, idp, server_env(None, DIRECTORY_ENVIRONMENTS), environments=DIRECTORY_ENVIRONMENTS)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def scrape(server: FieldpassServer) -> tuple[str, Samples]:
+    with http_client() as client:
+        response = client.get(f"{server.url}/metrics")
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/plain; version=0.0.4"), response.headers
+    samples: Samples = {}
+    for family in text_string_to_metric_families(response.text):
+        for sample in family.samples:
+            samples[(sample.name, frozenset(sample.labels.items()))] = sample.value
+    return response.text, samples
+
+
+def value(samples: Samples, name: str, **labels: str) -> float:
+    return samples.get((name, frozenset(labels.items())), 0.0)
+
+
+def moved(before: Samples, after: Samples, name: str, **labels: str) -> float:
+    return value(after, name, **labels) - value(before, name, **labels)
+
+
+def test_an_onboarding_moves_each_counter_by_what_it_did(server: FieldpassServer) -> None:
+    _, before = scrape(server)
+    email = unique_email("metrics")
+    registration = server.register(email, None)
+    confirmed = 1 if is_confirmation_url(registration.login_url) else 0
+    with ws_connect(registration.websocket_url) as ws:
+        _, during = scrape(server)
+        assert value(during, "fieldpass_event_sockets") >= 1
+        assert browser_login(registration.login_url, email).status_code == 200
+        token_event, realm_event = receive(ws, 2)
+        with IntegrationClient(server.public_url, DEV_BACKEND.id, DEV_BACKEND.secret) as backend:
+            backend.authenticate()
+            backend.mark_initialized(realm_event["realm_path"])
+        rest = receive_until_close(ws)
+        assert rest.types == ["data_ready"], rest
+    failed = server.register(unique_email("metrics"), None)
+    assert browser_login(failed.login_url, "x", deny=True).status_code == 400
+    with http_client() as client:
+        refreshed = client.post(f"{server.url}/token", data={"grant_type": "refresh_token", "refresh_token": token_event["refresh_token"]})
+        assert refreshed.status_code == 200
+        assert client.post(f"{server.url}/token", data={"grant_type": "password"}).status_code == 400
+        assert client.post(f"{server.url}/token", data={"grant_type": "client_credentials"},
+                           auth=httpx.BasicAuth(DEV_BACKEND.id, "wrong")).status_code == 401
+    wait_until(lambda: value(scrape(server)[1], "fieldpass_event_sockets") == 0, timeout=5, what="the socket gauge back to 0")
+
+    text, after = scrape(server)
+    assert moved(before, after, "fieldpass_onboarding_total", step="registered") == 2
+    assert moved(before, after, "fieldpass_onboarding_total", step="confirmed") == 2 * confirmed
+    assert moved(before, after, "fieldpass_onboarding_total", step="signed_in") == 1
+    assert moved(before, after, "fieldpass_onboarding_total", step="data_ready") == 1
+    assert moved(before, after, "fieldpass_login_failed_total", reason="access_denied") == 1
+    assert moved(before, after, "fieldpass_token_grants_total", grant_type="client_credentials", result="issued") == 1
+    assert moved(before, after, "fieldpass_token_grants_total", grant_type="refresh_token", result="issued") == 1
+    assert moved(before, after, "fieldpass_token_grants_total", grant_type="other", result="unsupported_grant_type") == 1
+    assert moved(before, after, "fieldpass_token_grants_total", grant_type="client_credentials", result="invalid_client") == 1
+    # Live events were delivered and timed; the IdP's token endpoint was called for dev.
+    assert moved(before, after, "fieldpass_event_delivery_seconds_count") >= 3
+    assert moved(before, after, "fieldpass_idp_request_duration_seconds_count", environment="dev", operation="token") == 1
+    assert moved(before, after, "http_requests_total", method="POST", route="/register_device", status="201") == 2
+    assert moved(before, after, "http_requests_total", method="GET", route="/auth_callback", status="200") == 1
+    # The backend's client_credentials, the refresh and the two refused grants.
+    assert moved(before, after, "http_request_duration_seconds_count", method="POST", route="/token") == 4
+    # No label carries what identifies a person or a session.
+    for secret in (email, registration.session_id, failed.session_id, realm_event["realm_path"]):
+        assert secret not in text, f"{secret} is in /metrics"
+    assert "?" not in "".join(dict(labels).get("route", "") for _, labels in after)
+
+
+def test_unknown_paths_share_one_route_label(server: FieldpassServer) -> None:
+    _, before = scrape(server)
+    with http_client() as client:
+        for n in range(5):
+            assert client.get(f"{server.url}/no/such/path-{n}?x={n}").status_code == 404
+    text, after = scrape(server)
+    assert moved(before, after, "http_requests_total", method="GET", route="NotFound", status="404") == 5
+    assert "path-" not in text
