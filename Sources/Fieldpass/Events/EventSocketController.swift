@@ -57,14 +57,11 @@ public struct EventSocketController: Sendable {
         var lastSeq = query.after
         for event in try await store.events(sessionID: query.sessionID, after: lastSeq) {
             lastSeq = event.seq
-            if try await send(event, to: outbound) { return }
+            if try await send(event, to: outbound, live: false) { return }
         }
         for await event in live where event.seq > lastSeq {
             lastSeq = event.seq
-            let closed = try await send(event, to: outbound)
-            // Only live events: a replayed one was stored before the device connected.
-            FieldpassMetrics.eventDelivered(storedAt: event.storedAt)
-            if closed { return }
+            if try await send(event, to: outbound, live: true) { return }
         }
         // The hub stopped (shutdown) while the device still waits: tell it to come back.
         if !Task.isCancelled {
@@ -73,8 +70,10 @@ public struct EventSocketController: Sendable {
     }
 
     /// Sends one event; after a terminal one, ends the session and closes. Returns whether it closed.
-    private func send(_ event: StoredEvent, to outbound: WebSocketOutboundWriter) async throws -> Bool {
+    private func send(_ event: StoredEvent, to outbound: WebSocketOutboundWriter, live: Bool) async throws -> Bool {
         try await outbound.write(.text(event.frame))
+        // Only live events are timed: a replayed one was stored before the device connected.
+        if live { FieldpassMetrics.eventDelivered(storedAt: event.storedAt) }
         guard event.isTerminal else { return false }
         try await store.endSession(id: event.sessionID, now: Date())
         try await outbound.close(.normalClosure, reason: nil)
