@@ -14,6 +14,9 @@ public actor SessionEventHub: Service {
     private var lastRowID: Int64?
     private var subscribers: [String: [Int: AsyncStream<StoredEvent>.Continuation]] = [:]
     private var nextSubscriberID = 0
+    /// Live subscriptions over all sessions, kept beside `subscribers` so that admitting a
+    /// socket does not walk every session.
+    private(set) var subscriberCount = 0
 
     /// Creates a hub reading `store`'s feed.
     public init(store: any OnboardingStore & StoreChanges, logger: Logger) {
@@ -35,24 +38,28 @@ public actor SessionEventHub: Service {
     /// nothing falls between the two; duplicates are told apart by `seq`. With `limits`,
     /// throws `SocketLimits.Refusal` instead when the session or the process is full.
     func subscribe(sessionID: String, within limits: SocketLimits? = nil) async throws -> (id: Int, events: AsyncStream<StoredEvent>) {
-        if let limits { try limits.admit(session: subscribers[sessionID]?.count ?? 0, all: subscriberCount) }
         // Whoever comes first, a subscriber or `run`, fixes where the feed starts: every
         // event stored after this call returns is then above it and gets delivered.
         _ = try await startingPoint()
+        // Checked after the await, with no suspension before the insert: two sockets
+        // subscribing at once cannot both take the last place.
+        if let limits { try limits.admit(session: subscribers[sessionID]?.count ?? 0, all: subscriberCount) }
         let (stream, continuation) = AsyncStream.makeStream(of: StoredEvent.self)
         nextSubscriberID += 1
         subscribers[sessionID, default: [:]][nextSubscriberID] = continuation
+        subscriberCount += 1
         return (nextSubscriberID, stream)
     }
 
     /// Ends a subscription.
     func unsubscribe(sessionID: String, id: Int) {
-        subscribers[sessionID]?.removeValue(forKey: id)?.finish()
+        if let continuation = subscribers[sessionID]?.removeValue(forKey: id) {
+            continuation.finish()
+            subscriberCount -= 1
+        }
         if subscribers[sessionID]?.isEmpty == true { subscribers[sessionID] = nil }
     }
 
-    /// Number of live subscriptions, for tests and metrics.
-    var subscriberCount: Int { subscribers.values.reduce(0) { $0 + $1.count } }
 
     /// The row id the feed starts after, read from the store the first time it is needed.
     private func startingPoint() async throws -> Int64 {
@@ -89,5 +96,6 @@ public actor SessionEventHub: Service {
             continuations.values.forEach { $0.finish() }
         }
         subscribers = [:]
+        subscriberCount = 0
     }
 }
