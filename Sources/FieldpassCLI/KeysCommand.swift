@@ -25,8 +25,7 @@ struct KeysCommand: AsyncParsableCommand {
             let folder = URL(fileURLWithPath: configuration.tokens.keysDirectory)
             let (key, file) = try KeyRing.generateKey(alg, in: folder)
             print("Added \(key.algorithm.rawValue) key \(key.kid) in \(file.path)")
-            let schedule = KeySchedule(files: try KeyFile.readAll(in: folder), publishDelay: TimeInterval(configuration.tokens.keyPublishDelay))
-            if let entry = schedule.entries(at: Date()).first(where: { $0.key.kid == key.kid }), entry.state == .next,
+            if let entry = try KeysCommand.schedule(configuration).entries(at: Date()).first(where: { $0.key.kid == key.kid }), entry.state == .next,
                let signsFrom = entry.signsFrom {
                 print("Running servers publish it at their next reload (SIGHUP, or within a minute); it signs from \(Self.format(signsFrom)).")
             } else {
@@ -45,10 +44,7 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var options: ConfigOptions
 
         func run() async throws {
-            let configuration = try options.load()
-            let folder = URL(fileURLWithPath: configuration.tokens.keysDirectory)
-            let schedule = KeySchedule(files: try KeyFile.readAll(in: folder), publishDelay: TimeInterval(configuration.tokens.keyPublishDelay))
-            let rows = schedule.entries(at: Date()).map { entry in
+            let rows = try KeysCommand.schedule(try options.load()).entries(at: Date()).map { entry in
                 [
                     entry.key.kid, entry.key.algorithm.rawValue, entry.state.rawValue,
                     entry.addedAt.map(Rotate.format) ?? "-", entry.signsFrom.map(Rotate.format) ?? "-", entry.fileName ?? "-",
@@ -56,6 +52,16 @@ struct KeysCommand: AsyncParsableCommand {
             }
             Console.table(header: ["KID", "ALG", "STATE", "ADDED", "SIGNS FROM", "FILE"], rows: rows)
         }
+    }
+}
+
+extension KeysCommand {
+    /// The schedule of the configured keys folder, as a server reading it now would see it.
+    static func schedule(_ configuration: FieldpassConfiguration) throws -> KeySchedule {
+        KeySchedule(
+            files: try KeyFile.readAll(in: URL(fileURLWithPath: configuration.tokens.keysDirectory)),
+            publishDelay: TimeInterval(configuration.tokens.keyPublishDelay)
+        )
     }
 }
 

@@ -32,12 +32,6 @@ public struct KeyRing: Sendable {
         JWTVerifier(keys: verificationKeys, policy: policy)
     }
 
-    /// The ring of the keys in `directory` at `now` (see `KeySchedule`). Throws as
-    /// `KeyFile.readAll(in:)` does.
-    public static func load(directory: URL, publishDelay: TimeInterval, now: Date = Date()) throws(TokenError) -> KeyRing {
-        KeySchedule(files: try KeyFile.readAll(in: directory), publishDelay: publishDelay).ring(at: now)
-    }
-
     /// Generates a key and writes it as `<directory>/<UTC yyyyMMdd'T'HHmmss>-<kid prefix>.pem`
     /// (mode 0600; the folder is created with mode 0700 if missing). Returns the key and file.
     public static func generateKey(

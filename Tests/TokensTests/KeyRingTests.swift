@@ -11,6 +11,11 @@ struct KeyRingTests {
         try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: file.path)
     }
 
+    /// The ring of `folder` with no publish delay: the newest file signs.
+    private func ring(in folder: URL) throws -> KeyRing {
+        KeySchedule(files: try KeyFile.readAll(in: folder), publishDelay: 0).ring(at: Date())
+    }
+
     @Test("load signs with the newest file and publishes every key")
     func newestSigns() throws {
         let old = try Fixtures.rs256.get()
@@ -20,15 +25,15 @@ struct KeyRingTests {
             try place(old, in: folder, name: "b-old.pem", modified: Date(timeIntervalSinceNow: -3600))
             try place(new, in: folder, name: "a-new.pem", modified: Date())
             try Data("not a key".utf8).write(to: folder.appendingPathComponent("README.txt"))
-            let ring = try KeyRing.load(directory: folder, publishDelay: 0)
-            #expect(ring.signingKey.kid == new.kid)
-            #expect(ring.jwks.keys.map(\.kid) == [new.kid, old.kid])
-            #expect(ring.verificationKey(kid: old.kid)?.algorithm == .rs256)
-            #expect(ring.verificationKey(kid: "nope") == nil)
+            let loaded = try ring(in: folder)
+            #expect(loaded.signingKey.kid == new.kid)
+            #expect(loaded.jwks.keys.map(\.kid) == [new.kid, old.kid])
+            #expect(loaded.verificationKey(kid: old.kid)?.algorithm == .rs256)
+            #expect(loaded.verificationKey(kid: "nope") == nil)
             let oldToken = try JWTSigner(key: old).sign(TestClaims())
-            #expect(try ring.verifier(policy: Fixtures.policy).verify(oldToken, now: Fixtures.now).kid == old.kid)
-            let newToken = try ring.signer.sign(TestClaims())
-            #expect(try ring.verifier(policy: Fixtures.policy).verify(newToken, now: Fixtures.now).kid == new.kid)
+            #expect(try loaded.verifier(policy: Fixtures.policy).verify(oldToken, now: Fixtures.now).kid == old.kid)
+            let newToken = try loaded.signer.sign(TestClaims())
+            #expect(try loaded.verifier(policy: Fixtures.policy).verify(newToken, now: Fixtures.now).kid == new.kid)
         }
     }
 
@@ -40,7 +45,7 @@ struct KeyRingTests {
         try withTemporaryFolder { folder in
             try place(first, in: folder, name: "20240101T000000-a.pem", modified: moment)
             try place(second, in: folder, name: "20240101T000000-b.pem", modified: moment)
-            #expect(try KeyRing.load(directory: folder, publishDelay: 0).signingKey.kid == second.kid)
+            #expect(try ring(in: folder).signingKey.kid == second.kid)
         }
     }
 
@@ -57,9 +62,9 @@ struct KeyRingTests {
     func noKeys() throws {
         try withTemporaryFolder { folder in
             try Data("x".utf8).write(to: folder.appendingPathComponent("notes.txt"))
-            #expect(throws: TokenError.noKeys(folder.path)) { try KeyRing.load(directory: folder, publishDelay: 0) }
+            #expect(throws: TokenError.noKeys(folder.path)) { try ring(in: folder) }
             let missing = folder.appendingPathComponent("missing")
-            #expect(throws: TokenError.noKeys(missing.path)) { try KeyRing.load(directory: missing, publishDelay: 0) }
+            #expect(throws: TokenError.noKeys(missing.path)) { try ring(in: missing) }
         }
     }
 
@@ -69,7 +74,7 @@ struct KeyRingTests {
             try place(try Fixtures.es256.get(), in: folder, name: "good.pem", modified: Date())
             try Data("garbage".utf8).write(to: folder.appendingPathComponent("bad.pem"))
             #expect(throws: TokenError.invalidKey("bad.pem: not a PEM private key (found: no PEM block)")) {
-                try KeyRing.load(directory: folder, publishDelay: 0)
+                try ring(in: folder)
             }
         }
     }
@@ -88,7 +93,7 @@ struct KeyRingTests {
             #expect(fileMode == 0o600)
             let folderMode = try FileManager.default.attributesOfItem(atPath: keys.path)[.posixPermissions] as? Int
             #expect(folderMode == 0o700)
-            #expect(try KeyRing.load(directory: keys, publishDelay: 0).signingKey.kid == key.kid)
+            #expect(try ring(in: keys).signingKey.kid == key.kid)
         }
     }
 }
