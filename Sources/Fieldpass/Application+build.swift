@@ -37,14 +37,23 @@ public func buildApplication(
     DiscoveryController(keys: keys).addRoutes(to: router)
     ReadinessController(store: store, readiness: readiness).addRoutes(to: router)
     MetricsController(registry: metrics).addRoutes(to: router)
+    let clientAddress = ClientAddress(trustedProxies: configuration.server.trustedProxies)
+    /// The routes behind the per-address limit `name`, or the router itself when limits are off.
+    func limited(_ name: String) -> RouterGroup<AppRequestContext> {
+        let group = router.group()
+        if let limiter = configuration.limits.limiter(name) {
+            group.add(middleware: RateLimitMiddleware(limiter: limiter, clientAddress: clientAddress))
+        }
+        return group
+    }
     RegisterDeviceController(
-        store: store, environments: environments, server: configuration.server, sessions: configuration.sessions
-    ).addRoutes(to: router)
-    DeviceConfirmationController(store: store, environments: environments, server: configuration.server).addRoutes(to: router)
-    AuthCallbackController(
-        store: store, environments: environments,
-        tokenIssuer: tokenIssuer
-    ).addRoutes(to: router)
+        store: store, environments: environments, server: configuration.server, sessions: configuration.sessions,
+        emailLimiter: configuration.limits.limiter("register_device_email")
+    ).addRoutes(to: limited("register_device"))
+    DeviceConfirmationController(store: store, environments: environments, server: configuration.server)
+        .addRoutes(to: limited("confirmation"))
+    AuthCallbackController(store: store, environments: environments, tokenIssuer: tokenIssuer)
+        .addRoutes(to: limited("auth_callback"))
     EventSocketController(store: store, hub: hub, limits: configuration.sessions.socketLimits).addRoutes(to: router)
 
     let serviceAccounts = ServiceAccountDirectory(environments: configuration.environments)
@@ -53,9 +62,11 @@ public func buildApplication(
         credentials: store, serviceAccounts: serviceAccounts.environments
     )
     TokenEndpointController(directory: store, credentials: store, serviceAccounts: serviceAccounts, tokenIssuer: tokenIssuer)
-        .addRoutes(to: router)
-    RevocationController(credentials: store, serviceAccounts: serviceAccounts, validator: validator).addRoutes(to: router)
-    IntrospectionController(credentials: store, serviceAccounts: serviceAccounts, validator: validator).addRoutes(to: router)
+        .addRoutes(to: limited("token"))
+    RevocationController(credentials: store, serviceAccounts: serviceAccounts, validator: validator)
+        .addRoutes(to: limited("revoke"))
+    IntrospectionController(credentials: store, serviceAccounts: serviceAccounts, validator: validator)
+        .addRoutes(to: limited("introspect"))
     let authenticator = BearerAuthenticator(validator: validator)
     func authenticated(_ path: RouterPath) -> RouterGroup<IdentifiedRequestContext> {
         router.group(path).add(middleware: authenticator).group(context: IdentifiedRequestContext.self)
@@ -65,12 +76,16 @@ public func buildApplication(
     AdminUsersController(directory: store, policy: policy).addRoutes(to: admin)
     AdminOffboardingController(credentials: store).addRoutes(to: admin)
     AdminTeamsController(directory: store).addRoutes(to: admin)
-    IntegrationController(store: store).addRoutes(to: authenticated("integration"))
+    IntegrationController(store: store, longPolls: ConcurrencyGate(capacity: configuration.limits.integrationLongPolls))
+        .addRoutes(to: authenticated("integration"))
 
     let sweeper = SessionSweeper(store: store, settings: configuration.sessions, logger: logger)
     return Application(
         router: router,
-        server: .http1WebSocketUpgrade(webSocketRouter: router),
+        server: .http1WebSocketUpgrade(
+            webSocketRouter: router,
+            configuration: .init(http1: .init(idleTimeout: .seconds(Int64(configuration.server.idleTimeout))))
+        ),
         configuration: .init(
             address: .hostname(configuration.server.host, port: configuration.server.port),
             serverName: "Fieldpass"

@@ -1,7 +1,8 @@
 /// The keys a configuration file may contain; `*` stands for an environment id.
 enum ConfigurationKeys {
-    static let known: [[String]] = [
+    static let known: [[String]] = LimitSettings.defaults.flatMap { [["limits", $0.name, "per_minute"], ["limits", $0.name, "burst"]] } + [
         ["server", "host"], ["server", "port"], ["server", "public_url"], ["server", "drain_time"],
+        ["server", "trusted_proxies"], ["server", "idle_timeout"],
         ["storage", "driver"], ["storage", "sqlite_path"],
         ["storage", "postgres", "url"], ["storage", "postgres", "password_env"],
         ["storage", "postgres", "max_connections"], ["storage", "postgres", "timeout"],
@@ -15,9 +16,11 @@ enum ConfigurationKeys {
         ["environments", "*", "idp", "client_secret_env"], ["environments", "*", "idp", "scopes"],
         ["environments", "*", "idp", "token_endpoint_auth"], ["environments", "*", "idp", "id_token_algorithms"],
         ["environments", "*", "idp", "prompt"], ["environments", "*", "idp", "require_email_verified"],
+        ["environments", "*", "idp", "timeout"],
         ["environments", "*", "confirm_device"],
         ["environments", "*", "bootstrap_admins"], ["environments", "*", "service_accounts"],
         ["environments", "*", "service_accounts", "*", "id"], ["environments", "*", "service_accounts", "*", "secret_env"],
+        ["limits", "enabled"], ["limits", "integration_long_polls"],
         ["roles", "admin"], ["roles", "manager"], ["roles", "worker"],
     ]
 

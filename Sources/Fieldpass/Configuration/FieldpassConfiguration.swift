@@ -16,6 +16,8 @@ public struct FieldpassConfiguration: Sendable {
     public var tokens: TokenSettings
     /// Onboarding session lifetimes.
     public var sessions: SessionSettings
+    /// Rate limits and caps.
+    public var limits: LimitSettings
     /// Companies and their IdPs.
     public var environments: [EnvironmentSettings]
     /// Realm defaults per role.
@@ -28,6 +30,7 @@ public struct FieldpassConfiguration: Sendable {
         storage = try StorageSettings(settings, environment: environment)
         tokens = try TokenSettings(settings)
         sessions = try SessionSettings(settings)
+        limits = try LimitSettings(settings)
         roles = try RoleSettings(settings)
         let ids = try settings.strings(["environments"])
         var environments: [EnvironmentSettings] = []

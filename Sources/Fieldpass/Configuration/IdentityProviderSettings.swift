@@ -9,7 +9,8 @@ public import Tokens
 /// (`client_secret_basic`, the default, or `client_secret_post`), `id_token_algorithms`
 /// (default `[RS256, ES256]`), `prompt` (optional, e.g. `login`: sent with every
 /// authorization request), `require_email_verified` (default `false`: Entra ID sends no
-/// `email_verified`; when `true` an absent claim is refused too).
+/// `email_verified`; when `true` an absent claim is refused too), `timeout` (seconds one call
+/// to the IdP may take, body included, default 10).
 public struct IdentityProviderSettings: Sendable {
     /// How the client authenticates at the token endpoint.
     public enum ClientAuthentication: String, Sendable {
@@ -17,6 +18,8 @@ public struct IdentityProviderSettings: Sendable {
         case clientSecretPost = "client_secret_post"
     }
 
+    /// Seconds one IdP call may take, from connecting to the last byte of the body.
+    public var timeout: Int
     /// Exact issuer identifier, a trailing `/` included when the IdP's has one.
     public var issuer: String
     /// Our client id at the IdP.
@@ -78,5 +81,6 @@ public struct IdentityProviderSettings: Sendable {
             throw ConfigurationError(key: settings.dotted(prefix + ["prompt"]), "must be OIDC prompt values such as login, not '\(prompt)'")
         }
         requireEmailVerified = try settings.bool(prefix + ["require_email_verified"], default: false)
+        timeout = try settings.int(prefix + ["timeout"], default: 10, in: 1...120)
     }
 }

@@ -3,7 +3,9 @@
 /// Keys: `server.host` (default `127.0.0.1`), `server.port` (default 8080),
 /// `server.public_url` (default `http://<host>:<port>`; the token issuer and the base of
 /// `/auth_callback` and the event WebSocket), `server.drain_time` (seconds between SIGTERM
-/// and shutting down, during which `/readyz` answers 503; default 5).
+/// and shutting down, during which `/readyz` answers 503; default 5), `server.trusted_proxies`
+/// (addresses or networks whose `X-Forwarded-For` is believed, default none) and
+/// `server.idle_timeout` (seconds an HTTP connection may sit between requests, default 60).
 public struct ServerSettings: Sendable {
     /// Address to bind.
     public var host: String
@@ -14,12 +16,23 @@ public struct ServerSettings: Sendable {
     /// Seconds `/readyz` says "draining" after SIGTERM before the server stops, so a load
     /// balancer takes the instance out of rotation first.
     public var drainTime: Int
+    /// Proxies whose `X-Forwarded-For` names the client.
+    public var trustedProxies: [IPNetwork]
+    /// Seconds an idle HTTP connection is kept open; WebSockets keep themselves alive with pings.
+    public var idleTimeout: Int
 
     init(_ settings: SettingsReader) throws(ConfigurationError) {
         host = try settings.string(["server", "host"], default: "127.0.0.1")
         port = try settings.int(["server", "port"], default: 8080, in: 0...65535)
         publicURL = try settings.baseURL(["server", "public_url"], default: "http://\(host):\(port)")
         drainTime = try settings.int(["server", "drain_time"], default: 5, in: 0...300)
+        trustedProxies = try settings.strings(["server", "trusted_proxies"], default: []).map { text throws(ConfigurationError) in
+            guard let network = IPNetwork(text) else {
+                throw ConfigurationError(key: "server.trusted_proxies", "'\(text)' is not an IP address or network such as 10.0.0.0/8")
+            }
+            return network
+        }
+        idleTimeout = try settings.int(["server", "idle_timeout"], default: 60, in: 1...3600)
     }
 
     /// `public_url` with `ws`/`wss` in place of `http`/`https`.

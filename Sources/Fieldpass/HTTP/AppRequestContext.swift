@@ -1,20 +1,24 @@
 public import Foundation
 public import Hummingbird
+public import NIOCore
 public import HummingbirdWebSocket
 
 /// The request context of every route, WebSocket upgrades included.
-public struct AppRequestContext: RequestContext, WebSocketRequestContext {
+public struct AppRequestContext: RequestContext, WebSocketRequestContext, RemoteAddressRequestContext {
     /// Hummingbird's per-request storage.
     public var coreContext: CoreRequestContextStorage
     /// Set by the router when a route upgrades to a WebSocket.
     public let webSocket: WebSocketHandlerReference<Self>
     /// The caller, once ``BearerAuthenticator`` has verified their token.
     public var identity: Identity?
+    /// The connection's peer, which rate limits key on (through any trusted proxy).
+    public let remoteAddress: SocketAddress?
 
     /// Creates the context for one request.
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.webSocket = .init()
+        self.remoteAddress = source.channel.remoteAddress
     }
 
     /// No endpoint takes more than this; bigger bodies get 413 before they are read whole.

@@ -5,6 +5,8 @@ import Hummingbird
 /// waiting devices. Only service accounts, and only for their own environment.
 struct IntegrationController: Sendable {
     let store: any FieldpassStore
+    /// Bounds the long-polls waiting at once: each holds a connection and a task.
+    let longPolls: ConcurrencyGate
 
     /// Longest long-poll, so no request holds a connection for long.
     static let maxWaitSeconds = 30
@@ -32,6 +34,14 @@ struct IntegrationController: Sendable {
 
         var realms: [Realm]
         var cursor: String
+
+        /// The page of `entries`, whose cursor is past the last of them (or still `after`).
+        init(entries: [RealmFeedEntry], after position: Int64) {
+            realms = entries.map {
+                .init(realmPath: $0.realmPath, userID: $0.userID, email: $0.email, initialized: $0.initialized, createdAt: $0.createdAt)
+            }
+            cursor = FeedCursor.encode(entries.last?.feedSeq ?? position)
+        }
     }
 
     @Sendable func feed(_ request: Request, context: IdentifiedRequestContext) async throws -> FeedPage {
@@ -40,33 +50,37 @@ struct IntegrationController: Sendable {
         let initialized = try QueryValue.flag(query.get("initialized"), name: "initialized")
         let limit = try QueryValue.integer(query.get("limit"), name: "limit", in: 1...1000) ?? 100
         let wait = try QueryValue.integer(query.get("wait"), name: "wait", in: 0...Int.max).map { min($0, Self.maxWaitSeconds) } ?? 0
-        var position: Int64 = 0
-        if let cursor = query.get("cursor") {
-            // A position beyond the feed's end was not issued here (another database, or made
-            // up) and would silently skip realms created later.
-            guard let decoded = FeedCursor.decode(cursor), try await decoded <= store.realmFeedPosition() else {
-                throw APIError(.badRequest, "invalid_cursor", "cursor must be a value this server returned.")
+        let position = try await startPosition(cursor: query.get("cursor"))
+        let environmentID = context.identity.environmentID
+        let poll = { () async throws -> FeedPage in
+            let deadline = ContinuousClock.now + .seconds(wait)
+            while true {
+                let generation = store.realmFeed.generation
+                let entries = try await store.realmFeed(environmentID: environmentID, after: position, initialized: initialized, limit: limit)
+                let remaining = deadline - ContinuousClock.now
+                if !entries.isEmpty || remaining <= .zero { return FeedPage(entries: entries, after: position) }
+                // Woken by the store at the next change; looks again after its safety-net interval regardless.
+                await store.realmFeed.wait(atMost: min(remaining, store.safetyNetInterval), after: generation)
             }
-            position = decoded
         }
-        let deadline = ContinuousClock.now + .seconds(wait)
-        while true {
-            let generation = store.realmFeed.generation
-            let entries = try await store.realmFeed(
-                environmentID: context.identity.environmentID, after: position, initialized: initialized, limit: limit
-            )
-            let remaining = deadline - ContinuousClock.now
-            if !entries.isEmpty || remaining <= .zero {
-                return FeedPage(
-                    realms: entries.map {
-                        .init(realmPath: $0.realmPath, userID: $0.userID, email: $0.email, initialized: $0.initialized, createdAt: $0.createdAt)
-                    },
-                    cursor: FeedCursor.encode(entries.last?.feedSeq ?? position)
-                )
-            }
-            // Woken by the store at the next change; looks again after its safety-net interval regardless.
-            await store.realmFeed.wait(atMost: min(remaining, store.safetyNetInterval), after: generation)
+        guard wait > 0 else { return try await poll() }
+        guard let page = try await longPolls.withPlace(poll) else {
+            var headers = HTTPFields()
+            headers[.retryAfter] = "1"
+            throw APIError(.serviceUnavailable, "server_busy", "Too many long-polls are waiting; try again shortly.", headers: headers)
         }
+        return page
+    }
+
+    /// Where a page starts: after the cursor's position, or at the feed's beginning.
+    private func startPosition(cursor: String?) async throws -> Int64 {
+        guard let cursor else { return 0 }
+        // A position beyond the feed's end was not issued here (another database, or made
+        // up) and would silently skip realms created later.
+        guard let decoded = FeedCursor.decode(cursor), try await decoded <= store.realmFeedPosition() else {
+            throw APIError(.badRequest, "invalid_cursor", "cursor must be a value this server returned.")
+        }
+        return decoded
     }
 
     struct InitializedRequest: Decodable {

@@ -13,7 +13,7 @@ struct TokenEndpointController: Sendable {
     /// The grant types this endpoint serves.
     static let grantTypes: Set = ["client_credentials", "refresh_token"]
 
-    func addRoutes(to router: Router<AppRequestContext>) {
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("token", use: token)
     }
 

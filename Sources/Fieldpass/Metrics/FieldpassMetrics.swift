@@ -35,6 +35,11 @@ enum FieldpassMetrics {
         Counter(label: "fieldpass_token_grants_total", dimensions: [("grant_type", grantType), ("result", result)]).increment()
     }
 
+    /// A request refused with 429 by the rate limit `limit` (its configuration name).
+    static func rateLimited(_ limit: String) {
+        Counter(label: "fieldpass_rate_limited_total", dimensions: [("limit", limit)]).increment()
+    }
+
     /// Event sockets open in this process.
     static let openSockets = Meter(label: "fieldpass_event_sockets")
 

@@ -37,7 +37,7 @@ struct IntrospectionController: Sendable {
         }
     }
 
-    func addRoutes(to router: Router<AppRequestContext>) {
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("introspect", use: introspect)
     }
 

@@ -12,7 +12,7 @@ struct RevocationController: Sendable {
     let serviceAccounts: ServiceAccountDirectory
     let validator: AccessTokenValidator
 
-    func addRoutes(to router: Router<AppRequestContext>) {
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("revoke", use: revoke)
     }
 

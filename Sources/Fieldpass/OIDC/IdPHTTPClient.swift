@@ -3,8 +3,9 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Outbound HTTP to one environment's IdP, with a timeout and a cap on what it may send
-/// back; each call is timed and counted under the environment's id.
+/// Outbound HTTP to one environment's IdP, with a timeout on the whole call (an IdP that
+/// hangs, or trickles its body, fails at the deadline) and a cap on what it may send back;
+/// each call is timed and counted under the environment's id.
 struct IdPHTTPClient: Sendable {
     /// The environment whose IdP this talks to, the metrics label.
     var environmentID: String
@@ -57,18 +58,41 @@ struct IdPHTTPClient: Sendable {
     private func send(_ request: HTTPClientRequest, to url: String, operation: String) async throws(OIDCError) -> (Int, Data) {
         let start = ContinuousClock.now
         do {
-            let response = try await client.execute(request, timeout: timeout)
-            let body = try await response.body.collect(upTo: maxResponseBytes)
-            let status = Int(response.status.code)
+            let (status, body) = try await withDeadline(ContinuousClock.now + .nanoseconds(timeout.nanoseconds)) { [client, timeout, maxResponseBytes] in
+                let response = try await client.execute(request, timeout: timeout)
+                return (Int(response.status.code), try await response.body.collect(upTo: maxResponseBytes))
+            }
             FieldpassMetrics.idpCall(
                 environment: environmentID, operation: operation, duration: ContinuousClock.now - start, failed: !(200..<300).contains(status)
             )
             return (status, Data(buffer: body))
         } catch {
             FieldpassMetrics.idpCall(environment: environmentID, operation: operation, duration: ContinuousClock.now - start, failed: true)
+            if error is DeadlinePassed {
+                throw OIDCError.idpUnavailable("\(Self.hostOf(url)) did not answer within \(timeout.nanoseconds / 1_000_000_000) s")
+            }
             throw OIDCError.idpUnavailable("\(Self.hostOf(url)) could not be reached")
         }
     }
+
+    /// Runs `body` until `deadline`, then cancels it: AsyncHTTPClient's own timeout covers
+    /// only the wait for the response head.
+    private func withDeadline<T: Sendable>(
+        _ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask(operation: body)
+            group.addTask {
+                try await Task.sleep(until: deadline)
+                throw DeadlinePassed()
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
+    }
+
+    private struct DeadlinePassed: Error {}
 
     /// Only the host goes into messages: URLs may carry query secrets.
     static func hostOf(_ url: String) -> String {

@@ -5,24 +5,39 @@ import Tokens
 /// Talks to one environment's OpenID Connect provider: discovery, the authorization URL,
 /// the code exchange, ID token validation and userinfo.
 ///
-/// Discovery and the IdP's keys are fetched once and cached; an unknown `kid` triggers one
-/// re-fetch of the keys (the IdP rotated them), never more per token.
-actor OIDCProviderClient {
+/// Discovery and the IdP's keys are fetched once and cached; an unknown `kid` triggers a
+/// re-fetch of the keys (the IdP rotated them), at most one per ``retryDelay``. Concurrent
+/// fetches are merged and failures remembered for as long (``SharedFetch``), so no client
+/// can make Fieldpass hammer an IdP.
+final class OIDCProviderClient: Sendable {
+    /// Between two fetches of the same document after a failure, and between key refreshes.
+    static let retryDelay: Duration = .seconds(10)
+
     private let settings: IdentityProviderSettings
     private let redirectURI: String
     private let http: IdPHTTPClient
-    private var discoveryDocument: OIDCDiscoveryDocument?
-    private var keys: [VerificationKey]?
+    private let discoveryDocument: SharedFetch<OIDCDiscoveryDocument>
+    private let keys: SharedFetch<[VerificationKey]>
 
     init(settings: IdentityProviderSettings, redirectURI: String, http: IdPHTTPClient) {
         self.settings = settings
         self.redirectURI = redirectURI
         self.http = http
+        let discoveryDocument = SharedFetch(retryDelay: Self.retryDelay) { () async throws(OIDCError) -> OIDCDiscoveryDocument in
+            try await http.getJSON(OIDCDiscoveryDocument.self, from: settings.discoveryURL, operation: "discovery")
+                .validated(expectedIssuer: settings.issuer)
+        }
+        self.discoveryDocument = discoveryDocument
+        self.keys = SharedFetch(retryDelay: Self.retryDelay) { () async throws(OIDCError) -> [VerificationKey] in
+            let jwksURI = try await discoveryDocument.value().jwksURI
+            let set = try await http.getJSON(JWKSet.self, from: jwksURI, operation: "jwks")
+            // Keys we cannot use (encryption keys, other curves) are skipped, not fatal.
+            return set.keys.filter { $0.use == nil || $0.use == "sig" }.compactMap { try? VerificationKey(jwk: $0) }
+        }
     }
 
-    /// The URL the device's browser is sent to for signing in. Built off the actor: every
-    /// registration asks for one, and only the discovery lookup needs the actor's state.
-    nonisolated func authorizationURL(state: String, nonce: String, codeChallenge: String, loginHint: String) async throws(OIDCError) -> String {
+    /// The URL the device's browser is sent to for signing in.
+    func authorizationURL(state: String, nonce: String, codeChallenge: String, loginHint: String) async throws(OIDCError) -> String {
         let endpoint = try await discovery().authorizationEndpoint
         var fields = [
             ("response_type", "code"),
@@ -110,19 +125,19 @@ actor OIDCProviderClient {
     }
 
     /// The exact issuer, for the RFC 9207 `iss` check.
-    nonisolated var issuer: String { settings.issuer }
+    var issuer: String { settings.issuer }
 
     private func verify(_ token: String, now: Date) async throws(OIDCError) -> VerifiedToken {
         let policy = JWTVerificationPolicy(
             issuer: settings.issuer, audience: settings.clientID, leeway: 60,
             requireExpiry: true, allowedAlgorithms: settings.idTokenAlgorithms
         )
-        let cachedKeys = try await signingKeys(refresh: false)
+        let cachedKeys = try await keys.value()
         // libjwt, not the parsed-key path: an IdP's keys change with its JWKS, and ID tokens are rare.
         do {
             return try JWTVerifier(keys: cachedKeys, policy: policy, backend: .libjwt).verify(token, now: now)
         } catch .unknownKey {
-            let freshKeys = try await signingKeys(refresh: true)
+            let freshKeys = try await keys.refreshed()
             do {
                 return try JWTVerifier(keys: freshKeys, policy: policy, backend: .libjwt).verify(token, now: now)
             } catch {
@@ -134,22 +149,7 @@ actor OIDCProviderClient {
     }
 
     private func discovery() async throws(OIDCError) -> OIDCDiscoveryDocument {
-        if let discoveryDocument { return discoveryDocument }
-        let url = settings.discoveryURL
-        let document = try await http.getJSON(OIDCDiscoveryDocument.self, from: url, operation: "discovery")
-            .validated(expectedIssuer: settings.issuer)
-        discoveryDocument = document
-        return document
-    }
-
-    private func signingKeys(refresh: Bool) async throws(OIDCError) -> [VerificationKey] {
-        if !refresh, let keys { return keys }
-        let jwksURI = try await discovery().jwksURI
-        let set = try await http.getJSON(JWKSet.self, from: jwksURI, operation: "jwks")
-        // Keys we cannot use (encryption keys, other curves) are skipped, not fatal.
-        let usable = set.keys.filter { $0.use == nil || $0.use == "sig" }.compactMap { try? VerificationKey(jwk: $0) }
-        keys = usable
-        return usable
+        try await discoveryDocument.value()
     }
 
     private static func explain(_ error: TokenError) -> String {

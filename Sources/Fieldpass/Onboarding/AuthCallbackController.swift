@@ -12,7 +12,7 @@ struct AuthCallbackController: Sendable {
     let environments: EnvironmentDirectory
     let tokenIssuer: TokenIssuer
 
-    func addRoutes(to router: Router<AppRequestContext>) {
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("auth_callback", use: callback)
     }
 

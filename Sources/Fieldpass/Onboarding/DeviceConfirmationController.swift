@@ -17,7 +17,7 @@ struct DeviceConfirmationController: Sendable {
 
     static let cookieName = "fieldpass_confirm"
 
-    func addRoutes(to router: Router<AppRequestContext>) {
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("login/:login_id", use: show)
         router.post("login/:login_id", use: confirm)
     }

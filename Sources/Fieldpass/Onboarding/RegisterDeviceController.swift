@@ -11,9 +11,11 @@ struct RegisterDeviceController: Sendable {
     let environments: EnvironmentDirectory
     let server: ServerSettings
     let sessions: SessionSettings
-    /// Wakes integration long-polls: a registration may have created a realm.
+    /// Registrations one email may start, so no one can flood a mailbox or an IdP with
+    /// sign-ins for someone else; nil when limits are off.
+    let emailLimiter: RateLimiter?
 
-    func addRoutes(to router: Router<AppRequestContext>) {
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("register_device", use: register)
     }
 
@@ -26,6 +28,7 @@ struct RegisterDeviceController: Sendable {
         guard let environment = environments.entry(forDomain: email.domain) else {
             throw APIError(.notFound, "unknown_domain", "No environment is configured for this email domain.")
         }
+        try emailLimiter?.take(email.value).check(what: "for this email")
         let now = Date()
         let sessionID = try OpaqueToken.make()
         let state = try OpaqueToken.make()

@@ -83,6 +83,10 @@ class FieldpassServer:
     serve_args: tuple[str, ...] = ()
     # `server.drain_time`: 0, so that stop() (SIGTERM) does not wait out the built-in 5 s.
     drain_time: int = 0
+    # None: `limits.enabled: false`, since the suite registers far faster from one address
+    # than any crew; else the `limits:` keys to write (rate limits on), e.g.
+    # {"token": {"per_minute": 60, "burst": 5}}.
+    limits: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if self.database is None:
@@ -126,6 +130,11 @@ class FieldpassServer:
             lines += idp
         return lines
 
+    def _limits_lines(self) -> list[str]:
+        if self.limits is None:
+            return ["limits:", "  enabled: false"]
+        return ["limits:"] + [f"  {name}: {json.dumps(value)}" for name, value in self.limits.items()]
+
     def _roles_lines(self) -> list[str]:
         if self.roles is None:
             return []
@@ -157,6 +166,7 @@ class FieldpassServer:
                     "sessions:",
                     "  ttl: 600",
                     "  sweep_interval: 5",
+                    *self._limits_lines(),
                     "environments:",
                     *self._environment_lines(),
                     *self._roles_lines(),

@@ -1,0 +1,34 @@
+import HTTPTypes
+import Hummingbird
+
+/// Answers 429 with `Retry-After` once a client address has used up its bucket for the
+/// routes behind this middleware; a refused request reaches no handler, so it stores nothing.
+struct RateLimitMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
+    let limiter: RateLimiter
+    let clientAddress: ClientAddress
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let client = clientAddress.resolve(
+            peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: .xForwardedFor]
+        )
+        try limiter.take(client).check(what: "from this address")
+        return try await next(request, context)
+    }
+}
+
+extension RateLimitDecision {
+    /// Throws the 429 for a refusal.
+    func check(what: String) throws(APIError) {
+        guard case .refused(let limit, let seconds) = self else { return }
+        FieldpassMetrics.rateLimited(limit)
+        var headers = HTTPFields()
+        headers[.retryAfter] = String(seconds)
+        throw APIError(
+            .tooManyRequests, "rate_limited", "Too many requests \(what); try again in \(seconds) s.", headers: headers
+        )
+    }
+}
+
+extension HTTPField.Name {
+    static let xForwardedFor = Self("X-Forwarded-For")!
+}

@@ -1,0 +1,69 @@
+import Synchronization
+
+/// Token buckets, one per key (a client address or an email), for one limited action.
+///
+/// A bucket holds up to `burst` tokens and gains `perMinute` a minute; each request takes
+/// one. A key with a full bucket is the same as an unknown key, so full buckets are dropped
+/// whenever the table grows past its high-water mark: memory follows the clients that are
+/// actually being limited, not every address ever seen.
+final class RateLimiter: Sendable {
+    /// The limit's name in its configuration key and in metrics.
+    let name: String
+    /// How fast tokens come back and how many may be saved up.
+    let rule: RateLimitRule
+    private let buckets = Mutex(Table())
+
+    init(name: String, rule: RateLimitRule) {
+        self.name = name
+        self.rule = rule
+    }
+
+    /// Takes a token from `key`'s bucket, or says how many whole seconds until one is there.
+    func take(_ key: String, now: ContinuousClock.Instant = .now) -> RateLimitDecision {
+        buckets.withLock { table in
+            var bucket = table.entries[key].map { refilled($0, now: now) } ?? Bucket(tokens: Double(rule.burst), updated: now)
+            guard bucket.tokens >= 1 else {
+                table.entries[key] = bucket
+                let seconds = (1 - bucket.tokens) / rule.perSecond
+                return .refused(limit: name, retryAfter: max(1, Int(seconds.rounded(.up))))
+            }
+            bucket.tokens -= 1
+            table.entries[key] = bucket
+            if table.entries.count > table.highWater { prune(&table, now: now) }
+            return .allowed
+        }
+    }
+
+    /// Keys whose bucket is tracked, for tests of the pruning.
+    var trackedKeys: Int { buckets.withLock { $0.entries.count } }
+
+    private func refilled(_ bucket: Bucket, now: ContinuousClock.Instant) -> Bucket {
+        let elapsed = now - bucket.updated
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return Bucket(tokens: min(Double(rule.burst), bucket.tokens + seconds * rule.perSecond), updated: now)
+    }
+
+    private func prune(_ table: inout Table, now: ContinuousClock.Instant) {
+        table.entries = table.entries.filter { refilled($0.value, now: now).tokens < Double(rule.burst) }
+        // Twice what survived, so pruning costs O(1) a request however many clients are limited.
+        table.highWater = max(Table.minimumHighWater, table.entries.count * 2)
+    }
+
+    private struct Bucket {
+        var tokens: Double
+        var updated: ContinuousClock.Instant
+    }
+
+    private struct Table {
+        static let minimumHighWater = 1024
+        var entries: [String: Bucket] = [:]
+        var highWater = minimumHighWater
+    }
+}
+
+/// The answer to one request.
+enum RateLimitDecision: Equatable {
+    case allowed
+    /// The limit that refused, and whole seconds until its next token.
+    case refused(limit: String, retryAfter: Int)
+}

@@ -1,0 +1,72 @@
+import Testing
+@testable import Fieldpass
+
+@Suite("Rate limits")
+struct RateLimitTests {
+    let start = ContinuousClock.now
+
+    @Test("a bucket allows its burst, then refuses with the seconds until the next token")
+    func burstThenRefusal() {
+        let limiter = RateLimiter(name: "token", rule: RateLimitRule(perMinute: 6, burst: 3))
+        for _ in 0..<3 { #expect(limiter.take("10.0.0.1", now: start) == .allowed) }
+        #expect(limiter.take("10.0.0.1", now: start) == .refused(limit: "token", retryAfter: 10))
+        #expect(limiter.take("10.0.0.1", now: start + .seconds(4)) == .refused(limit: "token", retryAfter: 6))
+        #expect(limiter.take("10.0.0.2", now: start) == .allowed, "another client has its own bucket")
+    }
+
+    @Test("tokens come back at the rule's rate and never beyond the burst")
+    func refill() {
+        let limiter = RateLimiter(name: "token", rule: RateLimitRule(perMinute: 60, burst: 2))
+        #expect(limiter.take("a", now: start) == .allowed)
+        #expect(limiter.take("a", now: start) == .allowed)
+        #expect(limiter.take("a", now: start + .milliseconds(500)) != .allowed)
+        #expect(limiter.take("a", now: start + .seconds(1)) == .allowed)
+        let later = start + .seconds(3600)
+        #expect(limiter.take("a", now: later) == .allowed)
+        #expect(limiter.take("a", now: later) == .allowed)
+        #expect(limiter.take("a", now: later) != .allowed, "an hour's rest saves up no more than the burst")
+    }
+
+    @Test("full buckets are dropped once the table grows, limited clients are kept")
+    func pruning() {
+        let limiter = RateLimiter(name: "token", rule: RateLimitRule(perMinute: 60, burst: 1))
+        for index in 0..<1024 { _ = limiter.take("client-\(index)", now: start) }
+        #expect(limiter.trackedKeys == 1024)
+        #expect(limiter.take("limited", now: start + .seconds(10)) == .allowed)
+        #expect(limiter.trackedKeys == 1, "the refilled buckets went, the one just emptied stayed")
+        #expect(limiter.take("limited", now: start + .seconds(10)) != .allowed)
+    }
+
+    @Test("networks match their own addresses only", arguments: [
+        ("10.0.0.0/8", "10.200.3.4", true), ("10.0.0.0/8", "11.0.0.1", false),
+        ("192.168.1.7", "192.168.1.7", true), ("192.168.1.7", "192.168.1.8", false),
+        ("172.16.0.0/12", "172.31.255.255", true), ("172.16.0.0/12", "172.32.0.0", false),
+        ("fd00::/8", "fd12::1", true), ("fd00::/8", "fe80::1", false), ("::1", "::1", true),
+        ("10.0.0.0/8", "::ffff:10.1.2.3", true), ("10.0.0.0/8", "fd00::1", false),
+        ("0.0.0.0/0", "203.0.113.9", true), ("10.0.0.0/8", "not an address", false),
+    ])
+    func networks(network: String, address: String, inside: Bool) throws {
+        let parsed = try #require(IPNetwork(network))
+        #expect(parsed.contains(address) == inside)
+    }
+
+    @Test("malformed networks are refused", arguments: ["", "10.0.0.0/33", "10.0.0/8", "::1/129", "10.0.0.0/", "10.0.0.0/8/8", "example.com", "10.0.0.0/+8"])
+    func malformedNetworks(text: String) {
+        #expect(IPNetwork(text) == nil)
+    }
+
+    @Test("X-Forwarded-For is believed only from trusted proxies, read from the right")
+    func forwardedFor() throws {
+        let resolver = ClientAddress(trustedProxies: [try #require(IPNetwork("10.0.0.0/8"))])
+        #expect(resolver.resolve(peer: "203.0.113.5", forwardedFor: ["198.51.100.1"]) == "203.0.113.5", "an untrusted peer is the client")
+        #expect(resolver.resolve(peer: "10.0.0.2", forwardedFor: ["198.51.100.1"]) == "198.51.100.1")
+        #expect(
+            resolver.resolve(peer: "10.0.0.2", forwardedFor: ["1.1.1.1, 198.51.100.1, 10.0.0.9"]) == "198.51.100.1",
+            "a spoofed entry left of the first untrusted hop is ignored"
+        )
+        #expect(resolver.resolve(peer: "10.0.0.2", forwardedFor: ["1.1.1.1", "198.51.100.1"]) == "198.51.100.1", "several headers form one list")
+        #expect(resolver.resolve(peer: "10.0.0.2", forwardedFor: []) == "10.0.0.2")
+        #expect(resolver.resolve(peer: "10.0.0.2", forwardedFor: ["garbage, 198.51.100.1"]) == "198.51.100.1")
+        #expect(resolver.resolve(peer: "10.0.0.2", forwardedFor: ["198.51.100.1, garbage"]) == "10.0.0.2", "garbage from our own proxy ends the walk")
+    }
+}

@@ -1,0 +1,192 @@
+"""Rate limits and the long-poll cap (`limits.*`, `server.trusted_proxies`).
+
+Each limited route answers 429 with `Retry-After` and the JSON error `rate_limited` once a
+client address has used its burst, and a refused request stores nothing. `X-Forwarded-For`
+picks the bucket only when the peer is a trusted proxy. The integration feed lets
+`limits.integration_long_polls` long-polls wait at once and answers the next 503
+`server_busy`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from helpers import (
+    DEV_BACKEND,
+    DIRECTORY_ENVIRONMENTS,
+    FieldpassServer,
+    IntegrationClient,
+    MockIdP,
+    browser_login,
+    describe,
+    http_client,
+    server_env,
+    server_in,
+    sign_in,
+    unique_email,
+)
+
+BURST = 3
+# One token a minute: nothing refills while a test runs.
+SLOW = {"per_minute": 1, "burst": BURST}
+LIMITED = ("register_device", "confirmation", "auth_callback", "token", "revoke", "introspect")
+
+
+def start(workdir: Path, fieldpass_bin: Path, idp: MockIdP, limits: dict[str, Any], extra: dict[str, str] | None = None) -> FieldpassServer:
+    server = server_in(workdir, fieldpass_bin, idp, server_env(extra, DIRECTORY_ENVIRONMENTS), environments=DIRECTORY_ENVIRONMENTS)
+    server.limits = limits
+    server.start()
+    return server
+
+
+@pytest.fixture
+def limited(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> Iterator[FieldpassServer]:
+    """Every per-address limit at BURST; the per-email limit out of the way."""
+    limits: dict[str, Any] = {name: SLOW for name in LIMITED}
+    limits["register_device_email"] = {"per_minute": 1000, "burst": 1000}
+    server = start(tmp_path, fieldpass_bin, idp, limits)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def assert_rate_limited(response: httpx.Response, *, what: str) -> None:
+    assert response.status_code == 429, describe(response)
+    assert response.headers["content-type"].startswith("application/json"), describe(response)
+    body = response.json()
+    assert body["error"] == "rate_limited", body
+    assert what in body["error_description"], body
+    retry_after = int(response.headers["retry-after"])
+    # One token a minute: the next is up to 60 s away.
+    assert 1 <= retry_after <= 60, retry_after
+
+
+def burst(send: Callable[[], httpx.Response], count: int) -> list[httpx.Response]:
+    return [send() for _ in range(count)]
+
+
+def test_register_device_burst_is_refused_and_stores_nothing(limited: FieldpassServer) -> None:
+    before = limited.row_counts()
+    emails = [unique_email("burst") for _ in range(BURST + 2)]
+    responses = [limited.post_register({"email": email}) for email in emails]
+    assert [r.status_code for r in responses] == [201] * BURST + [429, 429], [describe(r) for r in responses]
+    assert_rate_limited(responses[-1], what="from this address")
+    after = limited.row_counts()
+    assert after["sessions"] - before["sessions"] == BURST, (before, after)
+    assert after["users"] - before["users"] == BURST, (before, after)
+    for refused in emails[BURST:]:
+        assert not limited.tables_containing(refused), f"a refused registration left {refused} behind"
+
+
+@pytest.mark.parametrize(
+    ("name", "method", "path"),
+    [
+        ("confirmation", "GET", "/login/not-a-login-id"),
+        ("auth_callback", "GET", "/auth_callback?state=forged&code=forged"),
+        ("token", "POST", "/token"),
+        ("revoke", "POST", "/revoke"),
+        ("introspect", "POST", "/introspect"),
+    ],
+)
+def test_each_limited_route_answers_429_after_its_burst(limited: FieldpassServer, name: str, method: str, path: str) -> None:
+    with http_client() as client:
+        responses = burst(lambda: client.request(method, f"{limited.url}{path}", data={"token": "x"}), BURST + 1)
+    assert all(r.status_code != 429 for r in responses[:BURST]), [describe(r) for r in responses]
+    assert_rate_limited(responses[BURST], what="from this address")
+
+
+def test_a_refused_refresh_rotates_nothing(limited: FieldpassServer) -> None:
+    device = sign_in(limited, unique_email("refresh"))
+    before = limited.snapshot(["refresh_tokens"])
+    with http_client() as client:
+        for _ in range(BURST):
+            assert client.post(f"{limited.url}/token", data={"grant_type": "nope"}).status_code == 400
+        refused = client.post(
+            f"{limited.url}/token", data={"grant_type": "refresh_token", "refresh_token": device.refresh_token}
+        )
+    assert_rate_limited(refused, what="from this address")
+    assert limited.snapshot(["refresh_tokens"]) == before, "a refused refresh changed the refresh tokens"
+
+
+def test_a_burst_from_one_email_is_refused(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    server = start(tmp_path, fieldpass_bin, idp, {"register_device_email": {"per_minute": 1, "burst": 2}})
+    try:
+        email = unique_email("flood")
+        responses = [server.post_register({"email": email}) for _ in range(3)]
+        assert [r.status_code for r in responses] == [201, 201, 429], [describe(r) for r in responses]
+        assert_rate_limited(responses[2], what="for this email")
+        # The email's case does not make another bucket.
+        assert_rate_limited(server.post_register({"email": email.upper()}), what="for this email")
+        assert server.query("SELECT COUNT(*) FROM sessions")[0][0] == 2
+        assert server.post_register({"email": unique_email("other")}).status_code == 201
+    finally:
+        server.stop()
+
+
+def test_forwarded_for_counts_only_from_a_trusted_proxy(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    limits = {"revoke": SLOW}
+    trusting = start(tmp_path / "trusting", fieldpass_bin, idp, limits, {"SERVER_TRUSTED_PROXIES": "127.0.0.0/8"})
+    try:
+        with http_client() as client:
+            def revoke(client_address: str) -> int:
+                headers = {"x-forwarded-for": f"203.0.113.99, {client_address}"}
+                return client.post(f"{trusting.url}/revoke", data={"token": "x"}, headers=headers).status_code
+            assert [revoke("198.51.100.1") for _ in range(BURST + 1)][-1] == 429
+            # Another client behind the same proxy has its own bucket; the spoofed left entry is ignored.
+            assert revoke("198.51.100.2") != 429
+    finally:
+        trusting.stop()
+    untrusting = start(tmp_path / "untrusting", fieldpass_bin, idp, limits)
+    try:
+        with http_client() as client:
+            statuses = [
+                client.post(f"{untrusting.url}/revoke", data={"token": "x"}, headers={"x-forwarded-for": f"198.51.100.{i}"}).status_code
+                for i in range(BURST + 1)
+            ]
+        assert statuses[-1] == 429, "a client picked its own bucket by sending X-Forwarded-For"
+    finally:
+        untrusting.stop()
+
+
+def test_a_whole_sign_in_fits_the_default_limits(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    server = start(tmp_path, fieldpass_bin, idp, {"enabled": True})
+    try:
+        registration = server.register(unique_email("defaults"))
+        browser_login(registration.login_url, registration.email)
+    finally:
+        server.stop()
+
+
+def test_long_polls_beyond_the_cap_get_503(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    server = start(tmp_path, fieldpass_bin, idp, {"integration_long_polls": 1})
+    try:
+        with IntegrationClient(server.public_url, DEV_BACKEND.id, DEV_BACKEND.secret) as waiting, \
+                IntegrationClient(server.public_url, DEV_BACKEND.id, DEV_BACKEND.secret) as second:
+            waiting.authenticate()
+            second.authenticate()
+            _, cursor = waiting.drain()
+            outcome: dict[str, httpx.Response] = {}
+            thread = threading.Thread(target=lambda: outcome.setdefault("first", waiting.feed_response(cursor, wait=4)))
+            thread.start()
+            try:
+                time.sleep(1.0)  # the first long-poll is waiting by now
+                refused = second.feed_response(cursor, wait=1)
+            finally:
+                thread.join(10)
+            assert refused.status_code == 503, describe(refused)
+            assert refused.json()["error"] == "server_busy", describe(refused)
+            assert refused.headers["retry-after"] == "1"
+            assert outcome["first"].status_code == 200, describe(outcome["first"])
+            # A request without wait never waits, so the cap does not apply to it.
+            assert second.feed_response(cursor).status_code == 200
+            assert second.feed_response(cursor, wait=1).status_code == 200, "the place came free"
+    finally:
+        server.stop()
