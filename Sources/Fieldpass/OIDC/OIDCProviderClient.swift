@@ -74,6 +74,10 @@ final class OIDCProviderClient: Sendable {
             fields += [("client_id", settings.clientID), ("client_secret", secret)]
         }
         let (status, body) = try await http.postForm(fields, to: endpoint, basicAuth: basicAuth, operation: "token")
+        // A 5xx is the IdP failing, whatever error its body names: the device should try again.
+        guard status < 500 else {
+            throw OIDCError.idpUnavailable("\(IdPHTTPClient.hostOf(endpoint)) answered HTTP \(status)")
+        }
         let response = try http.decode(TokenEndpointResponse.self, from: body, source: endpoint)
         guard (200..<300).contains(status) else {
             throw OIDCError(
