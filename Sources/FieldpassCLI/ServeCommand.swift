@@ -29,6 +29,9 @@ struct ServeCommand: AsyncParsableCommand {
             )
         }
         logFormat.bootstrap(level: logLevel)
+        // A write past the file size limit (ulimit -f) fails with EFBIG, which the store
+        // answers as 503 like a full disk, instead of the signal killing the process.
+        signal(SIGXFSZ, SIG_IGN)
         let logger = Logger(label: "fieldpass")
         try await StoreFactory.migrate(configuration.storage, logger: logger)
         let readiness = Readiness()

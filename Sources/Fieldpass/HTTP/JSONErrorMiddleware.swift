@@ -12,22 +12,25 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw error
         } catch let error as DirectoryError {
             throw error.apiError
-        } catch let error as StoreUnavailable {
-            context.logger.warning("Store unavailable", metadata: ["reason": "\(error.reason)"])
-            var headers = HTTPFields()
-            headers[.retryAfter] = "5"
-            throw APIError(
-                .serviceUnavailable, "store_unavailable", "The database cannot be reached. Try again shortly.",
-                headers: headers
-            )
         } catch let error as HTTPError {
             throw Self.apiError(for: error.status)
         } catch let error as any HTTPResponseError {
             throw Self.apiError(for: error.status)
         } catch {
+            if let unavailable = StoreUnavailable(classifying: error) { throw Self.unavailable(unavailable, context: context) }
             context.logger.error("Unhandled error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
             throw APIError.serverError
         }
+    }
+
+    private static func unavailable(_ error: StoreUnavailable, context: Context) -> APIError {
+        context.logger.warning("Store unavailable", metadata: ["reason": "\(error.reason)"])
+        var headers = HTTPFields()
+        headers[.retryAfter] = "5"
+        return APIError(
+            .serviceUnavailable, "store_unavailable", "The database cannot be reached or written. Try again shortly.",
+            headers: headers
+        )
     }
 
     private static func apiError(for status: HTTPResponse.Status) -> APIError {

@@ -88,11 +88,13 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
         }
     }
 
-    /// Connection failures, and server errors of class 08 (connection) or 57P (shutting down).
+    /// Connection failures, and server errors of class 08 (connection), 57P (shutting down),
+    /// 53 (insufficient resources) or 25006 (read-only transaction).
     static func isUnavailability(_ error: PSQLError) -> Bool {
         guard error.code == .server else { return true }
         let state = error.serverInfo?[.sqlState] ?? ""
-        return state.hasPrefix("08") || state.hasPrefix("57P")
+        // 53: out of disk, memory or connections; 25006: a read-only (standby) server.
+        return state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") || state == "25006"
     }
 
     public func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession {

@@ -1,0 +1,96 @@
+"""`kill -9` of the server at each step of an onboarding, then a restart on the same data.
+
+The device reconnects with `after=N` (the last seq it got) and receives every remaining
+event exactly once and in order; no step runs twice: one identity binding, one device,
+one refresh token, one realm, and each event stored once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from helpers import (
+    FieldpassServer,
+    MockIdP,
+    browser_login,
+    cli_output,
+    describe,
+    is_html,
+    receive,
+    receive_until_close,
+    server_env,
+    server_in,
+    unique_email,
+    ws_connect,
+)
+
+
+@pytest.fixture
+def server(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> Iterator[FieldpassServer]:
+    server = server_in(tmp_path, fieldpass_bin, idp, server_env(None, None))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def crash_and_restart(server: FieldpassServer) -> None:
+    server.kill()
+    server.start(new_key=False)
+
+
+def events_from(server: FieldpassServer, websocket_url: str, after: int, count: int) -> list[dict]:
+    with ws_connect(f"{websocket_url}&after={after}") as ws:
+        return receive(ws, count)
+
+
+@pytest.mark.parametrize("step", ["registered", "token", "realm_initialized"])
+def test_an_onboarding_survives_a_kill_at_each_step(server: FieldpassServer, step: str) -> None:
+    email = unique_email("crash")
+    registration = server.register(email)
+    url = registration.websocket_url
+    seen: list[dict] = []
+
+    if step == "registered":
+        crash_and_restart(server)
+    callback = browser_login(registration.login_url, email)
+    assert callback.status_code == 200 and is_html(callback), describe(callback)
+    if step == "token":
+        seen += events_from(server, url, 0, 1)
+        crash_and_restart(server)
+    seen += events_from(server, url, len(seen), 2 - len(seen))
+    realm_path = seen[1]["realm_path"]
+    if step == "realm_initialized":
+        crash_and_restart(server)
+
+    with ws_connect(f"{url}&after={len(seen)}") as ws:
+        marked = server.mark_initialized(realm_path)
+        assert marked.returncode == 0, cli_output(marked)
+        rest = receive_until_close(ws, grace_after_terminal=1.0)
+    seen += rest.events
+
+    assert [e["type"] for e in seen] == ["token", "realm_initialized", "data_ready"], seen
+    assert [e["seq"] for e in seen] == [1, 2, 3], seen
+    assert rest.closed and rest.close_code == 1000, rest
+    server.verify_access_token(seen[0]["access_token"])
+    # A reconnect from the start replays the rest once each; the token event was purged
+    # when the session ended.
+    with ws_connect(f"{url}&after=0") as ws:
+        again = receive_until_close(ws, grace_after_terminal=1.0)
+    assert again.events == seen[1:], again
+
+    (user_id, subject) = server.query("SELECT id, idp_subject FROM users WHERE email = ?", email)[0]
+    assert subject == email
+    counts = {
+        table: server.query(f"SELECT COUNT(*) FROM {table} WHERE user_id = ?", user_id)[0][0]
+        for table in ("devices", "refresh_tokens", "realms")
+    }
+    assert counts == {"devices": 1, "refresh_tokens": 1, "realms": 1}, counts
+    events = server.query(
+        "SELECT COUNT(*) FROM session_events e JOIN sessions s ON s.id = e.session_id WHERE s.user_id = ?", user_id
+    )
+    assert events[0][0] == 2, events  # token, purged; realm_initialized and data_ready
