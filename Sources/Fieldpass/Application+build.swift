@@ -80,6 +80,7 @@ public func buildApplication(
         .addRoutes(to: authenticated("integration"))
 
     let sweeper = SessionSweeper(store: store, settings: configuration.sessions, logger: logger)
+    let userSweeper = UnconfirmedUserSweeper(store: store, settings: configuration.users, logger: logger)
     return Application(
         router: router,
         server: .http1WebSocketUpgrade(
@@ -90,7 +91,7 @@ public func buildApplication(
             address: .hostname(configuration.server.host, port: configuration.server.port),
             serverName: "Fieldpass"
         ),
-        services: opened.services + [keys, hub, sweeper],
+        services: opened.services + [keys, hub, sweeper, userSweeper],
         onServerRunning: { channel in
             readiness.markServing()
             logger.info("Fieldpass listening", metadata: [

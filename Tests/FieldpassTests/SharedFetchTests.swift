@@ -20,6 +20,13 @@ struct SharedFetchTests {
         }
     }
 
+    /// A clock that moves only when told to.
+    final class ManualClock: Sendable {
+        private let instant = Mutex(ContinuousClock.now)
+        var now: ContinuousClock.Instant { instant.withLock { $0 } }
+        func advance(by duration: Duration) { instant.withLock { $0 += duration } }
+    }
+
     @Test("concurrent callers share one fetch")
     func merged() async throws {
         let idp = FakeIdP(delay: .milliseconds(100))
@@ -36,13 +43,16 @@ struct SharedFetchTests {
     func failureRemembered() async throws {
         let idp = FakeIdP()
         idp.failing.store(true, ordering: .relaxed)
-        let shared = SharedFetch(retryDelay: .milliseconds(300)) { () async throws(OIDCError) -> Int in try await idp.fetch() }
+        let clock = ManualClock()
+        let shared = SharedFetch(retryDelay: .seconds(10), now: { clock.now }) { () async throws(OIDCError) -> Int in
+            try await idp.fetch()
+        }
         for _ in 0..<10 {
             await #expect(throws: OIDCError.self) { try await shared.value() }
         }
         #expect(idp.calls.load(ordering: .relaxed) == 1, "the IdP was asked again within the delay")
         idp.failing.store(false, ordering: .relaxed)
-        try await Task.sleep(for: .milliseconds(350))
+        clock.advance(by: .seconds(10))
         #expect(try await shared.value() == 2)
         #expect(try await shared.value() == 2, "a success is cached")
     }
@@ -50,10 +60,13 @@ struct SharedFetchTests {
     @Test("a refresh fetches again only once the last attempt is old enough")
     func refreshCooldown() async throws {
         let idp = FakeIdP()
-        let shared = SharedFetch(retryDelay: .milliseconds(300)) { () async throws(OIDCError) -> Int in try await idp.fetch() }
+        let clock = ManualClock()
+        let shared = SharedFetch(retryDelay: .seconds(10), now: { clock.now }) { () async throws(OIDCError) -> Int in
+            try await idp.fetch()
+        }
         #expect(try await shared.value() == 1)
         for _ in 0..<10 { #expect(try await shared.refreshed() == 1) }
-        try await Task.sleep(for: .milliseconds(350))
+        clock.advance(by: .seconds(10))
         #expect(try await shared.refreshed() == 2)
         #expect(idp.calls.load(ordering: .relaxed) == 2)
     }

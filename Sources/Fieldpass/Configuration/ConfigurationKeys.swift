@@ -20,6 +20,7 @@ enum ConfigurationKeys {
         ["environments", "*", "confirm_device"],
         ["environments", "*", "bootstrap_admins"], ["environments", "*", "service_accounts"],
         ["environments", "*", "service_accounts", "*", "id"], ["environments", "*", "service_accounts", "*", "secret_env"],
+        ["users", "unconfirmed_retention"],
         ["limits", "enabled"], ["limits", "integration_long_polls"],
         ["roles", "admin"], ["roles", "manager"], ["roles", "worker"],
     ]

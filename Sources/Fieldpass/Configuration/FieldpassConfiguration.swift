@@ -16,6 +16,8 @@ public struct FieldpassConfiguration: Sendable {
     public var tokens: TokenSettings
     /// Onboarding session lifetimes.
     public var sessions: SessionSettings
+    /// Users who never sign in.
+    public var users: UserSettings
     /// Rate limits and caps.
     public var limits: LimitSettings
     /// Companies and their IdPs.
@@ -31,6 +33,7 @@ public struct FieldpassConfiguration: Sendable {
         tokens = try TokenSettings(settings)
         sessions = try SessionSettings(settings)
         limits = try LimitSettings(settings)
+        users = try UserSettings(settings)
         roles = try RoleSettings(settings)
         let ids = try settings.strings(["environments"])
         var environments: [EnvironmentSettings] = []

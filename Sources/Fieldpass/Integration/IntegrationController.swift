@@ -22,12 +22,14 @@ struct IntegrationController: Sendable {
             var userID: String
             var email: String
             var initialized: Bool
+            var signedIn: Bool
             var createdAt: Date
 
             enum CodingKeys: String, CodingKey {
                 case realmPath = "realm_path"
                 case userID = "user_id"
                 case email, initialized
+                case signedIn = "signed_in"
                 case createdAt = "created_at"
             }
         }
@@ -38,7 +40,10 @@ struct IntegrationController: Sendable {
         /// The page of `entries`, whose cursor is past the last of them (or still `after`).
         init(entries: [RealmFeedEntry], after position: Int64) {
             realms = entries.map {
-                .init(realmPath: $0.realmPath, userID: $0.userID, email: $0.email, initialized: $0.initialized, createdAt: $0.createdAt)
+                .init(
+                    realmPath: $0.realmPath, userID: $0.userID, email: $0.email, initialized: $0.initialized,
+                    signedIn: $0.signedIn, createdAt: $0.createdAt
+                )
             }
             cursor = FeedCursor.encode(entries.last?.feedSeq ?? position)
         }

@@ -6,14 +6,20 @@
 ///   least `retryDelay` old; otherwise the cached value is the answer.
 actor SharedFetch<Value: Sendable> {
     private let retryDelay: Duration
+    /// The time; tests move it by hand.
+    private let now: @Sendable () -> ContinuousClock.Instant
     private let fetch: @Sendable () async throws(OIDCError) -> Value
     private var cached: Value?
     private var inFlight: Task<Value, any Error>?
     private var lastAttempt: ContinuousClock.Instant?
     private var lastFailure: OIDCError?
 
-    init(retryDelay: Duration, fetch: @escaping @Sendable () async throws(OIDCError) -> Value) {
+    init(
+        retryDelay: Duration, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        fetch: @escaping @Sendable () async throws(OIDCError) -> Value
+    ) {
         self.retryDelay = retryDelay
+        self.now = now
         self.fetch = fetch
     }
 
@@ -25,17 +31,17 @@ actor SharedFetch<Value: Sendable> {
 
     /// A newly fetched value, or the cached one when the last attempt is too recent.
     func refreshed() async throws(OIDCError) -> Value {
-        if let cached, let lastAttempt, ContinuousClock.now - lastAttempt < retryDelay { return cached }
+        if let cached, let lastAttempt, now() - lastAttempt < retryDelay { return cached }
         return try await fetchOnce()
     }
 
     private func fetchOnce() async throws(OIDCError) -> Value {
         if let inFlight { return try await Self.outcome(of: inFlight) }
-        if let lastFailure, let lastAttempt, ContinuousClock.now - lastAttempt < retryDelay { throw lastFailure }
+        if let lastFailure, let lastAttempt, now() - lastAttempt < retryDelay { throw lastFailure }
         let fetch = self.fetch
         let task = Task { () async throws -> Value in try await fetch() }
         inFlight = task
-        lastAttempt = .now
+        lastAttempt = now()
         defer { inFlight = nil }
         do {
             let value = try await Self.outcome(of: task)

@@ -81,6 +81,9 @@ public struct RealmFeedEntry: Codable, Sendable, Equatable {
     public var userID: String
     public var email: String
     public var initialized: Bool
+    /// Whether the realm's user has completed a sign-in; until then the user may be removed
+    /// (`users.unconfirmed_retention`), realm and all.
+    public var signedIn: Bool
     public var createdAt: Date
 }
 

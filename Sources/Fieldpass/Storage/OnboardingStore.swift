@@ -51,6 +51,11 @@ public protocol OnboardingStore: Sendable {
     /// `deleteBefore`, and forgets revocations that no longer matter. Returns the events stored.
     func sweepSessions(now: Date, deleteBefore: Date) async throws -> [StoredEvent]
 
+    /// Deletes the users who never completed a sign-in and last registered before
+    /// `registeredBefore` (``UnconfirmedUsers``), with their personal realm, devices,
+    /// sessions and any grant on that realm. Returns how many users went.
+    func removeUnconfirmedUsers(registeredBefore: Date) async throws -> Int
+
     /// Marks a realm initialized and stores `data_ready` for every session of its user that
     /// waits for it. Returns `nil` for an unknown realm (or one outside `environmentID` when
     /// given), else the events stored.

@@ -96,6 +96,20 @@ extension PostgresStore {
         }
     }
 
+    public func removeUnconfirmedUsers(registeredBefore: Date) async throws -> Int {
+        try await write { connection in
+            var binds = PostgresBindings()
+            binds.append(registeredBefore.timeIntervalSince1970)
+            let removed = try await connection.values(
+                PostgresQuery(unsafeSQL: "DELETE FROM users WHERE \(UnconfirmedUsers.condition(cutoff: "$1")) RETURNING id", binds: binds),
+                as: String.self
+            )
+            let paths = removed.map { RealmPath.personal(userID: $0) }
+            try await connection.execute("DELETE FROM realm_grants WHERE realm_path = ANY(\(paths))")
+            return removed.count
+        }
+    }
+
     public func sweepSessions(now: Date, deleteBefore: Date) async throws -> [StoredEvent] {
         let events = try await write { connection in
             let timestamp = now.timeIntervalSince1970

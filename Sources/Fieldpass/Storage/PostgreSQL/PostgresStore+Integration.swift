@@ -8,7 +8,7 @@ extension PostgresStore {
         try await read { connection in
             try await connection.rows(
                 """
-                SELECT r.feed_seq, r.path, r.user_id, u.email, r.initialized, r.created_at
+                SELECT r.feed_seq, r.path, r.user_id, u.email, r.initialized, u.signed_in_at IS NOT NULL AS signed_in, r.created_at
                 FROM realms r JOIN users u ON u.id = r.user_id
                 WHERE r.environment_id = \(environmentID) AND r.feed_seq > \(after)
                   AND (\(initialized)::boolean IS NULL OR r.initialized = \(initialized))
@@ -17,7 +17,7 @@ extension PostgresStore {
             ).map { row in
                 try RealmFeedEntry(
                     feedSeq: row.get("feed_seq"), realmPath: row.get("path"), userID: row.get("user_id"),
-                    email: row.get("email"), initialized: row.get("initialized"),
+                    email: row.get("email"), initialized: row.get("initialized"), signedIn: row.get("signed_in"),
                     createdAt: Date(timeIntervalSince1970: row.get("created_at"))
                 )
             }

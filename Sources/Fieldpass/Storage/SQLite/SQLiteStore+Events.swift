@@ -68,6 +68,19 @@ extension SQLiteStore {
         }
     }
 
+    public func removeUnconfirmedUsers(registeredBefore: Date) async throws -> Int {
+        try await write { db in
+            let removed = try String.fetchAll(
+                db.cachedStatement(sql: "DELETE FROM users WHERE \(UnconfirmedUsers.condition(cutoff: "?1")) RETURNING id"),
+                arguments: [registeredBefore.timeIntervalSince1970]
+            )
+            for id in removed {
+                try db.execute(cached: "DELETE FROM realm_grants WHERE realm_path = ?", arguments: [RealmPath.personal(userID: id)])
+            }
+            return removed.count
+        }
+    }
+
     public func sweepSessions(now: Date, deleteBefore: Date) async throws -> [StoredEvent] {
         try await writeEvents { db in
             let timestamp = now.timeIntervalSince1970

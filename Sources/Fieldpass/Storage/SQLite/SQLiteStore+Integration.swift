@@ -5,7 +5,7 @@ extension SQLiteStore {
     public func realmFeed(environmentID: String, after: Int64, initialized: Bool?, limit: Int) async throws -> [RealmFeedEntry] {
         try await pool.read { db in
             var sql = """
-                SELECT r.feed_seq, r.path, r.user_id, u.email, r.initialized, r.created_at
+                SELECT r.feed_seq, r.path, r.user_id, u.email, r.initialized, u.signed_in_at IS NOT NULL AS signed_in, r.created_at
                 FROM realms r JOIN users u ON u.id = r.user_id
                 WHERE r.environment_id = ? AND r.feed_seq > ?
                 """
@@ -19,7 +19,7 @@ extension SQLiteStore {
             return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
                 RealmFeedEntry(
                     feedSeq: row["feed_seq"], realmPath: row["path"], userID: row["user_id"], email: row["email"],
-                    initialized: row["initialized"], createdAt: Date(timeIntervalSince1970: row["created_at"])
+                    initialized: row["initialized"], signedIn: row["signed_in"], createdAt: Date(timeIntervalSince1970: row["created_at"])
                 )
             }
         }
