@@ -23,6 +23,37 @@ public func buildApplication(
     let opened = try opened ?? StoreFactory.open(configuration.storage, logger: logger)
     let store = opened.store
     let hub = SessionEventHub(store: store, logger: logger)
+    let router = buildRouter(
+        configuration: configuration, store: store, keys: keys, hub: hub, readiness: readiness, metrics: metrics
+    )
+    let sweeper = SessionSweeper(store: store, settings: configuration.sessions, logger: logger)
+    let userSweeper = UnconfirmedUserSweeper(store: store, settings: configuration.users, logger: logger)
+    return Application(
+        router: router,
+        server: .http1WebSocketUpgrade(
+            webSocketRouter: router,
+            configuration: .init(http1: .init(idleTimeout: .seconds(Int64(configuration.server.idleTimeout))))
+        ),
+        configuration: .init(
+            address: .hostname(configuration.server.host, port: configuration.server.port),
+            serverName: "Fieldpass"
+        ),
+        services: opened.services + [keys, hub, sweeper, userSweeper],
+        onServerRunning: { channel in
+            readiness.markServing()
+            logger.info("Fieldpass listening", metadata: [
+                "address": "\(channel.localAddress?.description ?? "?")", "public_url": "\(configuration.server.publicURL)",
+            ])
+        },
+        logger: logger
+    )
+}
+
+/// Every route, each behind its middleware: what `/openapi.json` describes.
+func buildRouter(
+    configuration: FieldpassConfiguration, store: any FieldpassStore, keys: KeyRotation, hub: SessionEventHub,
+    readiness: Readiness, metrics: PrometheusCollectorRegistry
+) -> Router<AppRequestContext> {
     let environments = EnvironmentDirectory(
         environments: configuration.environments,
         redirectURI: configuration.server.publicURL + "/auth_callback"
@@ -35,6 +66,7 @@ public func buildApplication(
     router.add(middleware: AccessLogMiddleware())
     router.add(middleware: JSONErrorMiddleware())
     DiscoveryController(keys: keys).addRoutes(to: router)
+    OpenAPIController().addRoutes(to: router)
     ReadinessController(store: store, readiness: readiness).addRoutes(to: router)
     MetricsController(registry: metrics).addRoutes(to: router)
     let clientAddress = ClientAddress(trustedProxies: configuration.server.trustedProxies)
@@ -79,25 +111,5 @@ public func buildApplication(
     IntegrationController(store: store, longPolls: ConcurrencyGate(capacity: configuration.limits.integrationLongPolls))
         .addRoutes(to: authenticated("integration"))
 
-    let sweeper = SessionSweeper(store: store, settings: configuration.sessions, logger: logger)
-    let userSweeper = UnconfirmedUserSweeper(store: store, settings: configuration.users, logger: logger)
-    return Application(
-        router: router,
-        server: .http1WebSocketUpgrade(
-            webSocketRouter: router,
-            configuration: .init(http1: .init(idleTimeout: .seconds(Int64(configuration.server.idleTimeout))))
-        ),
-        configuration: .init(
-            address: .hostname(configuration.server.host, port: configuration.server.port),
-            serverName: "Fieldpass"
-        ),
-        services: opened.services + [keys, hub, sweeper, userSweeper],
-        onServerRunning: { channel in
-            readiness.markServing()
-            logger.info("Fieldpass listening", metadata: [
-                "address": "\(channel.localAddress?.description ?? "?")", "public_url": "\(configuration.server.publicURL)",
-            ])
-        },
-        logger: logger
-    )
+    return router
 }

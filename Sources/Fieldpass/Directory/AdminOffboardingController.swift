@@ -38,7 +38,7 @@ struct AdminOffboardingController: Sendable {
         let userID = try userID(context)
         // An admin who disabled themselves could not undo it without the CLI.
         guard userID != (try context.identity.requireUser().id) else {
-            throw APIError(.conflict, "cannot_disable_self", "Admins cannot disable themselves.")
+            throw APIError(.conflict, DirectoryErrorCode.cannotDisableSelf, "Admins cannot disable themselves.")
         }
         return try await credentials.setDisabled(
             true, userID: userID, environmentID: context.identity.environmentID, actor: context.identity.actor, now: Date()

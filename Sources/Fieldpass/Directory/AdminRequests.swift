@@ -7,7 +7,7 @@ enum AdminRequests {
 
         func validated() throws -> Role {
             guard let role = Role(rawValue: role) else {
-                throw APIError(.badRequest, "invalid_role", "role must be admin, manager or worker.")
+                throw APIError(.badRequest, DirectoryErrorCode.invalidRole, "role must be admin, manager or worker.")
             }
             return role
         }
@@ -24,7 +24,7 @@ enum AdminRequests {
 
         func validated() throws -> (path: String, access: RealmAccess) {
             guard let access = RealmAccess(rawValue: access) else {
-                throw APIError(.badRequest, "invalid_access", "access must be read, write or manage.")
+                throw APIError(.badRequest, DirectoryErrorCode.invalidAccess, "access must be read, write or manage.")
             }
             return (try AdminRequests.realmPath(realmPath), access)
         }
@@ -41,7 +41,7 @@ enum AdminRequests {
     /// A realm path or pattern such as `/teams/*`.
     static func realmPath(_ text: String) throws -> String {
         guard RealmPath.isValid(text, allowingPattern: true) else {
-            throw APIError(.badRequest, "invalid_realm_path", "realm_path must look like /segment[/segment…], segments of letters, digits, '-' or '_'.")
+            throw APIError(.badRequest, DirectoryErrorCode.invalidRealmPath, "realm_path must look like /segment[/segment…], segments of letters, digits, '-' or '_'.")
         }
         return text
     }

@@ -19,7 +19,7 @@ public struct EventSocketController: Sendable {
         router.ws("events") { request, _ in
             let query = try EventQuery(request)
             guard try await store.session(id: query.sessionID) != nil else {
-                throw APIError(.notFound, "unknown_session", "No such onboarding session.")
+                throw APIError(.notFound, OnboardingErrorCode.unknownSession, "No such onboarding session.")
             }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in

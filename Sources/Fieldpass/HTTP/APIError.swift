@@ -7,17 +7,17 @@ import Foundation
 public struct APIError: HTTPResponseError, Equatable {
     /// HTTP status.
     public let status: HTTPResponse.Status
-    /// Machine-readable code (RFC 6749 style).
+    /// Machine-readable code (RFC 6749 style), a case of one of ``APIErrorCodes/areas``.
     public let code: String
     /// Human-readable explanation.
     public let description: String
     /// Extra headers, such as an authentication challenge.
     public let headers: HTTPFields
 
-    /// Creates an error answered with `status`.
-    public init(_ status: HTTPResponse.Status, _ code: String, _ description: String, headers: HTTPFields = [:]) {
+    /// Creates an error answered with `status`; `code` comes from an area's enumeration.
+    init(_ status: HTTPResponse.Status, _ code: some APIErrorCode, _ description: String, headers: HTTPFields = [:]) {
         self.status = status
-        self.code = code
+        self.code = code.rawValue
         self.description = description
         self.headers = headers
     }
@@ -35,8 +35,8 @@ public struct APIError: HTTPResponseError, Equatable {
     }
 
     static func invalidRequest(_ description: String) -> APIError {
-        APIError(.badRequest, "invalid_request", description)
+        APIError(.badRequest, HTTPErrorCode.invalidRequest, description)
     }
 
-    static let serverError = APIError(.internalServerError, "server_error", "The server could not complete the request.")
+    static let serverError = APIError(.internalServerError, HTTPErrorCode.serverError, "The server could not complete the request.")
 }

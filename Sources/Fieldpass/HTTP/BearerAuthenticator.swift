@@ -41,7 +41,7 @@ struct BearerAuthenticator: RouterMiddleware {
     /// 401 with the RFC 6750 challenge; `invalid_token` when a token was sent but is no good.
     static func unauthorized(_ description: String, invalidToken: Bool = false) -> APIError {
         invalidToken
-            ? APIError(.unauthorized, "invalid_token", description, headers: [.wwwAuthenticate: #"Bearer error="invalid_token""#])
-            : APIError(.unauthorized, "unauthorized", description, headers: [.wwwAuthenticate: "Bearer"])
+            ? APIError(.unauthorized, AuthErrorCode.invalidToken, description, headers: [.wwwAuthenticate: #"Bearer error="invalid_token""#])
+            : APIError(.unauthorized, AuthErrorCode.unauthorized, description, headers: [.wwwAuthenticate: "Bearer"])
     }
 }

@@ -29,7 +29,7 @@ public struct Identity: Sendable, Equatable {
     /// The caller as a person, or 403.
     func requireUser() throws -> UserRecord {
         guard case .user(let user) = principal else {
-            throw APIError(.forbidden, "forbidden", "This endpoint is for people, not service accounts.")
+            throw APIError(.forbidden, AuthErrorCode.forbidden, "This endpoint is for people, not service accounts.")
         }
         return user
     }
@@ -37,21 +37,21 @@ public struct Identity: Sendable, Equatable {
     /// An admin, or 403.
     func requireAdmin() throws {
         guard try requireUser().role == .admin else {
-            throw APIError(.forbidden, "forbidden", "Only an admin may do this.")
+            throw APIError(.forbidden, AuthErrorCode.forbidden, "Only an admin may do this.")
         }
     }
 
     /// An admin or a manager (who may read but not change), or 403.
     func requireStaff() throws {
         guard try requireUser().role != .worker else {
-            throw APIError(.forbidden, "forbidden", "Only admins and managers may read this.")
+            throw APIError(.forbidden, AuthErrorCode.forbidden, "Only admins and managers may read this.")
         }
     }
 
     /// A backend integration's service account, or 403.
     func requireServiceAccount() throws -> String {
         guard case .service(let accountID) = principal else {
-            throw APIError(.forbidden, "forbidden", "Only a service account may use the integration API.")
+            throw APIError(.forbidden, AuthErrorCode.forbidden, "Only a service account may use the integration API.")
         }
         return accountID
     }

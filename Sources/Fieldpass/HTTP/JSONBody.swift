@@ -7,7 +7,7 @@ enum JSONBody {
         if let contentType = request.headers[.contentType],
             !contentType.lowercased().hasPrefix("application/json")
         {
-            throw APIError(.unsupportedMediaType, "unsupported_media_type", "The body must be application/json.")
+            throw APIError(.unsupportedMediaType, HTTPErrorCode.unsupportedMediaType, "The body must be application/json.")
         }
         var request = request
         let buffer = try await request.collectBody(upTo: context.maxUploadSize)

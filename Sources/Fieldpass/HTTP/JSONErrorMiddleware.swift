@@ -28,17 +28,16 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         var headers = HTTPFields()
         headers[.retryAfter] = "5"
         return APIError(
-            .serviceUnavailable, "store_unavailable", "The database cannot be reached or written. Try again shortly.",
+            .serviceUnavailable, HTTPErrorCode.storeUnavailable, "The database cannot be reached or written. Try again shortly.",
             headers: headers
         )
     }
 
     private static func apiError(for status: HTTPResponse.Status) -> APIError {
         switch status {
-        case .notFound: APIError(.notFound, "not_found", "No such endpoint.")
-        case .methodNotAllowed: APIError(.methodNotAllowed, "method_not_allowed", "This method is not allowed here.")
-        case .contentTooLarge: APIError(.contentTooLarge, "payload_too_large", "The request body is too large.")
-        case let status where status.code < 500: APIError(status, "invalid_request", status.reasonPhrase)
+        case .notFound: APIError(.notFound, HTTPErrorCode.notFound, "No such endpoint.")
+        case .contentTooLarge: APIError(.contentTooLarge, HTTPErrorCode.payloadTooLarge, "The request body is too large.")
+        case let status where status.code < 500: APIError(status, HTTPErrorCode.invalidRequest, status.reasonPhrase)
         default: APIError.serverError
         }
     }

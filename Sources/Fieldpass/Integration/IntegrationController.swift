@@ -72,7 +72,7 @@ struct IntegrationController: Sendable {
         guard let page = try await longPolls.withPlace(poll) else {
             var headers = HTTPFields()
             headers[.retryAfter] = "1"
-            throw APIError(.serviceUnavailable, "server_busy", "Too many long-polls are waiting; try again shortly.", headers: headers)
+            throw APIError(.serviceUnavailable, IntegrationErrorCode.serverBusy, "Too many long-polls are waiting; try again shortly.", headers: headers)
         }
         return page
     }
@@ -83,7 +83,7 @@ struct IntegrationController: Sendable {
         // A position beyond the feed's end was not issued here (another database, or made
         // up) and would silently skip realms created later.
         guard let decoded = FeedCursor.decode(cursor), try await decoded <= store.realmFeedPosition() else {
-            throw APIError(.badRequest, "invalid_cursor", "cursor must be a value this server returned.")
+            throw APIError(.badRequest, IntegrationErrorCode.invalidCursor, "cursor must be a value this server returned.")
         }
         return decoded
     }
@@ -112,7 +112,7 @@ struct IntegrationController: Sendable {
         _ = try context.identity.requireServiceAccount()
         let body = try await JSONBody.decode(InitializedRequest.self, from: request, context: context)
         guard RealmPath.personalOwner(body.realmPath) != nil else {
-            throw APIError(.badRequest, "invalid_realm_path", "realm_path must be a user realm, /users/<user id>.")
+            throw APIError(.badRequest, DirectoryErrorCode.invalidRealmPath, "realm_path must be a user realm, /users/<user id>.")
         }
         guard let events = try await store.markRealmInitialized(
             path: body.realmPath, environmentID: context.identity.environmentID, now: Date()

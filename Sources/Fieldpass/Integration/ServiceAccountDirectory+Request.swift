@@ -10,7 +10,7 @@ extension ServiceAccountDirectory {
             let account = authenticate(id: id, secret: secret)
         else {
             throw APIError(
-                .unauthorized, "invalid_client", "Client authentication failed.",
+                .unauthorized, OAuthErrorCode.invalidClient, "Client authentication failed.",
                 headers: [.wwwAuthenticate: #"Basic realm="fieldpass""#]
             )
         }

@@ -73,13 +73,13 @@ struct TokenEndpointController: Sendable {
             // authenticates as a client must be checked (RFC 6749 section 6), and no
             // service account holds a device's refresh token: refuse before it is used up.
             if try serviceAccounts.authenticateIfPresent(request) != nil {
-                throw APIError(.badRequest, "invalid_grant", "This refresh token was not issued to this client.")
+                throw APIError(.badRequest, OAuthErrorCode.invalidGrant, "This refresh token was not issued to this client.")
             }
             response = try await refresh(form.refreshToken)
         case nil:
             throw APIError.invalidRequest("grant_type is required.")
         default:
-            throw APIError(.badRequest, "unsupported_grant_type", "Use client_credentials or refresh_token.")
+            throw APIError(.badRequest, OAuthErrorCode.unsupportedGrantType, "Use client_credentials or refresh_token.")
         }
         return EditedResponse(headers: [.cacheControl: "no-store"], response: response)
     }
@@ -120,6 +120,6 @@ struct TokenEndpointController: Sendable {
     }
 
     private static let invalidGrant = APIError(
-        .badRequest, "invalid_grant", "The refresh token is invalid, expired, revoked or already used."
+        .badRequest, OAuthErrorCode.invalidGrant, "The refresh token is invalid, expired, revoked or already used."
     )
 }

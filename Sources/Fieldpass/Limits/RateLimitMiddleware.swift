@@ -24,7 +24,7 @@ extension RateLimitDecision {
         var headers = HTTPFields()
         headers[.retryAfter] = String(seconds)
         throw APIError(
-            .tooManyRequests, "rate_limited", "Too many requests \(what); try again in \(seconds) s.", headers: headers
+            .tooManyRequests, HTTPErrorCode.rateLimited, "Too many requests \(what); try again in \(seconds) s.", headers: headers
         )
     }
 }

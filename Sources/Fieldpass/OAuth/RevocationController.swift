@@ -37,5 +37,5 @@ struct RevocationController: Sendable {
         return Response(status: .ok, headers: [.cacheControl: "no-store"])
     }
 
-    private static let notYours = APIError(.badRequest, "unauthorized_client", "This token was not issued to this client.")
+    private static let notYours = APIError(.badRequest, OAuthErrorCode.unauthorizedClient, "This token was not issued to this client.")
 }

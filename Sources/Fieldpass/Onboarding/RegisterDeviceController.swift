@@ -22,11 +22,11 @@ struct RegisterDeviceController: Sendable {
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<RegistrationResponse> {
         let body = try await JSONBody.decode(RegisterRequest.self, from: request, context: context)
         guard let email = EmailAddress(body.email) else {
-            throw APIError(.badRequest, "invalid_email", "email is not a valid email address.")
+            throw APIError(.badRequest, OnboardingErrorCode.invalidEmail, "email is not a valid email address.")
         }
         let device = try (body.device ?? DeviceInfo.unnamed).validated()
         guard let environment = environments.entry(forDomain: email.domain) else {
-            throw APIError(.notFound, "unknown_domain", "No environment is configured for this email domain.")
+            throw APIError(.notFound, OnboardingErrorCode.unknownDomain, "No environment is configured for this email domain.")
         }
         try emailLimiter?.take(email.value).check(what: "for this email")
         let now = Date()
@@ -44,7 +44,7 @@ struct RegisterDeviceController: Sendable {
             )
         } catch {
             context.logger.warning("IdP discovery failed", metadata: ["environment": "\(environment.settings.id)", "reason": "\(error)"])
-            throw APIError(.serviceUnavailable, "idp_unavailable", "The sign-in service of this environment cannot be reached.")
+            throw APIError(.serviceUnavailable, OnboardingErrorCode.idpUnavailable, "The sign-in service of this environment cannot be reached.")
         }
         if let confirmation { loginURL = "\(server.publicURL)/login/\(confirmation.loginID)" }
         let expiresAt = now.addingTimeInterval(TimeInterval(sessions.ttl))

@@ -1,0 +1,12 @@
+/// Codes of the admin and `/me` APIs.
+enum DirectoryErrorCode: String, APIErrorCode {
+    case unknownUser = "unknown_user"
+    case unknownTeam = "unknown_team"
+    case unknownRealm = "unknown_realm"
+    case unknownDevice = "unknown_device"
+    case teamNameTaken = "team_name_taken"
+    case invalidRole = "invalid_role"
+    case invalidAccess = "invalid_access"
+    case invalidRealmPath = "invalid_realm_path"
+    case cannotDisableSelf = "cannot_disable_self"
+}

@@ -1,0 +1,7 @@
+/// Codes of `/token`, `/revoke` and `/introspect` (RFC 6749 §5.2, RFC 7009).
+enum OAuthErrorCode: String, APIErrorCode {
+    case invalidClient = "invalid_client"
+    case invalidGrant = "invalid_grant"
+    case unauthorizedClient = "unauthorized_client"
+    case unsupportedGrantType = "unsupported_grant_type"
+}
