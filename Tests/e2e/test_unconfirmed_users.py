@@ -28,10 +28,10 @@ RETENTION = 2
 SESSION_TTL = 3
 
 
-def start(workdir: Path, fieldpass_bin: Path, idp: MockIdP, session_ttl: int) -> FieldpassServer:
+def start(workdir: Path, fieldpass_bin: Path, idp: MockIdP, session_ttl: int, retention: int = RETENTION) -> FieldpassServer:
     env = server_env(
         {
-            "USERS_UNCONFIRMED_RETENTION": str(RETENTION),
+            "USERS_UNCONFIRMED_RETENTION": str(retention),
             "SESSIONS_TTL": str(session_ttl),
             "SESSIONS_SWEEP_INTERVAL": "1",
         },
@@ -99,5 +99,18 @@ def test_a_running_registration_keeps_its_user(fieldpass_bin: Path, idp: MockIdP
         # Past the retention, but its session still runs: the worker may be signing in now.
         time.sleep(RETENTION + 2.5)
         assert user_rows(server, email) == {"users": 1, "realms": 1, "devices": 1, "sessions": 1}
+    finally:
+        server.stop()
+
+
+def test_retention_zero_keeps_everyone_and_keeps_serving(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    server = start(tmp_path, fieldpass_bin, idp, session_ttl=1, retention=0)
+    try:
+        email = unique_email("kept")
+        server.register(email)
+        time.sleep(3)  # the session has expired and been swept
+        assert server.process is not None and server.process.alive(), "the server stopped with retention 0"
+        assert server.get("/healthz").status_code == 200
+        assert user_rows(server, email)["users"] == 1
     finally:
         server.stop()

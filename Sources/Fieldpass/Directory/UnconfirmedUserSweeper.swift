@@ -12,7 +12,11 @@ struct UnconfirmedUserSweeper: Service {
 
     /// Sweeps once a minute (more often for a retention shorter than that) until shutdown.
     func run() async throws {
-        guard settings.unconfirmedRetention > 0 else { return }
+        guard settings.unconfirmedRetention > 0 else {
+            // Returning would end the whole service group, server included: idle until shutdown.
+            try? await gracefulShutdown()
+            return
+        }
         await Ticker().run(every: .seconds(min(60, settings.unconfirmedRetention))) {
             await sweep(now: Date())
         }
