@@ -70,22 +70,22 @@ func buildRouter(
     ReadinessController(store: store, readiness: readiness).addRoutes(to: router)
     MetricsController(registry: metrics).addRoutes(to: router)
     let clientAddress = ClientAddress(trustedProxies: configuration.server.trustedProxies)
-    /// The routes behind the per-address limit `name`, or the router itself when limits are off.
-    func limited(_ name: String) -> RouterGroup<AppRequestContext> {
+    /// The routes behind the per-address `limit` (no middleware when limits are off).
+    func limited(_ limit: RateLimit) -> RouterGroup<AppRequestContext> {
         let group = router.group()
-        if let limiter = configuration.limits.limiter(name) {
+        if let limiter = configuration.limits.limiter(limit) {
             group.add(middleware: RateLimitMiddleware(limiter: limiter, clientAddress: clientAddress))
         }
         return group
     }
     RegisterDeviceController(
         store: store, environments: environments, server: configuration.server, sessions: configuration.sessions,
-        emailLimiter: configuration.limits.limiter("register_device_email")
-    ).addRoutes(to: limited("register_device"))
+        emailLimiter: configuration.limits.limiter(.registerDeviceEmail)
+    ).addRoutes(to: limited(.registerDevice))
     DeviceConfirmationController(store: store, environments: environments, server: configuration.server)
-        .addRoutes(to: limited("confirmation"))
+        .addRoutes(to: limited(.confirmation))
     AuthCallbackController(store: store, environments: environments, tokenIssuer: tokenIssuer)
-        .addRoutes(to: limited("auth_callback"))
+        .addRoutes(to: limited(.authCallback))
     EventSocketController(store: store, hub: hub, limits: configuration.sessions.socketLimits).addRoutes(to: router)
 
     let serviceAccounts = ServiceAccountDirectory(environments: configuration.environments)
@@ -94,11 +94,11 @@ func buildRouter(
         credentials: store, serviceAccounts: serviceAccounts.environments
     )
     TokenEndpointController(directory: store, credentials: store, serviceAccounts: serviceAccounts, tokenIssuer: tokenIssuer)
-        .addRoutes(to: limited("token"))
+        .addRoutes(to: limited(.token))
     RevocationController(credentials: store, serviceAccounts: serviceAccounts, validator: validator)
-        .addRoutes(to: limited("revoke"))
+        .addRoutes(to: limited(.revoke))
     IntrospectionController(credentials: store, serviceAccounts: serviceAccounts, validator: validator)
-        .addRoutes(to: limited("introspect"))
+        .addRoutes(to: limited(.introspect))
     let authenticator = BearerAuthenticator(validator: validator)
     func authenticated(_ path: RouterPath) -> RouterGroup<IdentifiedRequestContext> {
         router.group(path).add(middleware: authenticator).group(context: IdentifiedRequestContext.self)

@@ -7,16 +7,16 @@ struct RateLimitTests {
 
     @Test("a bucket allows its burst, then refuses with the seconds until the next token")
     func burstThenRefusal() {
-        let limiter = RateLimiter(name: "token", rule: RateLimitRule(perMinute: 6, burst: 3))
+        let limiter = RateLimiter(limit: .token, rule: RateLimitRule(perMinute: 6, burst: 3))
         for _ in 0..<3 { #expect(limiter.take("10.0.0.1", now: start) == .allowed) }
-        #expect(limiter.take("10.0.0.1", now: start) == .refused(limit: "token", retryAfter: 10))
-        #expect(limiter.take("10.0.0.1", now: start + .seconds(4)) == .refused(limit: "token", retryAfter: 6))
+        #expect(limiter.take("10.0.0.1", now: start) == .refused(.token, retryAfter: 10))
+        #expect(limiter.take("10.0.0.1", now: start + .seconds(4)) == .refused(.token, retryAfter: 6))
         #expect(limiter.take("10.0.0.2", now: start) == .allowed, "another client has its own bucket")
     }
 
     @Test("tokens come back at the rule's rate and never beyond the burst")
     func refill() {
-        let limiter = RateLimiter(name: "token", rule: RateLimitRule(perMinute: 60, burst: 2))
+        let limiter = RateLimiter(limit: .token, rule: RateLimitRule(perMinute: 60, burst: 2))
         #expect(limiter.take("a", now: start) == .allowed)
         #expect(limiter.take("a", now: start) == .allowed)
         #expect(limiter.take("a", now: start + .milliseconds(500)) != .allowed)
@@ -29,7 +29,7 @@ struct RateLimitTests {
 
     @Test("full buckets are dropped once the table grows, limited clients are kept")
     func pruning() {
-        let limiter = RateLimiter(name: "token", rule: RateLimitRule(perMinute: 60, burst: 1))
+        let limiter = RateLimiter(limit: .token, rule: RateLimitRule(perMinute: 60, burst: 1))
         for index in 0..<1024 { _ = limiter.take("client-\(index)", now: start) }
         #expect(limiter.trackedKeys == 1024)
         #expect(limiter.take("limited", now: start + .seconds(10)) == .allowed)

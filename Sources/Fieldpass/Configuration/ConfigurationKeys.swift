@@ -1,6 +1,6 @@
 /// The keys a configuration file may contain; `*` stands for an environment id.
 enum ConfigurationKeys {
-    static let known: [[String]] = LimitSettings.defaults.flatMap { [["limits", $0.name, "per_minute"], ["limits", $0.name, "burst"]] } + [
+    static let known: [[String]] = RateLimit.allCases.flatMap { [["limits", $0.rawValue, "per_minute"], ["limits", $0.rawValue, "burst"]] } + [
         ["server", "host"], ["server", "port"], ["server", "public_url"], ["server", "drain_time"],
         ["server", "trusted_proxies"], ["server", "idle_timeout"],
         ["storage", "driver"], ["storage", "sqlite_path"],

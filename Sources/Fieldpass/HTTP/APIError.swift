@@ -22,6 +22,11 @@ public struct APIError: HTTPResponseError, Equatable {
         self.headers = headers
     }
 
+    /// An error that tells the client to try again in `seconds` (`Retry-After`).
+    init(_ status: HTTPResponse.Status, _ code: some APIErrorCode, _ description: String, retryAfter seconds: Int) {
+        self.init(status, code, description, headers: [.retryAfter: String(seconds)])
+    }
+
     /// The JSON response.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = ["error": code, "error_description": description]

@@ -25,11 +25,9 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private static func unavailable(_ error: StoreUnavailable, context: Context) -> APIError {
         context.logger.warning("Store unavailable", metadata: ["reason": "\(error.reason)"])
-        var headers = HTTPFields()
-        headers[.retryAfter] = "5"
         return APIError(
             .serviceUnavailable, HTTPErrorCode.storeUnavailable, "The database cannot be reached or written. Try again shortly.",
-            headers: headers
+            retryAfter: 5
         )
     }
 

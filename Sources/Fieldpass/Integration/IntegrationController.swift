@@ -70,9 +70,9 @@ struct IntegrationController: Sendable {
         }
         guard wait > 0 else { return try await poll() }
         guard let page = try await longPolls.withPlace(poll) else {
-            var headers = HTTPFields()
-            headers[.retryAfter] = "1"
-            throw APIError(.serviceUnavailable, IntegrationErrorCode.serverBusy, "Too many long-polls are waiting; try again shortly.", headers: headers)
+            throw APIError(
+                .serviceUnavailable, IntegrationErrorCode.serverBusy, "Too many long-polls are waiting; try again shortly.", retryAfter: 1
+            )
         }
         return page
     }

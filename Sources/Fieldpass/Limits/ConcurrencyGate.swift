@@ -17,7 +17,4 @@ final class ConcurrencyGate: Sendable {
         guard before < capacity else { return nil }
         return try await body()
     }
-
-    /// Places held now.
-    var held: Int { holders.load(ordering: .relaxed) }
 }

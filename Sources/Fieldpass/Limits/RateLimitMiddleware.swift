@@ -11,20 +11,19 @@ struct RateLimitMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewa
         let client = clientAddress.resolve(
             peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: .xForwardedFor]
         )
-        try limiter.take(client).check(what: "from this address")
+        try limiter.take(client).check()
         return try await next(request, context)
     }
 }
 
 extension RateLimitDecision {
     /// Throws the 429 for a refusal.
-    func check(what: String) throws(APIError) {
+    func check() throws(APIError) {
         guard case .refused(let limit, let seconds) = self else { return }
-        FieldpassMetrics.rateLimited(limit)
-        var headers = HTTPFields()
-        headers[.retryAfter] = String(seconds)
+        FieldpassMetrics.rateLimited(limit.rawValue)
         throw APIError(
-            .tooManyRequests, HTTPErrorCode.rateLimited, "Too many requests \(what); try again in \(seconds) s.", headers: headers
+            .tooManyRequests, HTTPErrorCode.rateLimited, "Too many requests \(limit.refusedClient); try again in \(seconds) s.",
+            retryAfter: seconds
         )
     }
 }

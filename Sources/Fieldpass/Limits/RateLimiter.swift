@@ -7,14 +7,14 @@ import Synchronization
 /// whenever the table grows past its high-water mark: memory follows the clients that are
 /// actually being limited, not every address ever seen.
 final class RateLimiter: Sendable {
-    /// The limit's name in its configuration key and in metrics.
-    let name: String
+    /// Which limit this is.
+    let limit: RateLimit
     /// How fast tokens come back and how many may be saved up.
     let rule: RateLimitRule
     private let buckets = Mutex(Table())
 
-    init(name: String, rule: RateLimitRule) {
-        self.name = name
+    init(limit: RateLimit, rule: RateLimitRule) {
+        self.limit = limit
         self.rule = rule
     }
 
@@ -25,7 +25,7 @@ final class RateLimiter: Sendable {
             guard bucket.tokens >= 1 else {
                 table.entries[key] = bucket
                 let seconds = (1 - bucket.tokens) / rule.perSecond
-                return .refused(limit: name, retryAfter: max(1, Int(seconds.rounded(.up))))
+                return .refused(limit, retryAfter: max(1, Int(seconds.rounded(.up))))
             }
             bucket.tokens -= 1
             table.entries[key] = bucket
@@ -65,5 +65,5 @@ final class RateLimiter: Sendable {
 enum RateLimitDecision: Equatable {
     case allowed
     /// The limit that refused, and whole seconds until its next token.
-    case refused(limit: String, retryAfter: Int)
+    case refused(RateLimit, retryAfter: Int)
 }

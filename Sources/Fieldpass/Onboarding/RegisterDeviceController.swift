@@ -28,7 +28,7 @@ struct RegisterDeviceController: Sendable {
         guard let environment = environments.entry(forDomain: email.domain) else {
             throw APIError(.notFound, OnboardingErrorCode.unknownDomain, "No environment is configured for this email domain.")
         }
-        try emailLimiter?.take(email.value).check(what: "for this email")
+        try emailLimiter?.take(email.value).check()
         let now = Date()
         let sessionID = try OpaqueToken.make()
         let state = try OpaqueToken.make()

@@ -1,0 +1,30 @@
+/// The rate limits, named as in their configuration keys (`limits.<name>.per_minute`) and
+/// in the `limit` label of `fieldpass_rate_limited_total`.
+public enum RateLimit: String, CaseIterable, Sendable {
+    case registerDevice = "register_device"
+    /// The only one keyed by email rather than by client address.
+    case registerDeviceEmail = "register_device_email"
+    case confirmation
+    case authCallback = "auth_callback"
+    case token
+    case revoke
+    case introspect
+
+    /// Generous per address, because a whole crew often shares one (an office, a carrier's
+    /// NAT); the per-email limit is what stops one mailbox being flooded with sign-in links.
+    public var defaultRule: RateLimitRule {
+        switch self {
+        case .registerDevice: RateLimitRule(perMinute: 30, burst: 60)
+        case .registerDeviceEmail: RateLimitRule(perMinute: 2, burst: 5)
+        case .confirmation, .authCallback: RateLimitRule(perMinute: 60, burst: 30)
+        case .token: RateLimitRule(perMinute: 600, burst: 120)
+        case .revoke: RateLimitRule(perMinute: 120, burst: 60)
+        case .introspect: RateLimitRule(perMinute: 3000, burst: 600)
+        }
+    }
+
+    /// Who the 429 says has sent too many.
+    var refusedClient: String {
+        self == .registerDeviceEmail ? "for this email" : "from this address"
+    }
+}
