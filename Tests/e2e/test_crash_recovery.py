@@ -21,8 +21,7 @@ from helpers import (
     is_html,
     receive,
     receive_until_close,
-    server_env,
-    server_in,
+    start_server,
     unique_email,
     ws_connect,
 )
@@ -30,8 +29,7 @@ from helpers import (
 
 @pytest.fixture
 def server(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> Iterator[FieldpassServer]:
-    server = server_in(tmp_path, fieldpass_bin, idp, server_env(None, None))
-    server.start()
+    server = start_server(fieldpass_bin, idp, tmp_path)
     try:
         yield server
     finally:

@@ -10,15 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FieldpassServer, MockIdP, login_and_receive_token, server_env, server_in, unique_email, ws_connect
+from helpers import FieldpassServer, MockIdP, login_and_receive_token, start_server, unique_email, ws_connect
 
 IDLE = 1
 
 
 @pytest.fixture(scope="module")
 def server(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory) -> Iterator[FieldpassServer]:
-    server = server_in(tmp_path_factory.mktemp("idle"), fieldpass_bin, idp, server_env({"SERVER_IDLE_TIMEOUT": str(IDLE)}, None))
-    server.start()
+    server = start_server(fieldpass_bin, idp, tmp_path_factory.mktemp("idle"), {"SERVER_IDLE_TIMEOUT": str(IDLE)})
     try:
         yield server
     finally:

@@ -23,8 +23,7 @@ from helpers import (
     describe,
     is_html,
     receive_until_close,
-    server_env,
-    server_in,
+    start_server,
     sign_in,
     unique_email,
     ws_connect,
@@ -43,10 +42,7 @@ def proxy(idp: MockIdP) -> Iterator[FaultyIdP]:
 
 
 def start_behind(proxy: FaultyIdP, workdir: Path, fieldpass_bin: Path) -> FieldpassServer:
-    env = server_env({"ENVIRONMENTS_DEV_IDP_TIMEOUT": str(TIMEOUT)}, None)
-    server = server_in(workdir, fieldpass_bin, proxy.as_idp(), env)
-    server.start()
-    return server
+    return start_server(fieldpass_bin, proxy.as_idp(), workdir, {"ENVIRONMENTS_DEV_IDP_TIMEOUT": str(TIMEOUT)})
 
 
 @pytest.fixture(scope="module")

@@ -33,8 +33,7 @@ from helpers import (
     FieldpassServer,
     IntegrationClient,
     MockIdP,
-    server_env,
-    server_in,
+    start_server,
     sign_in,
     unique_email,
 )
@@ -66,9 +65,7 @@ class LiveAPI:
 
 @pytest.fixture(scope="module")
 def live_api(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveAPI]:
-    env = server_env(None, DIRECTORY_ENVIRONMENTS)
-    server = server_in(tmp_path_factory.mktemp("openapi"), fieldpass_bin, idp, env, environments=DIRECTORY_ENVIRONMENTS)
-    server.start()
+    server = start_server(fieldpass_bin, idp, tmp_path_factory.mktemp("openapi"), environments=DIRECTORY_ENVIRONMENTS)
     try:
         admin = sign_in(server, ADMIN_EMAIL)
         # A realm of each state, so feed requests with either filter answer at once instead of long-polling.

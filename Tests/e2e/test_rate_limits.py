@@ -27,8 +27,7 @@ from helpers import (
     browser_login,
     describe,
     http_client,
-    server_env,
-    server_in,
+    start_server,
     sign_in,
     unique_email,
 )
@@ -40,10 +39,7 @@ LIMITED = ("register_device", "confirmation", "auth_callback", "token", "revoke"
 
 
 def start(workdir: Path, fieldpass_bin: Path, idp: MockIdP, limits: dict[str, Any], extra: dict[str, str] | None = None) -> FieldpassServer:
-    server = server_in(workdir, fieldpass_bin, idp, server_env(extra, DIRECTORY_ENVIRONMENTS), environments=DIRECTORY_ENVIRONMENTS)
-    server.limits = limits
-    server.start()
-    return server
+    return start_server(fieldpass_bin, idp, workdir, extra, environments=DIRECTORY_ENVIRONMENTS, limits=limits)
 
 
 @pytest.fixture

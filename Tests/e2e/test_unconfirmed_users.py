@@ -17,8 +17,7 @@ from helpers import (
     FieldpassServer,
     IntegrationClient,
     MockIdP,
-    server_env,
-    server_in,
+    start_server,
     sign_in,
     unique_email,
     wait_until,
@@ -29,17 +28,12 @@ SESSION_TTL = 3
 
 
 def start(workdir: Path, fieldpass_bin: Path, idp: MockIdP, session_ttl: int, retention: int = RETENTION) -> FieldpassServer:
-    env = server_env(
-        {
-            "USERS_UNCONFIRMED_RETENTION": str(retention),
-            "SESSIONS_TTL": str(session_ttl),
-            "SESSIONS_SWEEP_INTERVAL": "1",
-        },
-        DIRECTORY_ENVIRONMENTS,
-    )
-    server = server_in(workdir, fieldpass_bin, idp, env, environments=DIRECTORY_ENVIRONMENTS)
-    server.start()
-    return server
+    env = {
+        "USERS_UNCONFIRMED_RETENTION": str(retention),
+        "SESSIONS_TTL": str(session_ttl),
+        "SESSIONS_SWEEP_INTERVAL": "1",
+    }
+    return start_server(fieldpass_bin, idp, workdir, env, environments=DIRECTORY_ENVIRONMENTS)
 
 
 @pytest.fixture

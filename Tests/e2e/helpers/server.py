@@ -384,10 +384,13 @@ def start_server(
     environments: Sequence[EnvironmentSpec] | None = None,
     roles: Mapping[str, Sequence[str]] | None = None,
     key_alg: str = "ES256",
+    limits: Mapping[str, Any] | None = None,
 ) -> FieldpassServer:
-    """A started server in `workdir`; its signing key is a new `key_alg` key."""
+    """A started server in `workdir`; its signing key is a new `key_alg` key; `limits` as
+    FieldpassServer.limits (None: rate limits off)."""
     env = server_env(extra_env, environments)
     server = server_in(workdir, binary, idp, env, environments=environments, roles=roles, key_alg=key_alg)
+    server.limits = limits
     server.start()
     return server
 
