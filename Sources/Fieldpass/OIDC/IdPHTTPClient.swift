@@ -68,7 +68,8 @@ struct IdPHTTPClient: Sendable {
             return (status, Data(buffer: body))
         } catch {
             FieldpassMetrics.idpCall(environment: environmentID, operation: operation, duration: ContinuousClock.now - start, failed: true)
-            if error is DeadlinePassed {
+            // The client's own timeout is the same as the deadline, and either may fire first.
+            if error is DeadlinePassed || [HTTPClientError.deadlineExceeded, .readTimeout].contains(error as? HTTPClientError) {
                 throw OIDCError.idpUnavailable("\(Self.hostOf(url)) did not answer within \(timeout.nanoseconds / 1_000_000_000) s")
             }
             throw OIDCError.idpUnavailable("\(Self.hostOf(url)) could not be reached")
