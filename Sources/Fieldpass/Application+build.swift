@@ -86,7 +86,8 @@ func buildRouter(
         .addRoutes(to: limited(.confirmation))
     AuthCallbackController(store: store, environments: environments, tokenIssuer: tokenIssuer)
         .addRoutes(to: limited(.authCallback))
-    EventSocketController(store: store, hub: hub, limits: configuration.sessions.socketLimits).addRoutes(to: router)
+    EventSocketController(store: store, hub: hub, limits: configuration.sessions.socketLimits)
+        .addRoutes(to: limited(.events))
 
     let serviceAccounts = ServiceAccountDirectory(environments: configuration.environments)
     let validator = AccessTokenValidator(

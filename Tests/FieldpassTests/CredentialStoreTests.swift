@@ -40,6 +40,46 @@ struct CredentialStoreTests {
         }
     }
 
+    @Test(arguments: StoreKind.allCases) func oneIdPAccountCannotBindASecondUser(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let alice = try await store.ensureUser(email: "alice@example.com", environmentID: "dev", now: Date())
+            let boss = try await store.ensureUser(email: "boss@example.com", environmentID: "dev", now: Date())
+            let account = (issuer: "https://idp.test", subject: "sub-1")
+            let asAlice = SignInAttempt(userID: alice.id, issuer: account.issuer, subject: account.subject, promoteToAdmin: false)
+            let asBoss = SignInAttempt(userID: boss.id, issuer: account.issuer, subject: account.subject, promoteToAdmin: true)
+
+            guard case .signedIn = try await store.recordSignIn(asAlice, now: Date()) else { Issue.record("first sign-in refused"); return }
+            #expect(try await store.recordSignIn(asBoss, now: Date()) == .identityInUse)
+
+            let unchanged = try #require(try await store.user(id: boss.id, environmentID: "dev"))
+            #expect(unchanged.role == .worker && unchanged.idpSubject == nil)
+            let entry = try #require(try await store.auditLog(environmentID: "dev", before: nil, limit: 1).first)
+            #expect(entry.action == "identity.in_use" && entry.target == "user:\(boss.id)")
+            #expect(entry.after?["bound_to"] == "user:\(alice.id)")
+            // Once alice's binding is reset, the account is free for whoever signs in with it next.
+            try await store.resetIdentity(userID: alice.id, environmentID: "dev", actor: "cli", now: Date())
+            guard case .signedIn = try await store.recordSignIn(asBoss, now: Date()) else { Issue.record("free account refused"); return }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func resettingTheIdentityRevokesEveryDevice(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let session = try await Self.signedIn(environment)
+            let attempt = SignInAttempt(userID: session.userID, issuer: "https://idp.test", subject: "s", promoteToAdmin: false)
+            guard case .signedIn = try await store.recordSignIn(attempt, now: Date()) else { Issue.record("sign-in refused"); return }
+
+            try await store.resetIdentity(userID: session.userID, environmentID: "dev", actor: "cli", now: Date())
+
+            #expect(try await store.rotateRefreshToken(Self.rotation("hash-\(session.id)", "next"), now: Date()) == .refused)
+            let standing = try await store.standing(jti: "j", userID: session.userID, deviceID: session.deviceID, environmentID: "dev")
+            #expect(standing.revoked)
+            let entry = try #require(try await store.auditLog(environmentID: "dev", before: nil, limit: 1).first)
+            #expect(entry.action == "identity.reset" && entry.after == ["devices_revoked": "1"])
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func disablingRevokesEveryDeviceAndRefusesSignInAndRefresh(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store

@@ -87,6 +87,37 @@ struct DeviceConfirmationRouterTests {
         }
     }
 
+    @Test func theCallbackOfAConfirmedSessionNeedsTheBrowserThatConfirmed() async throws {
+        try await FakeDiscoveryServer.run { issuer in
+            try await TestEnvironment.with(issuer: issuer) { environment in
+                try await environment.application().test(.router) { client in
+                    let page = try await Self.open(try await Self.register(client).url.path, client)
+                    let confirmed = try await Self.post(page, form: "csrf_token=\(page.csrfToken)", cookie: page.csrfToken, client)
+                    let binding = try #require(confirmed.headers[.setCookie])
+                    #expect(binding.hasPrefix("fieldpass_signin="))
+                    #expect(binding.contains("Path=/auth_callback") && binding.contains("HttpOnly") && binding.contains("SameSite=Lax"))
+                    let location = try #require(confirmed.headers[.location].flatMap(URLComponents.init(string:)))
+                    let state = try #require(location.queryItems?.first { $0.name == "state" }?.value)
+
+                    // Another browser brings the IdP's answer back: with no cookie, or another one.
+                    let forwarded = "/auth_callback?code=abc&state=\(state)"
+                    let other = "fieldpass_signin=\(String(repeating: "D", count: 43))"
+                    try await client.execute(uri: forwarded, method: .get, headers: [.cookie: other]) { response in
+                        #expect(response.status == .badRequest)
+                        #expect(String(buffer: response.body).contains("device that started it"))
+                    }
+                }
+                let store = try #require(environment.store as? SQLiteStore)
+                let stored = try await store.pool.read { db in try String.fetchOne(db, sql: "SELECT id FROM sessions") }
+                let sessionID = try #require(stored)
+                let events = try await environment.store.events(sessionID: sessionID, after: 0)
+                #expect(events.map(\.frame).first?.contains(#""error":"browser_mismatch""#) == true)
+                let entry = try await environment.store.auditLog(environmentID: "dev", before: nil, limit: 1).first
+                #expect(entry?.action == "login.browser_mismatch" && entry?.actor == "browser")
+            }
+        }
+    }
+
     /// Form bodies and cookies that did not come from the page in this browser.
     static let forgeries: [(form: String, cookie: String?)] = [
         ("", "{csrf}"),
@@ -144,12 +175,12 @@ struct DeviceConfirmationRouterTests {
             )
 
             #expect(try await store.consumeState(state, now: Date()) == nil)
-            #expect(try await store.confirmDevice(loginID: loginID, csrfToken: "wrong", now: Date()) == .forged)
-            guard case .confirmed = try await store.confirmDevice(loginID: loginID, csrfToken: csrf, now: Date()) else {
+            #expect(try await store.confirmDevice(loginID: loginID, csrfToken: "wrong", browserBinding: "binding", now: Date()) == .forged)
+            guard case .confirmed = try await store.confirmDevice(loginID: loginID, csrfToken: csrf, browserBinding: "binding", now: Date()) else {
                 Issue.record("the session's own token did not confirm it")
                 return
             }
-            #expect(try await store.confirmDevice(loginID: loginID, csrfToken: csrf, now: Date()) == .used)
+            #expect(try await store.confirmDevice(loginID: loginID, csrfToken: csrf, browserBinding: "binding", now: Date()) == .used)
             #expect(try await store.consumeState(state, now: Date()) != nil)
         }
     }

@@ -15,6 +15,7 @@ from helpers import (
     describe,
     is_html,
     login_params,
+    new_browser,
     receive,
     receive_until_close,
     unique_email,
@@ -96,10 +97,10 @@ def test_forged_callback_is_rejected(server: FieldpassServer, query: str) -> Non
 
 def test_forged_callbacks_leave_live_sessions_alone(server: FieldpassServer, email: str) -> None:
     registration = server.register(email)
-    idp_url = authorize_url(registration.login_url)
-    real_state = login_params(idp_url)["state"]
-    near_misses = [real_state[:-1], real_state + "x", real_state.swapcase(), real_state[::-1]]
-    with ws_connect(registration.websocket_url) as ws:
+    with new_browser() as browser, ws_connect(registration.websocket_url) as ws:
+        idp_url = authorize_url(registration.login_url, browser)
+        real_state = login_params(idp_url)["state"]
+        near_misses = [real_state[:-1], real_state + "x", real_state.swapcase(), real_state[::-1]]
         for query in FORGED_QUERIES.values():
             response = server.get("/auth_callback?" + query.format(random=secrets.token_urlsafe(32)))
             assert_html_page(response, {400})
@@ -110,8 +111,8 @@ def test_forged_callbacks_leave_live_sessions_alone(server: FieldpassServer, ema
             assert_html_page(response, {400})
         assert_silent(ws, 1.0)
 
-        # The session still works afterwards.
-        callback = browser_login(idp_url, email)
+        # The session still works afterwards, in the browser that confirmed it.
+        callback = browser_login(idp_url, email, browser=browser)
         assert_html_page(callback, {200})
         events = receive(ws, 2)
     assert [e["type"] for e in events] == ["token", "realm_initialized"], events

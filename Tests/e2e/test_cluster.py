@@ -38,7 +38,7 @@ from helpers import (
     collect_until_terminal,
     describe,
     free_port,
-    http_client,
+    new_browser,
     idp_redirect,
     is_html,
     login_and_receive_token,
@@ -90,10 +90,10 @@ def backend(instance: FieldpassServer) -> IntegrationClient:
     return client
 
 
-def deliver_callback(instance: FieldpassServer, location: str) -> None:
-    """The IdP's redirect (to the shared address) delivered to `instance` instead."""
+def deliver_callback(instance: FieldpassServer, location: str, browser: httpx.Client) -> None:
+    """The IdP's redirect (to the shared address) delivered by `browser` to `instance` instead."""
     assert path_and_query(location).startswith("/auth_callback?"), location
-    callback = instance.get(path_and_query(location))
+    callback = browser.get(on(instance, location))
     assert callback.status_code == 200 and is_html(callback), describe(callback)
 
 
@@ -114,10 +114,10 @@ def test_onboarding_spread_over_three_instances(cluster: Cluster) -> None:
     registration = a.register(email, DEVICE)
     assert urlsplit(registration.websocket_url).netloc == urlsplit(a.url).netloc, registration.body
 
-    with ws_connect(on(b, registration.websocket_url)) as ws:
-        location = idp_redirect(registration.login_url, email)
+    with ws_connect(on(b, registration.websocket_url)) as ws, new_browser() as browser:
+        location = idp_redirect(registration.login_url, email, browser=browser)
         assert location.startswith(f"{cluster.public_url}/auth_callback?"), location
-        deliver_callback(c, location)
+        deliver_callback(c, location, browser)
         signed_in = receive(ws, 2)
         realm_path = signed_in[1].get("realm_path")
         with backend(a) as integration:
@@ -212,21 +212,24 @@ SAMPLES = 60
 LATENCY_LIMIT = 0.100
 
 
-def pending_login(instance: FieldpassServer) -> tuple[Registration, str]:
-    """A session registered on `instance`, confirmed; its state, which the IdP would send back."""
+def pending_login(instance: FieldpassServer, browser: httpx.Client) -> tuple[Registration, str]:
+    """A session registered on `instance`, confirmed in `browser`; its state, which the IdP
+    would send back to that browser."""
     registration = instance.register(unique_email("latency"), DEVICE)
-    return registration, login_params(authorize_url(registration.login_url))["state"]
+    return registration, login_params(authorize_url(registration.login_url, browser))["state"]
 
 
 def test_an_event_stored_on_a_reaches_a_socket_on_b_within_100_ms(cluster: Cluster, tmp_path: Path) -> None:
     a, b, _ = cluster.instances
-    sessions = [pending_login(a) for _ in range(SAMPLES)]
     latencies: list[float] = []  # from the callback's answer on A to the frame on B
     round_trips: list[float] = []  # from sending the callback to A to the frame on B
-    with ExitStack() as stack, http_client() as browser:
+    with ExitStack() as stack:
+        # Each person in a browser of their own: a binding cookie is per browser.
+        browsers = [stack.enter_context(new_browser()) for _ in range(SAMPLES)]
+        sessions = [pending_login(a, browser) for browser in browsers]
         sockets = [stack.enter_context(ws_connect(on(b, registration.websocket_url))) for registration, _ in sessions]
         time.sleep(0.5)  # every socket subscribed: what follows is a push, not a read at connect
-        for (registration, state), ws in zip(sessions, sockets):
+        for (registration, state), ws, browser in zip(sessions, sockets, browsers):
             sent = time.perf_counter()
             response = browser.get(f"{a.url}/auth_callback", params={"error": "access_denied", "state": state})
             returned = time.perf_counter()
@@ -265,37 +268,39 @@ def test_an_event_stored_on_a_reaches_a_socket_on_b_within_100_ms(cluster: Clust
 def test_killed_instance_loses_no_event(own_cluster: Cluster) -> None:
     a, b, c = own_cluster.instances
     done_email, pending_email = unique_email("killed-after"), unique_email("killed-before")
-    done = a.register(done_email, DEVICE)
-    pending = a.register(pending_email, DEVICE)
-    with ExitStack() as stack:  # both sockets on A
-        done_ws = stack.enter_context(ws_connect(done.websocket_url))
-        pending_ws = stack.enter_context(ws_connect(pending.websocket_url))
-        _, realm_event = login_and_receive_token(done_ws, done, done_email)
-        last_seq = realm_event["seq"]
-        # The second person is back from the IdP, but the redirect has not reached us yet.
-        location = idp_redirect(pending.login_url, pending_email)
+    # The person still signing in keeps one browser from the IdP to the callback on B.
+    with new_browser() as pending_browser:
+        done = a.register(done_email, DEVICE)
+        pending = a.register(pending_email, DEVICE)
+        with ExitStack() as stack:  # both sockets on A
+            done_ws = stack.enter_context(ws_connect(done.websocket_url))
+            pending_ws = stack.enter_context(ws_connect(pending.websocket_url))
+            _, realm_event = login_and_receive_token(done_ws, done, done_email)
+            last_seq = realm_event["seq"]
+            # The second person is back from the IdP, but the redirect has not reached us yet.
+            location = idp_redirect(pending.login_url, pending_email, browser=pending_browser)
 
-        a.kill()
-        for ws in (done_ws, pending_ws):
-            dropped = receive_until_close(ws, timeout=5)
-            assert dropped.closed and dropped.events == [], dropped
+            a.kill()
+            for ws in (done_ws, pending_ws):
+                dropped = receive_until_close(ws, timeout=5)
+                assert dropped.closed and dropped.events == [], dropped
 
-    # The device that had signed in comes back on B and takes only what follows seq N.
-    with ws_connect(f"{on(b, done.websocket_url)}&after={last_seq}") as ws, backend(c) as integration:
-        assert integration.mark_initialized(realm_event["realm_path"]).get("initialized") is True
-        rest = collect_until_terminal(ws)
-    assert_onboarding_events(rest.events, first_seq=last_seq + 1)
-    assert rest.closed and rest.close_code == 1000, rest
+        # The device that had signed in comes back on B and takes only what follows seq N.
+        with ws_connect(f"{on(b, done.websocket_url)}&after={last_seq}") as ws, backend(c) as integration:
+            assert integration.mark_initialized(realm_event["realm_path"]).get("initialized") is True
+            rest = collect_until_terminal(ws)
+        assert_onboarding_events(rest.events, first_seq=last_seq + 1)
+        assert rest.closed and rest.close_code == 1000, rest
 
-    # The other completes its sign-in on B.
-    deliver_callback(b, location)
-    with ws_connect(on(b, pending.websocket_url)) as ws, backend(c) as integration:
-        signed_in = receive(ws, 2)
-        integration.mark_initialized(signed_in[1].get("realm_path"))
-        rest = collect_until_terminal(ws)
-    assert_onboarding_events(signed_in + rest.events)
-    claims = b.verify_access_token(signed_in[0]["access_token"])
-    assert claims["email"] == pending_email, claims
+        # The other completes its sign-in on B.
+        deliver_callback(b, location, pending_browser)
+        with ws_connect(on(b, pending.websocket_url)) as ws, backend(c) as integration:
+            signed_in = receive(ws, 2)
+            integration.mark_initialized(signed_in[1].get("realm_path"))
+            rest = collect_until_terminal(ws)
+        assert_onboarding_events(signed_in + rest.events)
+        claims = b.verify_access_token(signed_in[0]["access_token"])
+        assert claims["email"] == pending_email, claims
 
 
 # --------------------------------------------------------------------------- PostgreSQL restarts

@@ -98,9 +98,12 @@ def confirm(page: ConfirmationPage) -> str:
     return response.headers["location"]
 
 
-def finish_sign_in(server: FieldpassServer, ws, idp_url: str, email: str) -> dict[str, Any]:
-    """Sign in at the IdP; the socket gets token and realm_initialized; returns the verified claims."""
-    callback = browser_login(idp_url, email)
+def finish_sign_in(
+    server: FieldpassServer, ws, idp_url: str, email: str, browser: httpx.Client | None = None
+) -> dict[str, Any]:
+    """Sign in at the IdP in `browser` (the one that confirmed, if any); the socket gets token
+    and realm_initialized; returns the verified claims."""
+    callback = browser_login(idp_url, email, browser=browser)
     assert_html(callback, 200)
     token_event, realm_event = receive(ws, 2)
     assert_event(token_event, 1, "token")
@@ -146,7 +149,7 @@ def test_email_only_registration_confirms_on_the_page_and_signs_in(server: Field
     with http_client() as browser, ws_connect(registration.websocket_url) as ws:
         page = open_confirmation(registration.login_url, browser)
         idp_url = confirm(page)
-        claims = finish_sign_in(server, ws, idp_url, email)
+        claims = finish_sign_in(server, ws, idp_url, email, browser)
 
     assert registration.login_url == f"{server.public_url}/login/{login_id}", registration.login_url
     assert LOGIN_ID.match(login_id) and login_id != registration.session_id, registration.body
@@ -285,8 +288,8 @@ def test_a_confirmed_link_allows_one_idp_round(server: FieldpassServer, email: s
         page = open_confirmation(registration.login_url, browser)
         idp_url = confirm(page)
         second_confirmation = page.submit()
-        claims = finish_sign_in(server, ws, idp_url, email)
-        second_round = browser_login(idp_url, email)
+        claims = finish_sign_in(server, ws, idp_url, email, browser)
+        second_round = browser_login(idp_url, email, browser=browser)
         assert_silent(ws, 1.0)
 
     assert_html(second_confirmation, 410)
@@ -306,7 +309,7 @@ def test_forged_callback_leaves_an_unconfirmed_session_pending(server: Fieldpass
         forged = [server.get("/auth_callback?" + urlencode({"code": "abc123", "state": s})) for s in guesses]
         assert_silent(ws, 1.0)
         pending = session_row(server, registration)
-        claims = finish_sign_in(server, ws, confirm(page), email)
+        claims = finish_sign_in(server, ws, confirm(page), email, browser)
 
     for response in forged:
         assert_html(response, 400)
@@ -331,7 +334,7 @@ def test_idp_prompt_is_sent_with_the_authorization_request(prompt_server: Fieldp
     registration = prompt_server.register(email, TABLET)
     with http_client() as browser, ws_connect(registration.websocket_url) as ws:
         idp_url = confirm(open_confirmation(registration.login_url, browser))
-        claims = finish_sign_in(prompt_server, ws, idp_url, email)
+        claims = finish_sign_in(prompt_server, ws, idp_url, email, browser)
 
     assert_idp_request(prompt_server, idp_url, email, prompt="login")
     assert claims["email"] == email, claims

@@ -18,6 +18,7 @@ from helpers import (
     assert_idp_request,
     assert_silent,
     authorize_url,
+    new_browser,
     b64url_decode,
     b64url_encode,
     browser_login,
@@ -62,7 +63,8 @@ def test_jwks_publishes_es256_public_keys_with_thumbprint_kids(server: Fieldpass
 def test_register_returns_login_url_for_the_idp(server: FieldpassServer, email: str) -> None:
     registration = server.register(email, DEVICE)
     assert registration.login_url.startswith(f"{server.public_url}/login/"), registration.login_url
-    params = assert_idp_request(server, authorize_url(registration.login_url), email)
+    with new_browser() as browser:
+        params = assert_idp_request(server, authorize_url(registration.login_url, browser), email)
 
     ws = urlsplit(registration.websocket_url)
     assert (ws.scheme, ws.netloc, ws.path) == ("ws", f"127.0.0.1:{server.port}", "/events")
@@ -70,7 +72,8 @@ def test_register_returns_login_url_for_the_idp(server: FieldpassServer, email: 
     assert isinstance(registration.expires_in, int) and 0 < registration.expires_in <= 600
 
     again = server.register(email, DEVICE)
-    second = login_params(authorize_url(again.login_url))
+    with new_browser() as browser:
+        second = login_params(authorize_url(again.login_url, browser))
     assert again.session_id != registration.session_id
     for fresh in ("state", "nonce", "code_challenge"):
         assert second[fresh] != params[fresh], f"{fresh} reused across registrations"

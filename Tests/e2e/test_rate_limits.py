@@ -35,7 +35,7 @@ from helpers import (
 BURST = 3
 # One token a minute: nothing refills while a test runs.
 SLOW = {"per_minute": 1, "burst": BURST}
-LIMITED = ("register_device", "confirmation", "auth_callback", "token", "revoke", "introspect")
+LIMITED = ("register_device", "confirmation", "auth_callback", "events", "token", "revoke", "introspect")
 
 
 def start(workdir: Path, fieldpass_bin: Path, idp: MockIdP, limits: dict[str, Any], extra: dict[str, str] | None = None) -> FieldpassServer:
@@ -87,6 +87,8 @@ def test_register_device_burst_is_refused_and_stores_nothing(limited: FieldpassS
     [
         ("confirmation", "GET", "/login/not-a-login-id"),
         ("auth_callback", "GET", "/auth_callback?state=forged&code=forged"),
+        # Someone guessing session ids.
+        ("events", "GET", "/events?session_id=" + "A" * 43),
         ("token", "POST", "/token"),
         ("revoke", "POST", "/revoke"),
         ("introspect", "POST", "/introspect"),

@@ -8,14 +8,15 @@ import NIOWebSocket
 /// Checks run before the upgrade, so a bad request gets a plain HTTP error. After the
 /// upgrade the socket gets the stored events with `seq > after`, then live ones, each
 /// exactly once and in order; after a terminal event the session ends and the socket closes
-/// normally.
+/// normally. A session that has ended already can produce no more events: its socket gets
+/// what was stored after `after` and is closed at once.
 public struct EventSocketController: Sendable {
     let store: any OnboardingStore
     let hub: SessionEventHub
     let limits: SocketLimits
 
     /// Registers the route on `router`.
-    public func addRoutes(to router: Router<AppRequestContext>) {
+    public func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.ws("events") { request, _ in
             let query = try EventQuery(request)
             guard try await store.session(id: query.sessionID) != nil else {
@@ -38,8 +39,10 @@ public struct EventSocketController: Sendable {
             defer { FieldpassMetrics.openSockets.decrement() }
             var failure: (any Error)?
             do {
+                // Read after subscribing: a session that ends from here on sends its end live.
+                let hasEnded = try await store.session(id: query.sessionID)?.hasEnded ?? true
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await stream(query, subscription.events, to: outbound) }
+                    group.addTask { try await stream(query, subscription.events, hasEnded: hasEnded, to: outbound) }
                     // Frames from the device mean nothing; the loop ends when the device goes away.
                     group.addTask { for try await _ in inbound {} }
                     try await group.next()
@@ -53,11 +56,17 @@ public struct EventSocketController: Sendable {
         }
     }
 
-    private func stream(_ query: EventQuery, _ live: AsyncStream<StoredEvent>, to outbound: WebSocketOutboundWriter) async throws {
+    private func stream(
+        _ query: EventQuery, _ live: AsyncStream<StoredEvent>, hasEnded: Bool, to outbound: WebSocketOutboundWriter
+    ) async throws {
         var lastSeq = query.after
         for event in try await store.events(sessionID: query.sessionID, after: lastSeq) {
             lastSeq = event.seq
             if try await send(event, to: outbound, live: false) { return }
+        }
+        if hasEnded {
+            try await outbound.close(.normalClosure, reason: nil)
+            return
         }
         for await event in live where event.seq > lastSeq {
             lastSeq = event.seq

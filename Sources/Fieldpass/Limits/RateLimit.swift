@@ -6,6 +6,8 @@ public enum RateLimit: String, CaseIterable, Sendable {
     case registerDeviceEmail = "register_device_email"
     case confirmation
     case authCallback = "auth_callback"
+    /// Opening the event socket: a session id is a secret, so guessing is what it stops.
+    case events
     case token
     case revoke
     case introspect
@@ -17,6 +19,7 @@ public enum RateLimit: String, CaseIterable, Sendable {
         case .registerDevice: RateLimitRule(perMinute: 30, burst: 60)
         case .registerDeviceEmail: RateLimitRule(perMinute: 2, burst: 5)
         case .confirmation, .authCallback: RateLimitRule(perMinute: 60, burst: 30)
+        case .events: RateLimitRule(perMinute: 120, burst: 60)
         case .token: RateLimitRule(perMinute: 600, burst: 120)
         case .revoke: RateLimitRule(perMinute: 120, burst: 60)
         case .introspect: RateLimitRule(perMinute: 3000, burst: 600)

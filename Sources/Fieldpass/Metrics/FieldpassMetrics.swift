@@ -24,9 +24,9 @@ enum FieldpassMetrics {
         Counter(label: "fieldpass_onboarding_total", dimensions: [("step", step.rawValue)]).increment(by: count)
     }
 
-    /// A sign-in ended in `login_failed` with this error code.
-    static func loginFailed(reason: String) {
-        Counter(label: "fieldpass_login_failed_total", dimensions: [("reason", reason)]).increment()
+    /// A sign-in ended in `login_failed` with this error code (a listed reason, else `other`).
+    static func loginFailed(code: String) {
+        Counter(label: "fieldpass_login_failed_total", dimensions: [("reason", LoginFailureReason.label(code))]).increment()
     }
 
     /// A `/token` request of `grantType` (a known one, else `other`) ended with `result`

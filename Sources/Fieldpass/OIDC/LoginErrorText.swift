@@ -7,10 +7,10 @@ enum LoginErrorText {
         return isPlain ? raw : "invalid_request"
     }
 
-    /// Printable text of at most 300 characters.
+    /// Printable text of at most 200 characters (Unicode scalars, so combining marks count too).
     static func description(_ raw: String) -> String {
         let printable = raw.unicodeScalars.filter { !$0.properties.generalCategory.isControl }
-        return String(String.UnicodeScalarView(printable.prefix(300)))
+        return String(String.UnicodeScalarView(printable.prefix(200)))
     }
 }
 

@@ -6,7 +6,9 @@ import Tokens
 ///
 /// The state is taken first and atomically, so a replayed, forged or expired callback gets
 /// a 400 page and touches no session. From then on every outcome, good or bad, is stored as
-/// the session's event and shown to the person as a small page.
+/// the session's event and shown to the person as a small page. A confirmed session's
+/// callback must come from the browser that confirmed (``BrowserBinding``): from any other,
+/// no code is exchanged and the session fails as `browser_mismatch`, audited.
 struct AuthCallbackController: Sendable {
     let store: any FieldpassStore
     let environments: EnvironmentDirectory
@@ -31,6 +33,7 @@ struct AuthCallbackController: Sendable {
             )
         }
         do {
+            guard BrowserBinding.matches(request, session: session) else { throw Self.otherBrowser }
             let login = try await signIn(session: session, query: query, environment: environment)
             let events = try await store.completeLogin(login, now: Date())
             guard !events.isEmpty else {
@@ -44,11 +47,21 @@ struct AuthCallbackController: Sendable {
                 .response(status: .ok)
         } catch let failure as OIDCError {
             context.logger.info("Sign-in failed", metadata: ["environment": "\(session.environmentID)", "error": "\(failure.code)"])
-            let stored = try await store.failLogin(sessionID: session.id, error: failure.code, description: failure.description, now: Date())
-            if !stored.isEmpty { FieldpassMetrics.loginFailed(reason: failure.code) }
+            let stored = try await store.failLogin(
+                sessionID: session.id, error: failure.code, description: failure.description,
+                audited: failure == Self.otherBrowser, now: Date()
+            )
+            if !stored.isEmpty { FieldpassMetrics.loginFailed(code: failure.code) }
             return HTMLPage(title: "Sign-in failed", message: failure.description).response(status: .badRequest)
         }
     }
+
+    /// A forwarded sign-in link: the IdP sent someone else's browser back. The device that
+    /// started it (perhaps an attacker's) learns only that.
+    static let otherBrowser = OIDCError(
+        LoginFailureReason.browserMismatch.rawValue,
+        "This sign-in was confirmed in another browser. Finish signing in on the device that started it, from its own sign-in link."
+    )
 
     /// The IdP's answer, checked step by step (RFC 6749 4.1.2, RFC 9207, OIDC Core 3.1.3).
     private func signIn(session: OnboardingSession, query: Parameters, environment: EnvironmentDirectory.Entry) async throws -> CompletedLogin {
@@ -90,6 +103,11 @@ struct AuthCallbackController: Sendable {
         switch try await store.recordSignIn(attempt, now: now) {
         case .signedIn(let signedIn):
             facts = signedIn
+        case .identityInUse:
+            throw OIDCError(
+                LoginFailureReason.identityInUse.rawValue,
+                "This account at the identity provider already belongs to another person here. Ask your administrator."
+            )
         case .identityMismatch:
             throw OIDCError(
                 "identity_mismatch",

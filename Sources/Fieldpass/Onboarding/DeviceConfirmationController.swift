@@ -10,6 +10,10 @@ import Tokens
 /// bound to the session and, as a cookie that another site's form cannot send along
 /// (SameSite=Strict), to this browser. Only then is the IdP's URL, with the state, given
 /// out: once, so the link is used up.
+///
+/// The same answer sets ``BrowserBinding``'s cookie: only the browser that confirmed can
+/// finish the sign-in at `/auth_callback`, so an IdP link forwarded to someone else gets
+/// the sender nothing.
 struct DeviceConfirmationController: Sendable {
     let store: any OnboardingStore
     let environments: EnvironmentDirectory
@@ -38,7 +42,8 @@ struct DeviceConfirmationController: Sendable {
         // this browser; the store still says first whether the link is unknown or used.
         var presented = ""
         if let field, let cookie, Crypto.constantTimeEquals(Array(field.utf8), Array(cookie.utf8)) { presented = field }
-        switch try await store.confirmDevice(loginID: loginID, csrfToken: presented, now: Date()) {
+        let binding = try BrowserBinding.make()
+        switch try await store.confirmDevice(loginID: loginID, csrfToken: presented, browserBinding: binding.digest, now: Date()) {
         case .confirmed(let session, let state):
             FieldpassMetrics.onboarding(.confirmed)
             guard let environment = environments.entry(id: session.environmentID),
@@ -52,7 +57,13 @@ struct DeviceConfirmationController: Sendable {
                     page: HTMLPage(title: "Sign-in unavailable", message: "The sign-in service cannot be reached. Start again from the app.")
                 )
             }
-            return Response(status: .seeOther, headers: [.location: url, .cacheControl: "no-store"])
+            return Response(
+                status: .seeOther,
+                headers: [
+                    .location: url, .cacheControl: "no-store",
+                    .setCookie: binding.cookie(expiresAt: session.expiresAt, secure: server.publicURL.hasPrefix("https://")),
+                ]
+            )
         case .forged: throw Self.forgedConfirmation
         case .used: throw Self.usedLink
         case .unknown: throw Self.unknownLink

@@ -7,6 +7,11 @@ enum OpaqueToken {
         try Crypto.randomToken(byteCount: 32)
     }
 
+    /// The form a token is stored in, so that a copy of the store cannot replay it.
+    static func digest(_ token: String) -> String {
+        Crypto.base64URLEncode(Crypto.sha256(Array(token.utf8)))
+    }
+
     /// Whether `text` could be one of ours: checked before any lookup, so junk never reaches the store.
     static func isWellFormed(_ text: String) -> Bool {
         text.utf8.count == 43

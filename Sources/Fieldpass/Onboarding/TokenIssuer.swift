@@ -63,7 +63,7 @@ public struct TokenIssuer: Sendable {
 
     /// SHA-256 of a refresh token, base64url.
     public static func hash(refreshToken: String) -> String {
-        Crypto.base64URLEncode(Crypto.sha256(Array(refreshToken.utf8)))
+        OpaqueToken.digest(refreshToken)
     }
 
     /// Seals a successor refresh token under a key that only the holder of `previous` can

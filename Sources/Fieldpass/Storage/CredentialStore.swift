@@ -8,7 +8,8 @@ public protocol CredentialStore: Sendable {
     /// identity the first time, and makes a bootstrap admin admin at their first sign-in.
     func recordSignIn(_ attempt: SignInAttempt, now: Date) async throws -> SignInOutcome
 
-    /// Forgets the user's bound IdP identity: their next sign-in binds anew.
+    /// Forgets the user's bound IdP identity, and revokes every device (with its refresh tokens)
+    /// obtained through it: their next sign-in binds anew.
     func resetIdentity(userID: String, environmentID: String, actor: String, now: Date) async throws
 
     /// Disables (revoking every device) or enables a person; returns them as they are now.
@@ -60,6 +61,8 @@ public enum SignInOutcome: Sendable, Equatable {
     case signedIn(AccessFacts)
     /// Another IdP account than the one the user is bound to (audited).
     case identityMismatch
+    /// The IdP account is bound to another user of the environment already (audited).
+    case identityInUse
     case userDisabled
 }
 

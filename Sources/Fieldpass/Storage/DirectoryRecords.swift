@@ -63,7 +63,8 @@ public struct AccessFacts: Sendable, Equatable {
 /// One change made by someone, as the audit log keeps it.
 public struct AuditEntry: Codable, Sendable, Equatable {
     public var id: Int64
-    /// `user:<id>`, `service:<id>`, `cli` or `bootstrap`.
+    /// `user:<id>`, `service:<id>`, `cli`, `bootstrap`, `idp` (the IdP's word at a sign-in) or
+    /// `browser` (a refused callback).
     public var actor: String
     public var action: String
     public var target: String

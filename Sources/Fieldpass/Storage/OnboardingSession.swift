@@ -28,6 +28,12 @@ public struct OnboardingSession: Sendable, Equatable {
     public var codeVerifier: String
     public var status: Status
     public var expiresAt: Date
+    /// The hash of the cookie the confirmation page set in the browser that confirmed; `nil`
+    /// until then, and always for an environment without the page.
+    public var browserBinding: String? = nil
+
+    /// No event can follow: the session's terminal event is stored.
+    public var hasEnded: Bool { [.completed, .failed, .expired].contains(status) }
 
     /// The user's personal realm.
     public var realmPath: String { RealmPath.personal(userID: userID) }

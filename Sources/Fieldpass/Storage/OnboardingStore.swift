@@ -16,8 +16,9 @@ public protocol OnboardingStore: Sendable {
     func confirmation(loginID: String, now: Date) async throws -> DeviceConfirmation?
 
     /// Marks the session confirmed when `csrfToken` is its own and it is still pending,
-    /// unconfirmed and unexpired: the login link works once.
-    func confirmDevice(loginID: String, csrfToken: String, now: Date) async throws -> ConfirmationOutcome
+    /// unconfirmed and unexpired: the login link works once. `browserBinding` is the hash of
+    /// the cookie that ties the rest of the sign-in to this browser.
+    func confirmDevice(loginID: String, csrfToken: String, browserBinding: String, now: Date) async throws -> ConfirmationOutcome
 
     /// Takes the session that `state` belongs to and marks the state used, atomically.
     /// Returns `nil` when the state is unknown, already used, its session has expired, or
@@ -28,8 +29,9 @@ public protocol OnboardingStore: Sendable {
     /// initialized already, `data_ready` events. Returns the events stored.
     func completeLogin(_ login: CompletedLogin, now: Date) async throws -> [StoredEvent]
 
-    /// Stores `login_failed` and fails the session.
-    func failLogin(sessionID: String, error: String, description: String, now: Date) async throws -> [StoredEvent]
+    /// Stores `login_failed` and fails the session; when `audited`, the refusal goes into the
+    /// audit log too, with actor `browser` and action `login.<error>` (a refused attack).
+    func failLogin(sessionID: String, error: String, description: String, audited: Bool, now: Date) async throws -> [StoredEvent]
 
     /// The session with this id, if it has not been swept.
     func session(id: String) async throws -> OnboardingSession?

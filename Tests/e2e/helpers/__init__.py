@@ -18,6 +18,7 @@ from .browser import (
     idp_redirect,
     is_confirmation_url,
     login_params,
+    new_browser,
     open_confirmation,
 )
 from .cluster import (
@@ -163,6 +164,7 @@ __all__ = [
     "jwk_thumbprint",
     "login_and_receive_token",
     "login_params",
+    "new_browser",
     "onboard_to_data_ready",
     "open_confirmation",
     "receive",

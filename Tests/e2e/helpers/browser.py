@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
@@ -73,24 +74,29 @@ def open_confirmation(login_url: str, client: httpx.Client) -> ConfirmationPage:
     return ConfirmationPage(response, client)
 
 
-def authorize_url(login_url: str) -> str:
+def new_browser() -> httpx.Client:
+    """One person's browser: one cookie jar, kept from the confirmation page through the IdP
+    to the callback, as a real browser keeps it."""
+    return http_client()
+
+
+def authorize_url(login_url: str, browser: httpx.Client) -> str:
     """The IdP authorization URL behind `login_url`: through the confirmation page when there
-    is one (GET, then POST its form as a browser would), else `login_url` itself."""
+    is one (GET, then POST its form, in `browser`), else `login_url` itself."""
     if not is_confirmation_url(login_url):
         return login_url
-    with http_client() as client:
-        page = open_confirmation(login_url, client)
-        response = page.submit()
+    page = open_confirmation(login_url, browser)
+    response = page.submit()
     assert response.status_code == 303, describe(response)
     return response.headers["location"]
 
 
 def idp_redirect(
-    login_url: str, sub: str, *, deny: bool = False, idp: MockIdP | None = None,
+    login_url: str, sub: str, *, browser: httpx.Client, deny: bool = False, idp: MockIdP | None = None,
     claims: Mapping[str, Any] | None = None,
 ) -> str:
-    """Confirm the device if needed, sign in (or refuse) at the IdP; returns the Location
-    the IdP redirects the browser to.
+    """In `browser`: confirm the device if needed, sign in (or refuse) at the IdP; returns
+    the Location the IdP redirects the browser to.
 
     The mock IdP's user `sub` has the email claim `sub` unless `claims` (with `idp`)
     sets its claims first.
@@ -102,10 +108,9 @@ def idp_redirect(
     if claims is not None:
         assert idp is not None, "claims need the idp to set them on"
         idp.set_user(sub, claims)
-    idp_url = authorize_url(login_url)
+    idp_url = authorize_url(login_url, browser)
     form = {"action": "deny"} if deny else {"sub": sub}
-    with http_client() as client:
-        response = client.post(idp_url, data=form)
+    response = browser.post(idp_url, data=form)
     assert response.status_code == 302, f"IdP did not redirect: {describe(response)}"
     location = response.headers["location"]
     params = login_params(location)
@@ -117,15 +122,18 @@ def idp_redirect(
 
 def browser_login(
     login_url: str, sub: str, deny: bool = False, *, idp: MockIdP | None = None,
-    claims: Mapping[str, Any] | None = None,
+    claims: Mapping[str, Any] | None = None, browser: httpx.Client | None = None,
 ) -> httpx.Response:
-    """Play the browser: confirm the device, sign in at the IdP as `sub` (or deny), then
-    follow the redirect to our /auth_callback. Returns the callback's response; its URL is
+    """Play one person's browser: confirm the device, sign in at the IdP as `sub` (or deny),
+    then follow the redirect to our /auth_callback. `browser` (else a new one) carries its
+    cookies through all three. Returns the callback's response; its URL is
     `response.request.url`."""
-    location = idp_redirect(login_url, sub, deny=deny, idp=idp, claims=claims)
-    assert urlsplit(location).path.endswith("/auth_callback"), location
-    with http_client() as client:
-        return client.get(location)
+    with ExitStack() as stack:
+        if browser is None:
+            browser = stack.enter_context(new_browser())
+        location = idp_redirect(login_url, sub, browser=browser, deny=deny, idp=idp, claims=claims)
+        assert urlsplit(location).path.endswith("/auth_callback"), location
+        return browser.get(location)
 
 
 def authorization_endpoint(idp: MockIdP) -> str:

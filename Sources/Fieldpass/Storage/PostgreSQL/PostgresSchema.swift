@@ -130,6 +130,7 @@ enum PostgresSchema {
             INSERT INTO counters (name, value) VALUES ('realm_feed', 0), ('session_events', 0);
             """
         ),
+        ("2-bindings", BindingsMigration.sql),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

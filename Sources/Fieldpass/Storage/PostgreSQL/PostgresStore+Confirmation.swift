@@ -14,7 +14,7 @@ extension PostgresStore {
         }
     }
 
-    public func confirmDevice(loginID: String, csrfToken: String, now: Date) async throws -> ConfirmationOutcome {
+    public func confirmDevice(loginID: String, csrfToken: String, browserBinding: String, now: Date) async throws -> ConfirmationOutcome {
         try await write { connection in
             // Locks the session, then reads it: of two confirmations at once, the second sees the
             // first one's and is `.used`, so the login link works once.
@@ -27,7 +27,9 @@ extension PostgresStore {
             let expected: String = try row.get("csrf_token")
             guard Crypto.constantTimeEquals(Array(csrfToken.utf8), Array(expected.utf8)) else { return .forged }
             let id: String = try row.get("id")
-            try await connection.execute("UPDATE sessions SET confirmed_at = \(now.timeIntervalSince1970) WHERE id = \(id)")
+            try await connection.execute(
+                "UPDATE sessions SET confirmed_at = \(now.timeIntervalSince1970), browser_binding = \(browserBinding) WHERE id = \(id)"
+            )
             guard let session = try await Self.fetchSession(connection, id: id) else { return .unknown }
             return .confirmed(session, state: try row.get("state"))
         }

@@ -26,6 +26,26 @@ extension PostgresStore {
                     )
                     return .identityMismatch
                 }
+            } else {
+                // One IdP account is one person. The account's lock makes two first sign-ins of it
+                // for two users take turns, so the second sees the first one's binding.
+                try await connection.execute(
+                    "SELECT pg_advisory_xact_lock(hashtextextended(\(environmentID + "\n" + attempt.issuer + "\n" + attempt.subject), 0))"
+                )
+                if let holder = try await connection.value(
+                    """
+                    SELECT id FROM users WHERE environment_id = \(environmentID) AND idp_subject = \(attempt.subject)
+                      AND (idp_issuer = \(attempt.issuer) OR idp_issuer IS NULL) AND id <> \(attempt.userID)
+                    """,
+                    as: String.self
+                ) {
+                    try await Self.audit(
+                        connection, environmentID: environmentID, actor: "idp", action: "identity.in_use",
+                        target: "user:\(attempt.userID)", before: nil,
+                        after: ["issuer": attempt.issuer, "subject": attempt.subject, "bound_to": "user:\(holder)"], now: now
+                    )
+                    return .identityInUse
+                }
             }
             try await connection.execute(
                 """
@@ -58,9 +78,11 @@ extension PostgresStore {
             }
             guard let subject = user.idpSubject else { return }
             try await connection.execute("UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = \(userID)")
+            // What was obtained through the replaced account stops working with it.
+            let revoked = try await Self.revokeLiveDevices(connection, userID: userID, now: now.timeIntervalSince1970)
             try await Self.audit(
                 connection, environmentID: environmentID, actor: actor, action: "identity.reset", target: "user:\(userID)",
-                before: ["issuer": user.idpIssuer ?? "", "subject": subject], after: nil, now: now
+                before: ["issuer": user.idpIssuer ?? "", "subject": subject], after: ["devices_revoked": "\(revoked)"], now: now
             )
         }
     }
@@ -74,15 +96,7 @@ extension PostgresStore {
             let timestamp = now.timeIntervalSince1970
             let disabledAt: Double? = disabled ? timestamp : nil
             try await connection.execute("UPDATE users SET disabled_at = \(disabledAt) WHERE id = \(userID)")
-            if disabled {
-                // Under the user lock no device of theirs can be added or revoked meanwhile.
-                let deviceIDs = try await connection.values(
-                    "SELECT id FROM devices WHERE user_id = \(userID) AND revoked_at IS NULL", as: String.self
-                )
-                for deviceID in deviceIDs {
-                    try await Self.revokeDevice(connection, id: deviceID, now: timestamp)
-                }
-            }
+            if disabled { _ = try await Self.revokeLiveDevices(connection, userID: userID, now: timestamp) }
             try await Self.audit(
                 connection, environmentID: environmentID, actor: actor, action: disabled ? "user.disable" : "user.enable",
                 target: "user:\(userID)", before: ["disabled": "\(!disabled)"], after: ["disabled": "\(disabled)"], now: now
@@ -128,6 +142,18 @@ extension PostgresStore {
                 before: nil, after: ["device_id": id, "name": name], now: now
             )
         }
+    }
+
+    /// Revokes every device of the user not revoked yet; returns how many. Callers hold the
+    /// user's lock, so no device of theirs can be added or revoked meanwhile.
+    static func revokeLiveDevices(_ connection: PostgresConnection, userID: String, now: Double) async throws -> Int {
+        let deviceIDs = try await connection.values(
+            "SELECT id FROM devices WHERE user_id = \(userID) AND revoked_at IS NULL", as: String.self
+        )
+        for deviceID in deviceIDs {
+            try await revokeDevice(connection, id: deviceID, now: now)
+        }
+        return deviceIDs.count
     }
 
     /// Marks a device revoked and its refresh tokens with it; their sealed successors go too.

@@ -45,12 +45,21 @@ extension PostgresStore {
         }
     }
 
-    public func failLogin(sessionID: String, error: String, description: String, now: Date) async throws -> [StoredEvent] {
+    public func failLogin(sessionID: String, error: String, description: String, audited: Bool, now: Date) async throws -> [StoredEvent] {
         try await write { connection in
-            let updated = try await connection.rows(
-                "UPDATE sessions SET status = 'failed' WHERE id = \(sessionID) AND status IN ('pending', 'exchanging') RETURNING 1"
-            )
-            guard updated.count == 1 else { return [] }
+            guard let session = try await connection.first(
+                """
+                UPDATE sessions SET status = 'failed' WHERE id = \(sessionID) AND status IN ('pending', 'exchanging')
+                RETURNING environment_id, user_id, device_id
+                """
+            ) else { return [] }
+            if audited {
+                let userID: String = try session.get("user_id")
+                try await Self.audit(
+                    connection, environmentID: try session.get("environment_id"), actor: "browser", action: "login.\(error)",
+                    target: "user:\(userID)", before: nil, after: ["device_id": try session.get("device_id")], now: now
+                )
+            }
             return try await Self.append(
                 [(.loginFailed(error: error, description: description), sessionID)], on: connection, now: now.timeIntervalSince1970
             )

@@ -152,6 +152,9 @@ enum SQLiteSchema {
                 );
                 """)
         }
+        migrator.registerMigration("4-bindings") { db in
+            try db.execute(sql: BindingsMigration.sql)
+        }
         return migrator
     }
 }

@@ -14,7 +14,7 @@ extension SQLiteStore {
         }
     }
 
-    public func confirmDevice(loginID: String, csrfToken: String, now: Date) async throws -> ConfirmationOutcome {
+    public func confirmDevice(loginID: String, csrfToken: String, browserBinding: String, now: Date) async throws -> ConfirmationOutcome {
         try await write { db in
             guard let row = try Self.fetchConfirmationRow(db, loginID: loginID) else { return .unknown }
             guard Self.isUsable(row, now: now) else { return .used }
@@ -22,7 +22,10 @@ extension SQLiteStore {
                 return .forged
             }
             let id: String = row["id"]
-            try db.execute(cached: "UPDATE sessions SET confirmed_at = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, id])
+            try db.execute(
+                cached: "UPDATE sessions SET confirmed_at = ?, browser_binding = ? WHERE id = ?",
+                arguments: [now.timeIntervalSince1970, browserBinding, id]
+            )
             guard let session = try Self.fetchSession(db, id: id) else { return .unknown }
             return .confirmed(session, state: row["state"])
         }

@@ -22,6 +22,19 @@ extension SQLiteStore {
                     )
                     return .identityMismatch
                 }
+            } else if let holder = try String.fetchOne(
+                // One IdP account is one person (the single writer makes check and bind one step).
+                db.cachedStatement(sql: """
+                    SELECT id FROM users WHERE environment_id = ? AND idp_subject = ?
+                      AND (idp_issuer = ? OR idp_issuer IS NULL) AND id <> ?
+                    """),
+                arguments: [environmentID, attempt.subject, attempt.issuer, attempt.userID]
+            ) {
+                try Self.audit(
+                    db, environmentID: environmentID, actor: "idp", action: "identity.in_use", target: "user:\(attempt.userID)",
+                    before: nil, after: ["issuer": attempt.issuer, "subject": attempt.subject, "bound_to": "user:\(holder)"], now: now
+                )
+                return .identityInUse
             }
             try db.execute(
                 cached: "UPDATE users SET idp_issuer = ?, idp_subject = ?, signed_in_at = ? WHERE id = ?",
@@ -48,9 +61,11 @@ extension SQLiteStore {
             guard let user = try Self.fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
             guard let subject = user.idpSubject else { return }
             try db.execute(cached: "UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = ?", arguments: [userID])
+            // What was obtained through the replaced account stops working with it.
+            let revoked = try Self.revokeLiveDevices(db, userID: userID, now: now.timeIntervalSince1970)
             try Self.audit(
                 db, environmentID: environmentID, actor: actor, action: "identity.reset", target: "user:\(userID)",
-                before: ["issuer": user.idpIssuer ?? "", "subject": subject], after: nil, now: now
+                before: ["issuer": user.idpIssuer ?? "", "subject": subject], after: ["devices_revoked": "\(revoked)"], now: now
             )
         }
     }
@@ -63,13 +78,7 @@ extension SQLiteStore {
             try db.execute(
                 cached: "UPDATE users SET disabled_at = ? WHERE id = ?", arguments: [disabled ? timestamp : nil, userID]
             )
-            if disabled {
-                for deviceID in try String.fetchAll(
-                    db.cachedStatement(sql: "SELECT id FROM devices WHERE user_id = ? AND revoked_at IS NULL"), arguments: [userID]
-                ) {
-                    try Self.revokeDevice(db, id: deviceID, now: timestamp)
-                }
-            }
+            if disabled { _ = try Self.revokeLiveDevices(db, userID: userID, now: timestamp) }
             try Self.audit(
                 db, environmentID: environmentID, actor: actor, action: disabled ? "user.disable" : "user.enable",
                 target: "user:\(userID)", before: ["disabled": "\(!disabled)"], after: ["disabled": "\(disabled)"], now: now
@@ -108,6 +117,17 @@ extension SQLiteStore {
                 before: nil, after: ["device_id": id, "name": device["name"]], now: now
             )
         }
+    }
+
+    /// Revokes every device of the user not revoked yet; returns how many.
+    static func revokeLiveDevices(_ db: Database, userID: String, now: Double) throws -> Int {
+        let deviceIDs = try String.fetchAll(
+            db.cachedStatement(sql: "SELECT id FROM devices WHERE user_id = ? AND revoked_at IS NULL"), arguments: [userID]
+        )
+        for deviceID in deviceIDs {
+            try revokeDevice(db, id: deviceID, now: now)
+        }
+        return deviceIDs.count
     }
 
     /// Marks a device revoked and its refresh tokens with it; their sealed successors go too.

@@ -31,13 +31,21 @@ extension SQLiteStore {
         }
     }
 
-    public func failLogin(sessionID: String, error: String, description: String, now: Date) async throws -> [StoredEvent] {
+    public func failLogin(sessionID: String, error: String, description: String, audited: Bool, now: Date) async throws -> [StoredEvent] {
         try await writeEvents { db in
-            try db.execute(
-                cached: "UPDATE sessions SET status = 'failed' WHERE id = ? AND status IN ('pending', 'exchanging')",
+            guard let session = try Row.fetchOne(
+                db.cachedStatement(sql: """
+                    UPDATE sessions SET status = 'failed' WHERE id = ? AND status IN ('pending', 'exchanging')
+                    RETURNING environment_id, user_id, device_id
+                    """),
                 arguments: [sessionID]
-            )
-            guard db.changesCount == 1 else { return [] }
+            ) else { return [] }
+            if audited {
+                try Self.audit(
+                    db, environmentID: session["environment_id"], actor: "browser", action: "login.\(error)",
+                    target: "user:\(session["user_id"] as String)", before: nil, after: ["device_id": session["device_id"]], now: now
+                )
+            }
             return [try Self.append(.loginFailed(error: error, description: description), to: sessionID, db: db, now: now.timeIntervalSince1970)]
         }
     }
