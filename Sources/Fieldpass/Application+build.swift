@@ -69,7 +69,7 @@ func buildRouter(
     OpenAPIController().addRoutes(to: router)
     ReadinessController(store: store, readiness: readiness).addRoutes(to: router)
     MetricsController(registry: metrics).addRoutes(to: router)
-    let clientAddress = ClientAddress(trustedProxies: configuration.server.trustedProxies)
+    let clientAddress = ClientAddress(trustedProxies: configuration.server.trustedProxies, ipv6Prefix: configuration.limits.ipv6Prefix)
     /// The routes behind the per-address `limit` (no middleware when limits are off).
     func limited(_ limit: RateLimit) -> RouterGroup<AppRequestContext> {
         let group = router.group()

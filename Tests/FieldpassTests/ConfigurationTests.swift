@@ -35,6 +35,7 @@ struct ConfigurationTests {
         #expect(environment.idp.clientSecret == "s3")
         #expect(environment.idp.scopes == ["openid", "email", "profile"])
         #expect(environment.idp.clientAuthentication == .clientSecretBasic)
+        #expect(configuration.limits.ipv6Prefix == 64)
     }
 
     @Test func environmentVariablesOverrideTheFile() throws {
@@ -69,6 +70,9 @@ struct ConfigurationTests {
         ("storage: { driver: postgres, postgres: { url: \"postgres://u:hunter2@db/fp\" } }\n", "storage.postgres.url"),
         ("storage: { driver: postgres, postgres: { url: \"http://u@db/fp\" } }\n", "storage.postgres.url"),
         ("storage: { driver: postgres, postgres: { url: \"postgres://u@db/fp\", password_env: PG_UNSET } }\n", "storage.postgres.password_env"),
+        ("limits: { ipv6_prefix: 0 }\n", "limits.ipv6_prefix"),
+        ("limits: { ipv6_prefix: 129 }\n", "limits.ipv6_prefix"),
+        ("limits: { ipv6_prefix: /64 }\n", "limits.ipv6_prefix"),
     ])
     func badValuesStopStartUpNamingTheKey(yaml: String, key: String) {
         let full = yaml.hasPrefix("environments") ? yaml : yaml + Self.minimal

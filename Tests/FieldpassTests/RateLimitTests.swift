@@ -55,9 +55,34 @@ struct RateLimitTests {
         #expect(IPNetwork(text) == nil)
     }
 
+    @Test("an IPv6 client is keyed by its network, an IPv4 one (mapped or not) by its address", arguments: [
+        ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", 64, "2001:db8:1:2::/64"),
+        ("2001:DB8:1:2::1", 64, "2001:db8:1:2::/64"),
+        ("2001:db8:1:3::1", 64, "2001:db8:1:3::/64"),
+        ("2001:db8:1:2:aaaa::1", 48, "2001:db8:1::/48"),
+        ("2001:db8:1:2:aaaa::1", 128, "2001:db8:1:2:aaaa::1/128"),
+        ("2001:db8:ffff::1", 1, "::/1"),
+        ("fe80::1", 1, "8000::/1"),
+        ("::1", 64, "::/64"),
+        ("198.51.100.7", 64, "198.51.100.7"),
+        ("::ffff:198.51.100.7", 64, "198.51.100.7"),
+        ("::ffff:198.51.100.7", 128, "198.51.100.7"),
+    ])
+    func clientKeys(address: String, prefix: Int, key: String) {
+        #expect(ClientAddress(trustedProxies: [], ipv6Prefix: prefix).key(peer: address, forwardedFor: []) == key)
+    }
+
+    @Test("the key of a forwarded client is its network; text that is no address stays as it is")
+    func forwardedClientKeys() throws {
+        let resolver = ClientAddress(trustedProxies: [try #require(IPNetwork("::1"))], ipv6Prefix: 64)
+        #expect(resolver.key(peer: "::1", forwardedFor: ["2001:db8:5:6::9"]) == "2001:db8:5:6::/64")
+        #expect(resolver.key(peer: "::1", forwardedFor: ["2001:db8:5:6::9, ::1"]) == "2001:db8:5:6::/64")
+        #expect(resolver.key(peer: nil, forwardedFor: []) == "unknown")
+    }
+
     @Test("X-Forwarded-For is believed only from trusted proxies, read from the right")
     func forwardedFor() throws {
-        let resolver = ClientAddress(trustedProxies: [try #require(IPNetwork("10.0.0.0/8"))])
+        let resolver = ClientAddress(trustedProxies: [try #require(IPNetwork("10.0.0.0/8"))], ipv6Prefix: 64)
         #expect(resolver.resolve(peer: "203.0.113.5", forwardedFor: ["198.51.100.1"]) == "203.0.113.5", "an untrusted peer is the client")
         #expect(resolver.resolve(peer: "10.0.0.2", forwardedFor: ["198.51.100.1"]) == "198.51.100.1")
         #expect(

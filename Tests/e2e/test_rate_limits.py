@@ -2,9 +2,9 @@
 
 Each limited route answers 429 with `Retry-After` and the JSON error `rate_limited` once a
 client address has used its burst, and a refused request stores nothing. `X-Forwarded-For`
-picks the bucket only when the peer is a trusted proxy. The integration feed lets
-`limits.integration_long_polls` long-polls wait at once and answers the next 503
-`server_busy`.
+picks the bucket only when the peer is a trusted proxy; an IPv6 client counts by its
+`limits.ipv6_prefix` network. The integration feed lets `limits.integration_long_polls`
+long-polls wait at once and answers the next 503 `server_busy`.
 """
 
 from __future__ import annotations
@@ -38,8 +38,11 @@ SLOW = {"per_minute": 1, "burst": BURST}
 LIMITED = ("register_device", "confirmation", "auth_callback", "token", "revoke", "introspect")
 
 
-def start(workdir: Path, fieldpass_bin: Path, idp: MockIdP, limits: dict[str, Any], extra: dict[str, str] | None = None) -> FieldpassServer:
-    return start_server(fieldpass_bin, idp, workdir, extra, environments=DIRECTORY_ENVIRONMENTS, limits=limits)
+def start(
+    workdir: Path, fieldpass_bin: Path, idp: MockIdP, limits: dict[str, Any], extra: dict[str, str] | None = None,
+    host: str = "127.0.0.1",
+) -> FieldpassServer:
+    return start_server(fieldpass_bin, idp, workdir, extra, environments=DIRECTORY_ENVIRONMENTS, limits=limits, host=host)
 
 
 @pytest.fixture
@@ -152,6 +155,48 @@ def test_forwarded_for_counts_only_from_a_trusted_proxy(fieldpass_bin: Path, idp
         untrusting.stop()
 
 
+def forwarded_revokes(server: FieldpassServer) -> Callable[[str], int]:
+    """`POST /revoke` as relayed by a trusted proxy for `client_address`: its status."""
+    def revoke(client_address: str) -> int:
+        with http_client() as client:
+            headers = {"x-forwarded-for": client_address}
+            return client.post(f"{server.url}/revoke", data={"token": "x"}, headers=headers).status_code
+    return revoke
+
+
+def test_ipv6_clients_count_by_their_64_network(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    server = start(tmp_path, fieldpass_bin, idp, {"revoke": SLOW}, {"SERVER_TRUSTED_PROXIES": "::1"}, host="::1")
+    try:
+        revoke = forwarded_revokes(server)
+        # Another address for each request, all in one /64: one bucket.
+        one_host = [f"2001:db8:aa:bb:{i:x}::{i + 1:x}" for i in range(BURST + 1)]
+        statuses = [revoke(address) for address in one_host]
+        assert statuses[:BURST] == [200] * BURST and statuses[BURST] == 429, statuses
+        assert revoke("2001:DB8:AA:BB:FFFF:FFFF:FFFF:FFFF") == 429, "the same /64 written otherwise"
+        assert revoke("2001:db8:aa:bc::1") == 200, "the next /64 is another client"
+        # An IPv4-mapped address is its IPv4 address.
+        assert [revoke("198.51.100.7") for _ in range(BURST)] == [200] * BURST
+        assert revoke("::ffff:198.51.100.7") == 429
+        assert revoke("::ffff:198.51.100.8") == 200
+        # The peer itself, an IPv6 address without a proxy in front, is limited too.
+        with http_client() as client:
+            direct = [client.post(f"{server.url}/revoke", data={"token": "x"}).status_code for _ in range(BURST + 1)]
+        assert direct[-1] == 429, direct
+    finally:
+        server.stop()
+
+
+def test_limits_ipv6_prefix_sets_the_network(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    limits = {"revoke": SLOW, "ipv6_prefix": 128}
+    server = start(tmp_path, fieldpass_bin, idp, limits, {"SERVER_TRUSTED_PROXIES": "127.0.0.1"})
+    try:
+        revoke = forwarded_revokes(server)
+        assert [revoke("2001:db8:aa:bb::1") for _ in range(BURST + 1)][-1] == 429
+        assert revoke("2001:db8:aa:bb::2") == 200, "with /128 each address is its own client"
+    finally:
+        server.stop()
+
+
 def test_a_whole_sign_in_fits_the_default_limits(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
     server = start(tmp_path, fieldpass_bin, idp, {"enabled": True})
     try:
@@ -186,3 +231,4 @@ def test_long_polls_beyond_the_cap_get_503(fieldpass_bin: Path, idp: MockIdP, tm
             assert second.feed_response(cursor, wait=1).status_code == 200, "the place came free"
     finally:
         server.stop()
+

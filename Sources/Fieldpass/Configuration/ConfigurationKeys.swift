@@ -21,7 +21,7 @@ enum ConfigurationKeys {
         ["environments", "*", "bootstrap_admins"], ["environments", "*", "service_accounts"],
         ["environments", "*", "service_accounts", "*", "id"], ["environments", "*", "service_accounts", "*", "secret_env"],
         ["users", "unconfirmed_retention"],
-        ["limits", "enabled"], ["limits", "integration_long_polls"],
+        ["limits", "enabled"], ["limits", "ipv6_prefix"], ["limits", "integration_long_polls"],
         ["roles", "admin"], ["roles", "manager"], ["roles", "worker"],
     ]
 
