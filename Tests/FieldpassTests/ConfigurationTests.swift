@@ -82,6 +82,26 @@ struct ConfigurationTests {
         #expect(error?.key == key, "\(String(describing: error))")
     }
 
+    @Test("a service account secret under 32 characters stops start-up naming the account")
+    func shortServiceAccountSecrets() throws {
+        let yaml = Self.minimal + """
+
+                service_accounts:
+                  - id: backend
+                    secret_env: BACKEND_SECRET
+            """
+        let short = String(repeating: "s", count: 31)
+        let error = #expect(throws: ConfigurationError.self) {
+            try FieldpassConfiguration.parse(yaml: yaml, environment: ["BACKEND_SECRET": short])
+        }
+        #expect(error?.key == "environments.dev.service_accounts.backend.secret_env")
+        #expect(error?.description.contains("'backend'") == true && error?.description.contains(short) == false, "\(String(describing: error))")
+        let configuration = try FieldpassConfiguration.parse(yaml: yaml, environment: ["BACKEND_SECRET": short + "s"])
+        #expect(configuration.environments.first?.serviceAccounts.first?.secret == short + "s")
+        let unset = try FieldpassConfiguration.parse(yaml: yaml, environment: [:])
+        #expect(unset.environments.first?.serviceAccounts.first?.secret == nil, "an unset secret leaves the account unable to sign in")
+    }
+
     @Test func aDomainBelongsToOneEnvironmentOnly() {
         let yaml = Self.minimal + """
 
