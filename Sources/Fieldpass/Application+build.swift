@@ -88,7 +88,9 @@ func buildRouter(
         .addRoutes(to: limited(.authCallback))
     EventSocketController(store: store, hub: hub, limits: configuration.sessions.socketLimits).addRoutes(to: router)
 
-    let serviceAccounts = ServiceAccountDirectory(environments: configuration.environments)
+    let serviceAccounts = ServiceAccountDirectory(
+        environments: configuration.environments, failures: configuration.limits.limiter(.clientAuthentication)
+    )
     let validator = AccessTokenValidator(
         keys: keys,
         credentials: store, serviceAccounts: serviceAccounts.environments

@@ -36,6 +36,7 @@ struct ConfigurationTests {
         #expect(environment.idp.scopes == ["openid", "email", "profile"])
         #expect(environment.idp.clientAuthentication == .clientSecretBasic)
         #expect(configuration.limits.ipv6Prefix == 64)
+        #expect(configuration.limits.rules[.clientAuthentication] == RateLimitRule(perMinute: 6, burst: 10))
     }
 
     @Test func environmentVariablesOverrideTheFile() throws {
@@ -73,6 +74,8 @@ struct ConfigurationTests {
         ("limits: { ipv6_prefix: 0 }\n", "limits.ipv6_prefix"),
         ("limits: { ipv6_prefix: 129 }\n", "limits.ipv6_prefix"),
         ("limits: { ipv6_prefix: /64 }\n", "limits.ipv6_prefix"),
+        ("limits: { client_authentication: { burst: 0 } }\n", "limits.client_authentication.burst"),
+        ("limits: { client_authentication: { per_minute: many } }\n", "limits.client_authentication.per_minute"),
     ])
     func badValuesStopStartUpNamingTheKey(yaml: String, key: String) {
         let full = yaml.hasPrefix("environments") ? yaml : yaml + Self.minimal

@@ -37,6 +37,31 @@ struct RateLimitTests {
         #expect(limiter.take("limited", now: start + .seconds(10)) != .allowed)
     }
 
+    @Test("only a wrong secret of a configured account takes a token; with none left even the right one is refused")
+    func clientAuthenticationFailures() throws {
+        let secret = String(repeating: "s", count: 32)
+        let yaml = """
+            environments:
+              - id: dev
+                email_domains: [example.com]
+                service_accounts:
+                  - id: backend
+                    secret_env: BACKEND_SECRET
+                idp: { issuer: "https://i", client_id: c, client_secret_env: S }
+            """
+        let configuration = try FieldpassConfiguration.parse(yaml: yaml, environment: ["BACKEND_SECRET": secret])
+        let limiter = RateLimiter(limit: .clientAuthentication, rule: RateLimitRule(perMinute: 1, burst: 2))
+        let directory = ServiceAccountDirectory(environments: configuration.environments, failures: limiter)
+        #expect(try directory.authenticate(id: "backend", secret: secret)?.id == "backend")
+        for index in 0..<5 { #expect(try directory.authenticate(id: "made-up-\(index)", secret: secret) == nil) }
+        #expect(limiter.trackedKeys == 0, "neither a success nor an unknown id makes a bucket")
+        #expect(try directory.authenticate(id: "backend", secret: "wrong") == nil)
+        #expect(try directory.authenticate(id: "backend", secret: secret) != nil, "a token left: the right secret works")
+        #expect(try directory.authenticate(id: "backend", secret: "wrong") == nil)
+        #expect(throws: APIError.self) { try directory.authenticate(id: "backend", secret: secret) }
+        #expect(limiter.trackedKeys == 1)
+    }
+
     @Test("networks match their own addresses only", arguments: [
         ("10.0.0.0/8", "10.200.3.4", true), ("10.0.0.0/8", "11.0.0.1", false),
         ("192.168.1.7", "192.168.1.7", true), ("192.168.1.7", "192.168.1.8", false),

@@ -3,8 +3,10 @@
 Each limited route answers 429 with `Retry-After` and the JSON error `rate_limited` once a
 client address has used its burst, and a refused request stores nothing. `X-Forwarded-For`
 picks the bucket only when the peer is a trusted proxy; an IPv6 client counts by its
-`limits.ipv6_prefix` network. The integration feed lets `limits.integration_long_polls`
-long-polls wait at once and answers the next 503 `server_busy`.
+`limits.ipv6_prefix` network. Wrong client secrets are limited per client id
+(`client_authentication`), from however many addresses. The integration feed lets
+`limits.integration_long_polls` long-polls wait at once and answers the next 503
+`server_busy`.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from typing import Any
 
 import httpx
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from helpers import (
     DEV_BACKEND,
     DIRECTORY_ENVIRONMENTS,
+    OTHER_BACKEND,
     FieldpassServer,
     IntegrationClient,
     MockIdP,
@@ -193,6 +197,43 @@ def test_limits_ipv6_prefix_sets_the_network(fieldpass_bin: Path, idp: MockIdP, 
         revoke = forwarded_revokes(server)
         assert [revoke("2001:db8:aa:bb::1") for _ in range(BURST + 1)][-1] == 429
         assert revoke("2001:db8:aa:bb::2") == 200, "with /128 each address is its own client"
+    finally:
+        server.stop()
+
+
+def test_wrong_secrets_for_one_client_id_are_limited_from_any_address(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    server = start(tmp_path, fieldpass_bin, idp, {"client_authentication": SLOW}, {"SERVER_TRUSTED_PROXIES": "127.0.0.1"})
+    try:
+        with http_client() as client:
+            def authenticate(path: str, client_id: str, secret: str, address: str) -> httpx.Response:
+                form = {"grant_type": "client_credentials"} if path == "/token" else {"token": "x"}
+                headers = {"x-forwarded-for": address}
+                return client.post(f"{server.url}{path}", data=form, auth=(client_id, secret), headers=headers)
+
+            # Each guess from another address, each endpoint: all charge the one client id.
+            guesses = [
+                authenticate(path, DEV_BACKEND.id, f"guess-{i}", f"198.51.100.{i + 1}")
+                for i, path in enumerate(["/token", "/introspect", "/revoke"])
+            ]
+            assert [r.status_code for r in guesses] == [401] * BURST, [describe(r) for r in guesses]
+            refused = authenticate("/token", DEV_BACKEND.id, "guess-4", "198.51.100.4")
+            assert_rate_limited(refused, what="for this client")
+            # While the bucket is empty the right secret is refused too, before it is checked.
+            for path in ("/token", "/introspect"):
+                assert_rate_limited(authenticate(path, DEV_BACKEND.id, DEV_BACKEND.secret, "203.0.113.1"), what="for this client")
+            # Another client id is not affected, from the very same addresses.
+            assert authenticate("/token", OTHER_BACKEND.id, OTHER_BACKEND.secret, "198.51.100.4").status_code == 200
+            assert authenticate("/token", OTHER_BACKEND.id, "wrong", "198.51.100.4").status_code == 401
+            # An id nobody configured never gets a bucket: it fails, but is never limited by id.
+            unknown = [authenticate("/token", "no-such-client", "x", f"192.0.2.{i}").status_code for i in range(BURST + 2)]
+            assert unknown == [401] * (BURST + 2), unknown
+            metrics = client.get(f"{server.url}/metrics").text
+        refusals = {
+            sample.labels.get("limit"): sample.value
+            for family in text_string_to_metric_families(metrics) for sample in family.samples
+            if sample.name == "fieldpass_rate_limited_total"
+        }
+        assert refusals == {"client_authentication": 3}, refusals
     finally:
         server.stop()
 
