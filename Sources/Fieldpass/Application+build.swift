@@ -110,8 +110,11 @@ func buildRouter(
     AdminUsersController(directory: store, policy: policy).addRoutes(to: admin)
     AdminOffboardingController(credentials: store).addRoutes(to: admin)
     AdminTeamsController(directory: store).addRoutes(to: admin)
-    IntegrationController(store: store, longPolls: ConcurrencyGate(capacity: configuration.limits.integrationLongPolls))
-        .addRoutes(to: authenticated("integration"))
+    // Shared fairly between the environments whose service accounts can sign in.
+    let longPolls = ConcurrencyGate(
+        capacity: configuration.limits.integrationLongPolls, keys: Set(serviceAccounts.environments.values).count
+    )
+    IntegrationController(store: store, longPolls: longPolls).addRoutes(to: authenticated("integration"))
 
     return router
 }

@@ -62,6 +62,28 @@ struct RateLimitTests {
         #expect(limiter.trackedKeys == 1)
     }
 
+    @Test("a key holds at most its share of the places, all keys together at most the capacity")
+    func fairShare() async {
+        let gate = ConcurrencyGate(capacity: 3, keys: 2)
+        #expect(gate.share == 1)
+        var admitted: [String] = []
+        _ = await gate.withPlace(for: "a") {
+            admitted.append("a")
+            _ = await gate.withPlace(for: "a") { admitted.append("a again") }
+            _ = await gate.withPlace(for: "b") {
+                admitted.append("b")
+                _ = await gate.withPlace(for: "c") {
+                    admitted.append("c")
+                    _ = await gate.withPlace(for: "d") { admitted.append("d, over the capacity") }
+                }
+            }
+        }
+        #expect(admitted == ["a", "b", "c"])
+        #expect(await gate.withPlace(for: "a") { true } == true, "places come free when their holders finish")
+        #expect(ConcurrencyGate(capacity: 64, keys: 3).share == 21)
+        #expect(ConcurrencyGate(capacity: 64, keys: 0).share == 64)
+    }
+
     @Test("networks match their own addresses only", arguments: [
         ("10.0.0.0/8", "10.200.3.4", true), ("10.0.0.0/8", "11.0.0.1", false),
         ("192.168.1.7", "192.168.1.7", true), ("192.168.1.7", "192.168.1.8", false),

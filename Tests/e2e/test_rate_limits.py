@@ -5,8 +5,8 @@ client address has used its burst, and a refused request stores nothing. `X-Forw
 picks the bucket only when the peer is a trusted proxy; an IPv6 client counts by its
 `limits.ipv6_prefix` network. Wrong client secrets are limited per client id
 (`client_authentication`), from however many addresses. The integration feed lets
-`limits.integration_long_polls` long-polls wait at once and answers the next 503
-`server_busy`.
+`limits.integration_long_polls` long-polls wait at once, each environment its fair share,
+and answers the next 503 `server_busy`.
 """
 
 from __future__ import annotations
@@ -273,3 +273,30 @@ def test_long_polls_beyond_the_cap_get_503(fieldpass_bin: Path, idp: MockIdP, tm
     finally:
         server.stop()
 
+
+def test_one_environment_cannot_hold_every_long_poll(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    # Two environments with service accounts share 2 places: one each.
+    server = start(tmp_path, fieldpass_bin, idp, {"integration_long_polls": 2})
+    try:
+        with IntegrationClient(server.public_url, DEV_BACKEND.id, DEV_BACKEND.secret) as dev, \
+                IntegrationClient(server.public_url, DEV_BACKEND.id, DEV_BACKEND.secret) as dev_again, \
+                IntegrationClient(server.public_url, OTHER_BACKEND.id, OTHER_BACKEND.secret) as other:
+            for client in (dev, dev_again, other):
+                client.authenticate()
+            _, dev_cursor = dev.drain()
+            _, other_cursor = other.drain()
+            outcome: dict[str, httpx.Response] = {}
+            thread = threading.Thread(target=lambda: outcome.setdefault("dev", dev.feed_response(dev_cursor, wait=4)))
+            thread.start()
+            try:
+                time.sleep(1.0)  # dev's long-poll is waiting by now, holding dev's share
+                refused = dev_again.feed_response(dev_cursor, wait=1)
+                served = other.feed_response(other_cursor, wait=1)
+            finally:
+                thread.join(10)
+            assert refused.status_code == 503, describe(refused)
+            assert refused.json()["error"] == "server_busy", describe(refused)
+            assert served.status_code == 200, f"the other environment was shut out: {describe(served)}"
+            assert outcome["dev"].status_code == 200, describe(outcome["dev"])
+    finally:
+        server.stop()
