@@ -68,7 +68,7 @@ func buildRouter(
     DiscoveryController(keys: keys).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
     ReadinessController(store: store, readiness: readiness).addRoutes(to: router)
-    MetricsController(registry: metrics).addRoutes(to: router)
+    MetricsController(registry: metrics, settings: configuration.metrics).addRoutes(to: router)
     let clientAddress = ClientAddress(trustedProxies: configuration.server.trustedProxies, ipv6Prefix: configuration.limits.ipv6Prefix)
     /// The routes behind the per-address `limit` (no middleware when limits are off).
     func limited(_ limit: RateLimit) -> RouterGroup<AppRequestContext> {

@@ -37,6 +37,7 @@ struct ConfigurationTests {
         #expect(environment.idp.clientAuthentication == .clientSecretBasic)
         #expect(configuration.limits.ipv6Prefix == 64)
         #expect(configuration.limits.rules[.clientAuthentication] == RateLimitRule(perMinute: 6, burst: 10))
+        #expect(configuration.metrics.token == nil, "/metrics is open unless a token is configured")
     }
 
     @Test func environmentVariablesOverrideTheFile() throws {
@@ -76,6 +77,8 @@ struct ConfigurationTests {
         ("limits: { ipv6_prefix: /64 }\n", "limits.ipv6_prefix"),
         ("limits: { client_authentication: { burst: 0 } }\n", "limits.client_authentication.burst"),
         ("limits: { client_authentication: { per_minute: many } }\n", "limits.client_authentication.per_minute"),
+        ("metrics: { token_env: METRICS_UNSET }\n", "metrics.token_env"),
+        ("metrics: { token: hunter2 }\n", "metrics.token"),
     ])
     func badValuesStopStartUpNamingTheKey(yaml: String, key: String) {
         let full = yaml.hasPrefix("environments") ? yaml : yaml + Self.minimal
@@ -83,6 +86,22 @@ struct ConfigurationTests {
             try FieldpassConfiguration.parse(yaml: full, environment: [:])
         }
         #expect(error?.key == key, "\(String(describing: error))")
+    }
+
+    @Test("a short or empty metrics token stops start-up naming the key", arguments: ["", "abc123", String(repeating: "x", count: 31)])
+    func shortMetricsTokens(token: String) {
+        let error = #expect(throws: ConfigurationError.self) {
+            try FieldpassConfiguration.parse(yaml: "metrics: { token_env: SCRAPE }\n" + Self.minimal, environment: ["SCRAPE": token])
+        }
+        #expect(error?.key == "metrics.token_env")
+        #expect(token.isEmpty || error?.description.contains(token) == false, "the message must not show the token")
+    }
+
+    @Test func aLongEnoughMetricsTokenIsRead() throws {
+        let token = String(repeating: "t", count: 32)
+        let configuration = try FieldpassConfiguration.parse(yaml: "metrics: { token_env: SCRAPE }\n" + Self.minimal, environment: ["SCRAPE": token])
+        #expect(configuration.metrics.token == token)
+        #expect(try FieldpassConfiguration.parse(yaml: "limits: { ipv6_prefix: 48 }\n" + Self.minimal, environment: [:]).limits.ipv6Prefix == 48)
     }
 
     @Test("a service account secret under 32 characters stops start-up naming the account")

@@ -1,8 +1,9 @@
 """What a new user meets first: `make run` refusing a taken port before it builds and
 stopping everything when a supervisor sends make alone SIGTERM; `fieldpass onboard`
 against a server that is down naming the URL it tried; configuration mistakes printed
-without the usage text (a short service-account secret naming the account); an unknown
-environment naming the known ones."""
+without the usage text (a short service-account secret naming the account, a metrics
+token variable that is not set naming its key); an unknown environment naming the known
+ones."""
 
 from __future__ import annotations
 
@@ -144,6 +145,16 @@ def test_a_short_service_account_secret_stops_start_up_naming_the_account(fieldp
     server.env[short.secret_env] = short.secret + "!"
     server.start()
     server.stop()
+
+
+@pytest.mark.parametrize("value", [None, "", "too-short-for-a-token"])
+def test_a_metrics_token_variable_unset_or_short_stops_start_up(configured: FieldpassServer, value: str | None) -> None:
+    configured.env["METRICS_TOKEN_ENV"] = "SCRAPE_TOKEN"
+    if value is not None:
+        configured.env["SCRAPE_TOKEN"] = value
+    stderr = serve_refused(configured)
+    assert "metrics.token_env:" in stderr and "SCRAPE_TOKEN" in stderr, stderr
+    assert not value or value not in stderr, "the token was printed"
 
 
 def test_an_unknown_environment_names_the_known_ones(configured: FieldpassServer) -> None:
