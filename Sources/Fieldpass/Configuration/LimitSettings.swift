@@ -2,9 +2,11 @@
 ///
 /// Keys: `limits.enabled` (default true; off for load tests), `limits.<name>.per_minute` and
 /// `limits.<name>.burst` for each ``RateLimit`` (per client address, except
-/// `register_device_email`, which is per email), `limits.ipv6_prefix` (the leading bits of
-/// an IPv6 client address that make its bucket, 1 to 128, default 64) and
-/// `limits.integration_long_polls` (integration feed long-polls waiting at once, default 64).
+/// `register_device_email`, which is per email, and `client_authentication`, which is per
+/// service-account client id), `limits.ipv6_prefix` (the leading bits of an IPv6 client
+/// address that make its bucket, 1 to 128, default 64) and `limits.integration_long_polls`
+/// (integration feed long-polls waiting at once, default 64, shared fairly between the
+/// environments with service accounts).
 public struct LimitSettings: Sendable {
     /// Whether the rate limits apply at all.
     public var enabled: Bool
