@@ -37,7 +37,7 @@ E2E_STORE ?= sqlite
 # Client secret for the local mock IdP (it accepts any secret). Never a real one.
 export DEV_IDP_CLIENT_SECRET ?= fieldpass-local-dev-secret
 # Secret of the development config's `backend` service account. Never a real one.
-export DEV_BACKEND_SECRET ?= fieldpass-local-backend-secret
+export DEV_BACKEND_SECRET ?= fieldpass-local-development-backend-secret
 # Password of the throw-away PostgreSQL clusters. Never a real one.
 export FIELDPASS_PG_PASSWORD ?= fieldpass-local-pg
 

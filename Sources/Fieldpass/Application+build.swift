@@ -68,8 +68,8 @@ func buildRouter(
     DiscoveryController(keys: keys).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
     ReadinessController(store: store, readiness: readiness).addRoutes(to: router)
-    MetricsController(registry: metrics).addRoutes(to: router)
-    let clientAddress = ClientAddress(trustedProxies: configuration.server.trustedProxies)
+    MetricsController(registry: metrics, settings: configuration.metrics).addRoutes(to: router)
+    let clientAddress = ClientAddress(trustedProxies: configuration.server.trustedProxies, ipv6Prefix: configuration.limits.ipv6Prefix)
     /// The routes behind the per-address `limit` (no middleware when limits are off).
     func limited(_ limit: RateLimit) -> RouterGroup<AppRequestContext> {
         let group = router.group()
@@ -89,7 +89,9 @@ func buildRouter(
     EventSocketController(store: store, hub: hub, limits: configuration.sessions.socketLimits)
         .addRoutes(to: limited(.events))
 
-    let serviceAccounts = ServiceAccountDirectory(environments: configuration.environments)
+    let serviceAccounts = ServiceAccountDirectory(
+        environments: configuration.environments, failures: configuration.limits.limiter(.clientAuthentication)
+    )
     let validator = AccessTokenValidator(
         keys: keys,
         credentials: store, serviceAccounts: serviceAccounts.environments
@@ -109,8 +111,11 @@ func buildRouter(
     AdminUsersController(directory: store, policy: policy).addRoutes(to: admin)
     AdminOffboardingController(credentials: store).addRoutes(to: admin)
     AdminTeamsController(directory: store).addRoutes(to: admin)
-    IntegrationController(store: store, longPolls: ConcurrencyGate(capacity: configuration.limits.integrationLongPolls))
-        .addRoutes(to: authenticated("integration"))
+    // Shared fairly between the environments whose service accounts can sign in.
+    let longPolls = ConcurrencyGate(
+        capacity: configuration.limits.integrationLongPolls, keys: Set(serviceAccounts.environments.values).count
+    )
+    IntegrationController(store: store, longPolls: longPolls).addRoutes(to: authenticated("integration"))
 
     return router
 }

@@ -35,6 +35,9 @@ struct ConfigurationTests {
         #expect(environment.idp.clientSecret == "s3")
         #expect(environment.idp.scopes == ["openid", "email", "profile"])
         #expect(environment.idp.clientAuthentication == .clientSecretBasic)
+        #expect(configuration.limits.ipv6Prefix == 64)
+        #expect(configuration.limits.rules[.clientAuthentication] == RateLimitRule(perMinute: 6, burst: 10))
+        #expect(configuration.metrics.token == nil, "/metrics is open unless a token is configured")
     }
 
     @Test func environmentVariablesOverrideTheFile() throws {
@@ -69,6 +72,13 @@ struct ConfigurationTests {
         ("storage: { driver: postgres, postgres: { url: \"postgres://u:hunter2@db/fp\" } }\n", "storage.postgres.url"),
         ("storage: { driver: postgres, postgres: { url: \"http://u@db/fp\" } }\n", "storage.postgres.url"),
         ("storage: { driver: postgres, postgres: { url: \"postgres://u@db/fp\", password_env: PG_UNSET } }\n", "storage.postgres.password_env"),
+        ("limits: { ipv6_prefix: 0 }\n", "limits.ipv6_prefix"),
+        ("limits: { ipv6_prefix: 129 }\n", "limits.ipv6_prefix"),
+        ("limits: { ipv6_prefix: /64 }\n", "limits.ipv6_prefix"),
+        ("limits: { client_authentication: { burst: 0 } }\n", "limits.client_authentication.burst"),
+        ("limits: { client_authentication: { per_minute: many } }\n", "limits.client_authentication.per_minute"),
+        ("metrics: { token_env: METRICS_UNSET }\n", "metrics.token_env"),
+        ("metrics: { token: hunter2 }\n", "metrics.token"),
     ])
     func badValuesStopStartUpNamingTheKey(yaml: String, key: String) {
         let full = yaml.hasPrefix("environments") ? yaml : yaml + Self.minimal
@@ -76,6 +86,42 @@ struct ConfigurationTests {
             try FieldpassConfiguration.parse(yaml: full, environment: [:])
         }
         #expect(error?.key == key, "\(String(describing: error))")
+    }
+
+    @Test("a short or empty metrics token stops start-up naming the key", arguments: ["", "abc123", String(repeating: "x", count: 31)])
+    func shortMetricsTokens(token: String) {
+        let error = #expect(throws: ConfigurationError.self) {
+            try FieldpassConfiguration.parse(yaml: "metrics: { token_env: SCRAPE }\n" + Self.minimal, environment: ["SCRAPE": token])
+        }
+        #expect(error?.key == "metrics.token_env")
+        #expect(token.isEmpty || error?.description.contains(token) == false, "the message must not show the token")
+    }
+
+    @Test func aLongEnoughMetricsTokenIsRead() throws {
+        let token = String(repeating: "t", count: 32)
+        let configuration = try FieldpassConfiguration.parse(yaml: "metrics: { token_env: SCRAPE }\n" + Self.minimal, environment: ["SCRAPE": token])
+        #expect(configuration.metrics.token == token)
+        #expect(try FieldpassConfiguration.parse(yaml: "limits: { ipv6_prefix: 48 }\n" + Self.minimal, environment: [:]).limits.ipv6Prefix == 48)
+    }
+
+    @Test("a service account secret under 32 characters stops start-up naming the account")
+    func shortServiceAccountSecrets() throws {
+        let yaml = Self.minimal + """
+
+                service_accounts:
+                  - id: backend
+                    secret_env: BACKEND_SECRET
+            """
+        let short = String(repeating: "s", count: 31)
+        let error = #expect(throws: ConfigurationError.self) {
+            try FieldpassConfiguration.parse(yaml: yaml, environment: ["BACKEND_SECRET": short])
+        }
+        #expect(error?.key == "environments.dev.service_accounts.backend.secret_env")
+        #expect(error?.description.contains("'backend'") == true && error?.description.contains(short) == false, "\(String(describing: error))")
+        let configuration = try FieldpassConfiguration.parse(yaml: yaml, environment: ["BACKEND_SECRET": short + "s"])
+        #expect(configuration.environments.first?.serviceAccounts.first?.secret == short + "s")
+        let unset = try FieldpassConfiguration.parse(yaml: yaml, environment: [:])
+        #expect(unset.environments.first?.serviceAccounts.first?.secret == nil, "an unset secret leaves the account unable to sign in")
     }
 
     @Test func aDomainBelongsToOneEnvironmentOnly() {

@@ -37,6 +37,53 @@ struct RateLimitTests {
         #expect(limiter.take("limited", now: start + .seconds(10)) != .allowed)
     }
 
+    @Test("only a wrong secret of a configured account takes a token; with none left even the right one is refused")
+    func clientAuthenticationFailures() throws {
+        let secret = String(repeating: "s", count: 32)
+        let yaml = """
+            environments:
+              - id: dev
+                email_domains: [example.com]
+                service_accounts:
+                  - id: backend
+                    secret_env: BACKEND_SECRET
+                idp: { issuer: "https://i", client_id: c, client_secret_env: S }
+            """
+        let configuration = try FieldpassConfiguration.parse(yaml: yaml, environment: ["BACKEND_SECRET": secret])
+        let limiter = RateLimiter(limit: .clientAuthentication, rule: RateLimitRule(perMinute: 1, burst: 2))
+        let directory = ServiceAccountDirectory(environments: configuration.environments, failures: limiter)
+        #expect(try directory.authenticate(id: "backend", secret: secret)?.id == "backend")
+        for index in 0..<5 { #expect(try directory.authenticate(id: "made-up-\(index)", secret: secret) == nil) }
+        #expect(limiter.trackedKeys == 0, "neither a success nor an unknown id makes a bucket")
+        #expect(try directory.authenticate(id: "backend", secret: "wrong") == nil)
+        #expect(try directory.authenticate(id: "backend", secret: secret) != nil, "a token left: the right secret works")
+        #expect(try directory.authenticate(id: "backend", secret: "wrong") == nil)
+        #expect(throws: APIError.self) { try directory.authenticate(id: "backend", secret: secret) }
+        #expect(limiter.trackedKeys == 1)
+    }
+
+    @Test("a key holds at most its share of the places, all keys together at most the capacity")
+    func fairShare() async {
+        let gate = ConcurrencyGate(capacity: 3, keys: 2)
+        #expect(gate.share == 1)
+        var admitted: [String] = []
+        _ = await gate.withPlace(for: "a") {
+            admitted.append("a")
+            _ = await gate.withPlace(for: "a") { admitted.append("a again") }
+            _ = await gate.withPlace(for: "b") {
+                admitted.append("b")
+                _ = await gate.withPlace(for: "c") {
+                    admitted.append("c")
+                    _ = await gate.withPlace(for: "d") { admitted.append("d, over the capacity") }
+                }
+            }
+        }
+        #expect(admitted == ["a", "b", "c"])
+        #expect(await gate.withPlace(for: "a") { true } == true, "places come free when their holders finish")
+        #expect(ConcurrencyGate(capacity: 64, keys: 3).share == 21)
+        #expect(ConcurrencyGate(capacity: 64, keys: 0).share == 64)
+    }
+
     @Test("networks match their own addresses only", arguments: [
         ("10.0.0.0/8", "10.200.3.4", true), ("10.0.0.0/8", "11.0.0.1", false),
         ("192.168.1.7", "192.168.1.7", true), ("192.168.1.7", "192.168.1.8", false),
@@ -55,9 +102,34 @@ struct RateLimitTests {
         #expect(IPNetwork(text) == nil)
     }
 
+    @Test("an IPv6 client is keyed by its network, an IPv4 one (mapped or not) by its address", arguments: [
+        ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", 64, "2001:db8:1:2::/64"),
+        ("2001:DB8:1:2::1", 64, "2001:db8:1:2::/64"),
+        ("2001:db8:1:3::1", 64, "2001:db8:1:3::/64"),
+        ("2001:db8:1:2:aaaa::1", 48, "2001:db8:1::/48"),
+        ("2001:db8:1:2:aaaa::1", 128, "2001:db8:1:2:aaaa::1/128"),
+        ("2001:db8:ffff::1", 1, "::/1"),
+        ("fe80::1", 1, "8000::/1"),
+        ("::1", 64, "::/64"),
+        ("198.51.100.7", 64, "198.51.100.7"),
+        ("::ffff:198.51.100.7", 64, "198.51.100.7"),
+        ("::ffff:198.51.100.7", 128, "198.51.100.7"),
+    ])
+    func clientKeys(address: String, prefix: Int, key: String) {
+        #expect(ClientAddress(trustedProxies: [], ipv6Prefix: prefix).key(peer: address, forwardedFor: []) == key)
+    }
+
+    @Test("the key of a forwarded client is its network; text that is no address stays as it is")
+    func forwardedClientKeys() throws {
+        let resolver = ClientAddress(trustedProxies: [try #require(IPNetwork("::1"))], ipv6Prefix: 64)
+        #expect(resolver.key(peer: "::1", forwardedFor: ["2001:db8:5:6::9"]) == "2001:db8:5:6::/64")
+        #expect(resolver.key(peer: "::1", forwardedFor: ["2001:db8:5:6::9, ::1"]) == "2001:db8:5:6::/64")
+        #expect(resolver.key(peer: nil, forwardedFor: []) == "unknown")
+    }
+
     @Test("X-Forwarded-For is believed only from trusted proxies, read from the right")
     func forwardedFor() throws {
-        let resolver = ClientAddress(trustedProxies: [try #require(IPNetwork("10.0.0.0/8"))])
+        let resolver = ClientAddress(trustedProxies: [try #require(IPNetwork("10.0.0.0/8"))], ipv6Prefix: 64)
         #expect(resolver.resolve(peer: "203.0.113.5", forwardedFor: ["198.51.100.1"]) == "203.0.113.5", "an untrusted peer is the client")
         #expect(resolver.resolve(peer: "10.0.0.2", forwardedFor: ["198.51.100.1"]) == "198.51.100.1")
         #expect(

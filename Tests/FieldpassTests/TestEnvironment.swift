@@ -68,7 +68,7 @@ struct TestEnvironment {
                   client_id: fieldpass
                   client_secret_env: TEST_IDP_SECRET
             """
-        let secrets = ["TEST_IDP_SECRET": "test-secret", "TEST_BACKEND_SECRET": "backend-secret", "TEST_OTHER_BACKEND_SECRET": "other-secret"]
+        let secrets = ["TEST_IDP_SECRET": "test-secret", "TEST_BACKEND_SECRET": "backend-secret-of-at-least-32-characters", "TEST_OTHER_BACKEND_SECRET": "other-secret-of-at-least-32-characters"]
         let configuration = try FieldpassConfiguration.parse(yaml: yaml, environment: secrets.merging(extraEnvironment) { $1 })
         let logger = Logger(label: "test")
         try await StoreFactory.migrate(configuration.storage, logger: logger)

@@ -1,7 +1,9 @@
 """What a new user meets first: `make run` refusing a taken port before it builds and
 stopping everything when a supervisor sends make alone SIGTERM; `fieldpass onboard`
 against a server that is down naming the URL it tried; configuration mistakes printed
-without the usage text; an unknown environment naming the known ones."""
+without the usage text (a short service-account secret naming the account, a metrics
+token variable that is not set naming its key); an unknown environment naming the known
+ones."""
 
 from __future__ import annotations
 
@@ -14,7 +16,19 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FieldpassServer, MockIdP, clean_env, free_port, http_client, server_env, server_in, wait_until
+from helpers import (
+    EMAIL_DOMAIN,
+    EnvironmentSpec,
+    FieldpassServer,
+    MockIdP,
+    ServiceAccountSpec,
+    clean_env,
+    free_port,
+    http_client,
+    server_env,
+    server_in,
+    wait_until,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -106,6 +120,41 @@ def test_a_configuration_error_prints_alone(configured: FieldpassServer) -> None
     assert result.returncode == 1
     assert result.stderr.strip() == f"Error: configuration {configured.config_path}: surprise: is not a known configuration key", result.stderr
     assert "Usage" not in result.stderr + result.stdout
+
+
+def serve_refused(server: FieldpassServer) -> str:
+    """`fieldpass serve` that must stop at the configuration: its stderr."""
+    result = server.cli("serve", "--config", str(server.config_path))
+    assert result.returncode == 1, result.stderr
+    assert "Usage" not in result.stderr + result.stdout
+    return result.stderr
+
+
+def test_a_short_service_account_secret_stops_start_up_naming_the_account(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    short = ServiceAccountSpec("erp-sync", "ERP_SYNC_SECRET", "only-31-characters-long-secret!")
+    assert len(short.secret) == 31
+    environments = (EnvironmentSpec("dev", (EMAIL_DOMAIN,), service_accounts=(short,)),)
+    server = server_in(tmp_path, fieldpass_bin, idp, server_env(None, environments), environments=environments)
+    server.workdir.mkdir(parents=True, exist_ok=True)
+    server.write_config()
+    stderr = serve_refused(server)
+    assert "environments.dev.service_accounts.erp-sync.secret_env:" in stderr, stderr
+    assert "'erp-sync'" in stderr and "32 characters" in stderr, stderr
+    assert short.secret not in stderr, "the secret was printed"
+    # One character more and it starts.
+    server.env[short.secret_env] = short.secret + "!"
+    server.start()
+    server.stop()
+
+
+@pytest.mark.parametrize("value", [None, "", "too-short-for-a-token"])
+def test_a_metrics_token_variable_unset_or_short_stops_start_up(configured: FieldpassServer, value: str | None) -> None:
+    configured.env["METRICS_TOKEN_ENV"] = "SCRAPE_TOKEN"
+    if value is not None:
+        configured.env["SCRAPE_TOKEN"] = value
+    stderr = serve_refused(configured)
+    assert "metrics.token_env:" in stderr and "SCRAPE_TOKEN" in stderr, stderr
+    assert not value or value not in stderr, "the token was printed"
 
 
 def test_an_unknown_environment_names_the_known_ones(configured: FieldpassServer) -> None:

@@ -5,11 +5,13 @@ and after, and checks that each counter moved by exactly what the run did: reque
 route template, method and status with their duration histogram; the onboarding funnel;
 `login_failed` by reason; token grants by type and result; open event sockets; the time
 from event stored to frame sent; IdP calls by environment. No label holds a raw path, a
-query string, an email or a session id.
+query string, an email or a session id. With `metrics.token_env` only the scrapers' bearer
+token reads it.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,6 +32,7 @@ from helpers import (
     receive_until_close,
     server_env,
     server_in,
+    start_server,
     unique_email,
     wait_until,
     ws_connect,
@@ -125,3 +128,46 @@ def test_unknown_paths_share_one_route_label(server: FieldpassServer) -> None:
     text, after = scrape(server)
     assert moved(before, after, "http_requests_total", method="GET", route="NotFound", status="404") == 5
     assert "path-" not in text
+
+
+def test_without_a_token_setting_metrics_are_open(server: FieldpassServer) -> None:
+    with http_client() as client:
+        response = client.get(f"{server.url}/metrics", headers={"authorization": "Bearer anything"})
+    assert response.status_code == 200, response.text
+    assert "http_requests_total" in response.text
+
+
+def test_metrics_token_env_closes_metrics_to_all_but_the_token(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    token = secrets.token_urlsafe(32)
+    server = start_server(fieldpass_bin, idp, tmp_path, {"METRICS_TOKEN_ENV": "SCRAPE_TOKEN", "SCRAPE_TOKEN": token})
+    try:
+        with http_client() as client:
+            def get(headers: dict[str, str]) -> httpx.Response:
+                return client.get(f"{server.url}/metrics", headers=headers)
+
+            for headers, code in [
+                ({}, "unauthorized"),
+                ({"authorization": f"Basic {token}"}, "unauthorized"),
+                ({"authorization": "Bearer " + token[:-1]}, "invalid_token"),
+                ({"authorization": f"Bearer {token}x"}, "invalid_token"),
+                ({"authorization": "Bearer " + secrets.token_urlsafe(32)}, "invalid_token"),
+            ]:
+                refused = get(headers)
+                assert refused.status_code == 401, refused.text
+                assert refused.headers["content-type"].startswith("application/json"), refused.headers
+                assert refused.json()["error"] == code, refused.text
+                assert refused.json()["error_description"], refused.text
+                assert refused.headers["www-authenticate"].startswith("Bearer"), refused.headers
+                assert "http_requests_total" not in refused.text
+            allowed = get({"authorization": f"Bearer {token}"})
+            assert allowed.status_code == 200, allowed.text
+            assert allowed.headers["content-type"].startswith("text/plain; version=0.0.4"), allowed.headers
+            refusals = [
+                sample.value for family in text_string_to_metric_families(allowed.text) for sample in family.samples
+                if sample.name == "http_requests_total" and sample.labels.get("route") == "/metrics" and sample.labels.get("status") == "401"
+            ]
+            assert refusals == [5], f"the refusals are counted: {refusals}"
+            assert get({"authorization": f"bearer {token}"}).status_code == 200, "the scheme is case-insensitive"
+        assert token not in server.log_tail(), "the token was logged"
+    finally:
+        server.stop()

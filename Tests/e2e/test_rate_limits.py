@@ -2,9 +2,11 @@
 
 Each limited route answers 429 with `Retry-After` and the JSON error `rate_limited` once a
 client address has used its burst, and a refused request stores nothing. `X-Forwarded-For`
-picks the bucket only when the peer is a trusted proxy. The integration feed lets
-`limits.integration_long_polls` long-polls wait at once and answers the next 503
-`server_busy`.
+picks the bucket only when the peer is a trusted proxy; an IPv6 client counts by its
+`limits.ipv6_prefix` network. Wrong client secrets are limited per client id
+(`client_authentication`), from however many addresses. The integration feed lets
+`limits.integration_long_polls` long-polls wait at once, each environment its fair share,
+and answers the next 503 `server_busy`.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from typing import Any
 
 import httpx
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from helpers import (
     DEV_BACKEND,
     DIRECTORY_ENVIRONMENTS,
+    OTHER_BACKEND,
     FieldpassServer,
     IntegrationClient,
     MockIdP,
@@ -38,8 +42,11 @@ SLOW = {"per_minute": 1, "burst": BURST}
 LIMITED = ("register_device", "confirmation", "auth_callback", "events", "token", "revoke", "introspect")
 
 
-def start(workdir: Path, fieldpass_bin: Path, idp: MockIdP, limits: dict[str, Any], extra: dict[str, str] | None = None) -> FieldpassServer:
-    return start_server(fieldpass_bin, idp, workdir, extra, environments=DIRECTORY_ENVIRONMENTS, limits=limits)
+def start(
+    workdir: Path, fieldpass_bin: Path, idp: MockIdP, limits: dict[str, Any], extra: dict[str, str] | None = None,
+    host: str = "127.0.0.1",
+) -> FieldpassServer:
+    return start_server(fieldpass_bin, idp, workdir, extra, environments=DIRECTORY_ENVIRONMENTS, limits=limits, host=host)
 
 
 @pytest.fixture
@@ -154,6 +161,85 @@ def test_forwarded_for_counts_only_from_a_trusted_proxy(fieldpass_bin: Path, idp
         untrusting.stop()
 
 
+def forwarded_revokes(server: FieldpassServer) -> Callable[[str], int]:
+    """`POST /revoke` as relayed by a trusted proxy for `client_address`: its status."""
+    def revoke(client_address: str) -> int:
+        with http_client() as client:
+            headers = {"x-forwarded-for": client_address}
+            return client.post(f"{server.url}/revoke", data={"token": "x"}, headers=headers).status_code
+    return revoke
+
+
+def test_ipv6_clients_count_by_their_64_network(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    server = start(tmp_path, fieldpass_bin, idp, {"revoke": SLOW}, {"SERVER_TRUSTED_PROXIES": "::1"}, host="::1")
+    try:
+        revoke = forwarded_revokes(server)
+        # Another address for each request, all in one /64: one bucket.
+        one_host = [f"2001:db8:aa:bb:{i:x}::{i + 1:x}" for i in range(BURST + 1)]
+        statuses = [revoke(address) for address in one_host]
+        assert statuses[:BURST] == [200] * BURST and statuses[BURST] == 429, statuses
+        assert revoke("2001:DB8:AA:BB:FFFF:FFFF:FFFF:FFFF") == 429, "the same /64 written otherwise"
+        assert revoke("2001:db8:aa:bc::1") == 200, "the next /64 is another client"
+        # An IPv4-mapped address is its IPv4 address.
+        assert [revoke("198.51.100.7") for _ in range(BURST)] == [200] * BURST
+        assert revoke("::ffff:198.51.100.7") == 429
+        assert revoke("::ffff:198.51.100.8") == 200
+        # The peer itself, an IPv6 address without a proxy in front, is limited too.
+        with http_client() as client:
+            direct = [client.post(f"{server.url}/revoke", data={"token": "x"}).status_code for _ in range(BURST + 1)]
+        assert direct[-1] == 429, direct
+    finally:
+        server.stop()
+
+
+def test_limits_ipv6_prefix_sets_the_network(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    limits = {"revoke": SLOW, "ipv6_prefix": 128}
+    server = start(tmp_path, fieldpass_bin, idp, limits, {"SERVER_TRUSTED_PROXIES": "127.0.0.1"})
+    try:
+        revoke = forwarded_revokes(server)
+        assert [revoke("2001:db8:aa:bb::1") for _ in range(BURST + 1)][-1] == 429
+        assert revoke("2001:db8:aa:bb::2") == 200, "with /128 each address is its own client"
+    finally:
+        server.stop()
+
+
+def test_wrong_secrets_for_one_client_id_are_limited_from_any_address(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    server = start(tmp_path, fieldpass_bin, idp, {"client_authentication": SLOW}, {"SERVER_TRUSTED_PROXIES": "127.0.0.1"})
+    try:
+        with http_client() as client:
+            def authenticate(path: str, client_id: str, secret: str, address: str) -> httpx.Response:
+                form = {"grant_type": "client_credentials"} if path == "/token" else {"token": "x"}
+                headers = {"x-forwarded-for": address}
+                return client.post(f"{server.url}{path}", data=form, auth=(client_id, secret), headers=headers)
+
+            # Each guess from another address, each endpoint: all charge the one client id.
+            guesses = [
+                authenticate(path, DEV_BACKEND.id, f"guess-{i}", f"198.51.100.{i + 1}")
+                for i, path in enumerate(["/token", "/introspect", "/revoke"])
+            ]
+            assert [r.status_code for r in guesses] == [401] * BURST, [describe(r) for r in guesses]
+            refused = authenticate("/token", DEV_BACKEND.id, "guess-4", "198.51.100.4")
+            assert_rate_limited(refused, what="for this client")
+            # While the bucket is empty the right secret is refused too, before it is checked.
+            for path in ("/token", "/introspect"):
+                assert_rate_limited(authenticate(path, DEV_BACKEND.id, DEV_BACKEND.secret, "203.0.113.1"), what="for this client")
+            # Another client id is not affected, from the very same addresses.
+            assert authenticate("/token", OTHER_BACKEND.id, OTHER_BACKEND.secret, "198.51.100.4").status_code == 200
+            assert authenticate("/token", OTHER_BACKEND.id, "wrong", "198.51.100.4").status_code == 401
+            # An id nobody configured never gets a bucket: it fails, but is never limited by id.
+            unknown = [authenticate("/token", "no-such-client", "x", f"192.0.2.{i}").status_code for i in range(BURST + 2)]
+            assert unknown == [401] * (BURST + 2), unknown
+            metrics = client.get(f"{server.url}/metrics").text
+        refusals = {
+            sample.labels.get("limit"): sample.value
+            for family in text_string_to_metric_families(metrics) for sample in family.samples
+            if sample.name == "fieldpass_rate_limited_total"
+        }
+        assert refusals == {"client_authentication": 3}, refusals
+    finally:
+        server.stop()
+
+
 def test_a_whole_sign_in_fits_the_default_limits(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
     server = start(tmp_path, fieldpass_bin, idp, {"enabled": True})
     try:
@@ -186,5 +272,33 @@ def test_long_polls_beyond_the_cap_get_503(fieldpass_bin: Path, idp: MockIdP, tm
             # A request without wait never waits, so the cap does not apply to it.
             assert second.feed_response(cursor).status_code == 200
             assert second.feed_response(cursor, wait=1).status_code == 200, "the place came free"
+    finally:
+        server.stop()
+
+
+def test_one_environment_cannot_hold_every_long_poll(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    # Two environments with service accounts share 2 places: one each.
+    server = start(tmp_path, fieldpass_bin, idp, {"integration_long_polls": 2})
+    try:
+        with IntegrationClient(server.public_url, DEV_BACKEND.id, DEV_BACKEND.secret) as dev, \
+                IntegrationClient(server.public_url, DEV_BACKEND.id, DEV_BACKEND.secret) as dev_again, \
+                IntegrationClient(server.public_url, OTHER_BACKEND.id, OTHER_BACKEND.secret) as other:
+            for client in (dev, dev_again, other):
+                client.authenticate()
+            _, dev_cursor = dev.drain()
+            _, other_cursor = other.drain()
+            outcome: dict[str, httpx.Response] = {}
+            thread = threading.Thread(target=lambda: outcome.setdefault("dev", dev.feed_response(dev_cursor, wait=4)))
+            thread.start()
+            try:
+                time.sleep(1.0)  # dev's long-poll is waiting by now, holding dev's share
+                refused = dev_again.feed_response(dev_cursor, wait=1)
+                served = other.feed_response(other_cursor, wait=1)
+            finally:
+                thread.join(10)
+            assert refused.status_code == 503, describe(refused)
+            assert refused.json()["error"] == "server_busy", describe(refused)
+            assert served.status_code == 200, f"the other environment was shut out: {describe(served)}"
+            assert outcome["dev"].status_code == 200, describe(outcome["dev"])
     finally:
         server.stop()

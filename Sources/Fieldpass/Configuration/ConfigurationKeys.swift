@@ -20,8 +20,8 @@ enum ConfigurationKeys {
         ["environments", "*", "confirm_device"],
         ["environments", "*", "bootstrap_admins"], ["environments", "*", "service_accounts"],
         ["environments", "*", "service_accounts", "*", "id"], ["environments", "*", "service_accounts", "*", "secret_env"],
-        ["users", "unconfirmed_retention"],
-        ["limits", "enabled"], ["limits", "integration_long_polls"],
+        ["users", "unconfirmed_retention"], ["metrics", "token_env"],
+        ["limits", "enabled"], ["limits", "ipv6_prefix"], ["limits", "integration_long_polls"],
         ["roles", "admin"], ["roles", "manager"], ["roles", "worker"],
     ]
 

@@ -20,6 +20,8 @@ public struct FieldpassConfiguration: Sendable {
     public var users: UserSettings
     /// Rate limits and caps.
     public var limits: LimitSettings
+    /// Who may scrape `/metrics`.
+    public var metrics: MetricsSettings
     /// Companies and their IdPs.
     public var environments: [EnvironmentSettings]
     /// Realm defaults per role.
@@ -33,6 +35,7 @@ public struct FieldpassConfiguration: Sendable {
         tokens = try TokenSettings(settings)
         sessions = try SessionSettings(settings)
         limits = try LimitSettings(settings)
+        metrics = try MetricsSettings(settings, environment: environment)
         users = try UserSettings(settings)
         roles = try RoleSettings(settings)
         let ids = try settings.strings(["environments"])

@@ -16,12 +16,12 @@ struct BearerAuthenticator: RouterMiddleware {
         guard let header = request.headers[.authorization] else {
             throw Self.unauthorized("A bearer token is required.")
         }
-        guard header.count > 7, header.prefix(7).lowercased() == "bearer " else {
+        guard let token = Self.token(in: header) else {
             throw Self.unauthorized("The Authorization header must be 'Bearer <token>'.")
         }
         var context = context
         do {
-            context.identity = try await validator.validate(String(header.dropFirst(7)), now: Date()).identity
+            context.identity = try await validator.validate(token, now: Date()).identity
         } catch let rejection as AccessTokenValidator.Rejection {
             throw Self.unauthorized(Self.explain(rejection), invalidToken: true)
         }
@@ -36,6 +36,12 @@ struct BearerAuthenticator: RouterMiddleware {
         case .userDisabled: "This user is disabled."
         case .serviceAccountRemoved: "This service account no longer exists."
         }
+    }
+
+    /// The token of a `Bearer <token>` header (the scheme in any case), or nil.
+    static func token(in header: String) -> String? {
+        guard header.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
+        return String(header.dropFirst(7))
     }
 
     /// 401 with the RFC 6750 challenge; `invalid_token` when a token was sent but is no good.

@@ -5,7 +5,8 @@ import Hummingbird
 /// waiting devices. Only service accounts, and only for their own environment.
 struct IntegrationController: Sendable {
     let store: any FieldpassStore
-    /// Bounds the long-polls waiting at once: each holds a connection and a task.
+    /// Bounds the long-polls waiting at once, in all and per environment: each holds a
+    /// connection and a task.
     let longPolls: ConcurrencyGate
 
     /// Longest long-poll, so no request holds a connection for long.
@@ -69,9 +70,10 @@ struct IntegrationController: Sendable {
             }
         }
         guard wait > 0 else { return try await poll() }
-        guard let page = try await longPolls.withPlace(poll) else {
+        guard let page = try await longPolls.withPlace(for: environmentID, poll) else {
             throw APIError(
-                .serviceUnavailable, IntegrationErrorCode.serverBusy, "Too many long-polls are waiting; try again shortly.", retryAfter: 1
+                .serviceUnavailable, IntegrationErrorCode.serverBusy,
+                "Too many long-polls (of this environment, or in all) are waiting; try again shortly.", retryAfter: 1
             )
         }
         return page

@@ -4,10 +4,11 @@ import Hummingbird
 /// Client authentication of a request (RFC 6749 section 2.3.1), as `/token`, `/revoke` and
 /// `/introspect` all need it.
 extension ServiceAccountDirectory {
-    /// The service account named by HTTP Basic credentials, or 401 `invalid_client`.
+    /// The service account named by HTTP Basic credentials, or 401 `invalid_client` (429
+    /// `rate_limited` while its client id has failed too often, see ``authenticate(id:secret:)``).
     func authenticate(_ request: Request) throws -> Account {
         guard let (id, secret) = Self.basicCredentials(request.headers[.authorization]),
-            let account = authenticate(id: id, secret: secret)
+            let account = try authenticate(id: id, secret: secret)
         else {
             throw APIError(
                 .unauthorized, OAuthErrorCode.invalidClient, "Client authentication failed.",

@@ -9,9 +9,12 @@ struct ServiceAccountDirectory: Sendable {
     }
 
     private let accounts: [String: Account]
+    /// Failed authentications per client id (`limits.client_authentication`); nil when limits are off.
+    private let failures: RateLimiter?
 
     /// Accounts whose secret variable is unset cannot sign in and are left out.
-    init(environments: [EnvironmentSettings]) {
+    init(environments: [EnvironmentSettings], failures: RateLimiter?) {
+        self.failures = failures
         var accounts: [String: Account] = [:]
         for environment in environments {
             for account in environment.serviceAccounts {
@@ -26,8 +29,17 @@ struct ServiceAccountDirectory: Sendable {
     var environments: [String: String] { accounts.mapValues(\.environmentID) }
 
     /// The account if `secret` is its secret. Digests are compared in full, whatever differs first.
-    func authenticate(id: String, secret: String) -> Account? {
+    ///
+    /// A wrong secret for a configured account uses up one of that account's tokens; with
+    /// none left, the 429 comes before the secret is looked at, so the client id has one
+    /// bucket however many addresses try. Unknown ids get no bucket: the caller chooses them.
+    func authenticate(id: String, secret: String) throws(APIError) -> Account? {
         guard let account = accounts[id] else { return nil }
-        return Crypto.constantTimeEquals(Crypto.sha256(Array(secret.utf8)), account.secretDigest) ? account : nil
+        try failures?.check(id).check()
+        guard Crypto.constantTimeEquals(Crypto.sha256(Array(secret.utf8)), account.secretDigest) else {
+            _ = failures?.take(id)
+            return nil
+        }
+        return account
     }
 }

@@ -8,6 +8,15 @@ import Foundation
 /// by sending the header itself.
 struct ClientAddress: Sendable {
     let trustedProxies: [IPNetwork]
+    /// Leading bits of an IPv6 address that name its client (`limits.ipv6_prefix`).
+    let ipv6Prefix: Int
+
+    /// The rate-limit key of a request: its client's address, or for IPv6 the network of
+    /// `ipv6Prefix` bits the address lies in (see ``IPNetwork/init(client:ipv6Prefix:)``).
+    func key(peer: String?, forwardedFor: [String]) -> String {
+        let client = resolve(peer: peer, forwardedFor: forwardedFor)
+        return IPNetwork(client: client, ipv6Prefix: ipv6Prefix)?.description ?? client
+    }
 
     func resolve(peer: String?, forwardedFor: [String]) -> String {
         guard let peer else { return "unknown" }

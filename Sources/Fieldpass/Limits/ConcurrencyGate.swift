@@ -1,20 +1,42 @@
 import Synchronization
 
-/// Lets at most `capacity` callers hold a place at once; the rest are turned away at once
-/// rather than queued, since what they wait for (a long-poll) is itself a wait.
+/// Lets at most `capacity` callers hold a place at once, and at most `share` of them with
+/// one key (an environment), so one company's backend cannot take every place from the
+/// others. The rest are turned away at once rather than queued, since what they wait for
+/// (a long-poll) is itself a wait.
 final class ConcurrencyGate: Sendable {
     let capacity: Int
-    private let holders = Atomic(0)
+    /// Places one key may hold at once.
+    let share: Int
+    private let holders = Mutex(Holders())
 
-    init(capacity: Int) {
+    /// A gate whose `capacity` is split evenly between `keys` keys (each gets at least one place).
+    init(capacity: Int, keys: Int) {
         self.capacity = capacity
+        share = max(1, capacity / max(1, keys))
     }
 
-    /// Runs `body` holding a place, or returns nil without running it when all are taken.
-    func withPlace<T>(_ body: () async throws -> T) async rethrows -> T? {
-        let before = holders.add(1, ordering: .relaxed).oldValue
-        defer { holders.subtract(1, ordering: .relaxed) }
-        guard before < capacity else { return nil }
+    /// Runs `body` holding a place for `key`, or returns nil without running it when all
+    /// places, or all of `key`'s share, are taken.
+    func withPlace<T>(for key: String, _ body: () async throws -> T) async rethrows -> T? {
+        let admitted = holders.withLock { held in
+            guard held.total < capacity, held.byKey[key, default: 0] < share else { return false }
+            held.total += 1
+            held.byKey[key, default: 0] += 1
+            return true
+        }
+        guard admitted else { return nil }
+        defer {
+            holders.withLock { held in
+                held.total -= 1
+                held.byKey[key] = held.byKey[key].flatMap { $0 > 1 ? $0 - 1 : nil }
+            }
+        }
         return try await body()
+    }
+
+    private struct Holders {
+        var total = 0
+        var byKey: [String: Int] = [:]
     }
 }

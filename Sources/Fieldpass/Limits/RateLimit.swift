@@ -2,7 +2,7 @@
 /// in the `limit` label of `fieldpass_rate_limited_total`.
 public enum RateLimit: String, CaseIterable, Sendable {
     case registerDevice = "register_device"
-    /// The only one keyed by email rather than by client address.
+    /// Keyed by email rather than by client address.
     case registerDeviceEmail = "register_device_email"
     case confirmation
     case authCallback = "auth_callback"
@@ -11,6 +11,9 @@ public enum RateLimit: String, CaseIterable, Sendable {
     case token
     case revoke
     case introspect
+    /// Failed client authentications at `/token`, `/revoke` and `/introspect`, keyed by the
+    /// (configured) client id, so that many addresses together cannot grind one secret.
+    case clientAuthentication = "client_authentication"
 
     /// Generous per address, because a whole crew often shares one (an office, a carrier's
     /// NAT); the per-email limit is what stops one mailbox being flooded with sign-in links.
@@ -23,11 +26,17 @@ public enum RateLimit: String, CaseIterable, Sendable {
         case .token: RateLimitRule(perMinute: 600, burst: 120)
         case .revoke: RateLimitRule(perMinute: 120, burst: 60)
         case .introspect: RateLimitRule(perMinute: 3000, burst: 600)
+        // A token every 10 s: an honest client is back at most that long after someone else's failures stop.
+        case .clientAuthentication: RateLimitRule(perMinute: 6, burst: 10)
         }
     }
 
     /// Who the 429 says has sent too many.
     var refusedClient: String {
-        self == .registerDeviceEmail ? "for this email" : "from this address"
+        switch self {
+        case .registerDeviceEmail: "for this email"
+        case .clientAuthentication: "with a wrong secret for this client"
+        default: "from this address"
+        }
     }
 }

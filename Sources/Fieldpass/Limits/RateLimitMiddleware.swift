@@ -1,14 +1,15 @@
 import HTTPTypes
 import Hummingbird
 
-/// Answers 429 with `Retry-After` once a client address has used up its bucket for the
-/// routes behind this middleware; a refused request reaches no handler, so it stores nothing.
+/// Answers 429 with `Retry-After` once a client address (an IPv6 client by its network) has
+/// used up its bucket for the routes behind this middleware; a refused request reaches no
+/// handler, so it stores nothing.
 struct RateLimitMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let limiter: RateLimiter
     let clientAddress: ClientAddress
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let client = clientAddress.resolve(
+        let client = clientAddress.key(
             peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: .xForwardedFor]
         )
         try limiter.take(client).check()

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Token buckets, one per key (a client address or an email), for one limited action.
+/// Token buckets, one per key (a client address, an email or a client id), for one limited action.
 ///
 /// A bucket holds up to `burst` tokens and gains `perMinute` a minute; each request takes
 /// one. A key with a full bucket is the same as an unknown key, so full buckets are dropped
@@ -22,15 +22,22 @@ final class RateLimiter: Sendable {
     func take(_ key: String, now: ContinuousClock.Instant = .now) -> RateLimitDecision {
         buckets.withLock { table in
             var bucket = table.entries[key].map { refilled($0, now: now) } ?? Bucket(tokens: Double(rule.burst), updated: now)
-            guard bucket.tokens >= 1 else {
+            if let refusal = refusal(bucket) {
                 table.entries[key] = bucket
-                let seconds = (1 - bucket.tokens) / rule.perSecond
-                return .refused(limit, retryAfter: max(1, Int(seconds.rounded(.up))))
+                return refusal
             }
             bucket.tokens -= 1
             table.entries[key] = bucket
             if table.entries.count > table.highWater { prune(&table, now: now) }
             return .allowed
+        }
+    }
+
+    /// Whether `key`'s bucket holds a token, taking none: for a limit charged only when the
+    /// request turns out to fail. An unknown key adds nothing to the table.
+    func check(_ key: String, now: ContinuousClock.Instant = .now) -> RateLimitDecision {
+        buckets.withLock { table in
+            table.entries[key].flatMap { refusal(refilled($0, now: now)) } ?? .allowed
         }
     }
 
@@ -41,6 +48,13 @@ final class RateLimiter: Sendable {
         let elapsed = now - bucket.updated
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return Bucket(tokens: min(Double(rule.burst), bucket.tokens + seconds * rule.perSecond), updated: now)
+    }
+
+    /// The refusal for a bucket without a whole token, with the seconds until it has one.
+    private func refusal(_ bucket: Bucket) -> RateLimitDecision? {
+        guard bucket.tokens < 1 else { return nil }
+        let seconds = (1 - bucket.tokens) / rule.perSecond
+        return .refused(limit, retryAfter: max(1, Int(seconds.rounded(.up))))
     }
 
     private func prune(_ table: inout Table, now: ContinuousClock.Instant) {

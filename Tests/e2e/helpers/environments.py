@@ -33,8 +33,8 @@ ADMIN_EMAIL = f"admin@{EMAIL_DOMAIN}"
 OTHER_ENV = "other"
 OTHER_DOMAIN = "other.test"
 OTHER_ADMIN_EMAIL = f"admin@{OTHER_DOMAIN}"
-DEV_BACKEND = ServiceAccountSpec("backend", "DEV_BACKEND_SECRET", "dev-backend-e2e-secret")
-OTHER_BACKEND = ServiceAccountSpec("other-backend", "OTHER_BACKEND_SECRET", "other-backend-e2e-secret")
+DEV_BACKEND = ServiceAccountSpec("backend", "DEV_BACKEND_SECRET", "dev-backend-e2e-secret-long-enough-to-count")
+OTHER_BACKEND = ServiceAccountSpec("other-backend", "OTHER_BACKEND_SECRET", "other-backend-e2e-secret-long-enough-to-count")
 DIRECTORY_ENVIRONMENTS = (
     EnvironmentSpec("dev", (EMAIL_DOMAIN,), (ADMIN_EMAIL,), (DEV_BACKEND,)),
     EnvironmentSpec(OTHER_ENV, (OTHER_DOMAIN,), (OTHER_ADMIN_EMAIL,), (OTHER_BACKEND,)),

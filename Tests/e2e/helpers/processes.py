@@ -22,7 +22,7 @@ from .web import http_client
 # Configuration keys can be overridden from the environment; variables with these
 # prefixes are dropped from what the test processes inherit so that the CI
 # environment cannot change the configuration under test.
-_CONFIG_ENV_PREFIXES = ("SERVER_", "STORAGE_", "TOKENS_", "SESSIONS_", "ENVIRONMENTS_")
+_CONFIG_ENV_PREFIXES = ("SERVER_", "STORAGE_", "TOKENS_", "SESSIONS_", "ENVIRONMENTS_", "LIMITS_", "METRICS_")
 
 # Processes started by the suite, so that a failing test can show their logs.
 RUNNING: list[ManagedProcess] = []

@@ -87,6 +87,8 @@ class FieldpassServer:
     # than any crew; else the `limits:` keys to write (rate limits on), e.g.
     # {"token": {"per_minute": 60, "burst": 5}}.
     limits: Mapping[str, Any] | None = None
+    # `server.host`: where it listens, e.g. "::1" for IPv6 loopback.
+    host: str = "127.0.0.1"
 
     def __post_init__(self) -> None:
         if self.database is None:
@@ -95,7 +97,8 @@ class FieldpassServer:
     @property
     def url(self) -> str:
         """This process's own address."""
-        return f"http://127.0.0.1:{self.port}"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
 
     @property
     def public_url(self) -> str:
@@ -153,7 +156,7 @@ class FieldpassServer:
             "\n".join(
                 [
                     "server:",
-                    "  host: 127.0.0.1",
+                    f"  host: {q(self.host)}",
                     f"  port: {self.port}",
                     f"  public_url: {q(self.public_url)}",
                     f"  drain_time: {self.drain_time}",
@@ -385,12 +388,14 @@ def start_server(
     roles: Mapping[str, Sequence[str]] | None = None,
     key_alg: str = "ES256",
     limits: Mapping[str, Any] | None = None,
+    host: str = "127.0.0.1",
 ) -> FieldpassServer:
-    """A started server in `workdir`; its signing key is a new `key_alg` key; `limits` as
-    FieldpassServer.limits (None: rate limits off)."""
+    """A started server in `workdir`, listening on `host`; its signing key is a new
+    `key_alg` key; `limits` as FieldpassServer.limits (None: rate limits off)."""
     env = server_env(extra_env, environments)
     server = server_in(workdir, binary, idp, env, environments=environments, roles=roles, key_alg=key_alg)
     server.limits = limits
+    server.host = host
     server.start()
     return server
 
