@@ -130,6 +130,14 @@ enum PostgresSchema {
             INSERT INTO counters (name, value) VALUES ('realm_feed', 0), ('session_events', 0);
             """
         ),
+        (
+            // Every sweep deletes the expired rows of both tables (TokenPurge): found by index, not by scanning.
+            "2-token-expiry",
+            """
+            CREATE INDEX refresh_tokens_expiry ON refresh_tokens(expires_at);
+            CREATE INDEX revoked_tokens_expiry ON revoked_tokens(expires_at);
+            """
+        ),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.
