@@ -20,6 +20,7 @@ from .browser import (
     login_params,
     open_confirmation,
 )
+from .certificates import LocalCA
 from .cluster import (
     Addressed,
     Cluster,
@@ -144,6 +145,7 @@ __all__ = [
     "Registration",
     "ServiceAccountSpec",
     "SignedIn",
+    "LocalCA",
     "assert_api_error",
     "assert_event",
     "assert_json",
