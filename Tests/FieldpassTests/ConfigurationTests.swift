@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Fieldpass
 
@@ -79,6 +80,10 @@ struct ConfigurationTests {
         ("limits: { client_authentication: { per_minute: many } }\n", "limits.client_authentication.per_minute"),
         ("metrics: { token_env: METRICS_UNSET }\n", "metrics.token_env"),
         ("metrics: { token: hunter2 }\n", "metrics.token"),
+        ("storage: { driver: postgres, postgres: { url: \"postgres://u@db/fp\", tls: verify-ca } }\n", "storage.postgres.tls"),
+        ("storage: { driver: postgres, postgres: { url: \"postgres://u@db/fp\", ca_file: /no/such/ca.pem } }\n", "storage.postgres.ca_file"),
+        ("storage: { driver: postgres, postgres: { url: \"postgres://u@db/fp\", ca_file: /tmp } }\n", "storage.postgres.ca_file"),
+        ("storage: { driver: postgres, postgres: { url: \"postgres://u@db/fp\", tls: require, ca_file: /no/such/ca.pem } }\n", "storage.postgres.ca_file"),
     ])
     func badValuesStopStartUpNamingTheKey(yaml: String, key: String) {
         let full = yaml.hasPrefix("environments") ? yaml : yaml + Self.minimal
@@ -172,6 +177,58 @@ struct ConfigurationTests {
         #expect(postgres.timeout == 5)
         #expect(try FieldpassConfiguration.parse(yaml: Self.minimal, environment: [:]).storage.driver == .sqlite)
     }
+
+    @Test(arguments: [
+        ("db.example", "verify-full"), ("127.0.0.1", "disable"), ("127.8.9.10", "disable"), ("localhost", "disable"),
+        ("[::1]", "disable"), ("127.example.com", "verify-full"),
+    ])
+    func postgresTLSIsVerifiedUnlessTheServerIsLoopback(host: String, mode: String) throws {
+        let yaml = "storage: { driver: postgres, postgres: { url: \"postgres://fp@\(host)/fieldpass\" } }\n"
+        let configuration = try FieldpassConfiguration.parse(yaml: yaml + Self.minimal, environment: [:])
+        let tls = try #require(configuration.storage.postgres?.tls)
+        #expect(tls.name == mode)
+        if mode == "verify-full" { #expect(tls == .verifyFull(trustRoots: nil)) }
+    }
+
+    @Test func aCAFileIsReadAtStartUpAndMustHoldACertificate() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldpass-ca-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ca = folder.appendingPathComponent("ca.pem")
+        let notACertificate = folder.appendingPathComponent("empty.pem")
+        try Data(Self.testCertificate.utf8).write(to: ca)
+        try Data("not a certificate\n".utf8).write(to: notACertificate)
+        func parse(_ caFile: URL, tls: String = "verify-full") throws -> PostgresTLS? {
+            let yaml = "storage: { driver: postgres, postgres: { url: \"postgres://fp@127.0.0.1/f\", tls: \(tls), ca_file: \"\(caFile.path)\" } }\n"
+            return try FieldpassConfiguration.parse(yaml: yaml + Self.minimal, environment: [:]).storage.postgres?.tls
+        }
+
+        guard case .verifyFull(let roots) = try parse(ca) else { Issue.record("not verify-full"); return }
+
+        #expect(roots?.count == 1)
+        #expect(throws: ConfigurationError(key: "storage.postgres.ca_file", "'\(notACertificate.path)' holds no PEM certificate")) {
+            try parse(notACertificate)
+        }
+        #expect(throws: ConfigurationError(key: "storage.postgres.tls", "must be disable, require or verify-full, not 'prefer'")) {
+            try parse(ca, tls: "prefer")
+        }
+    }
+
+    /// A self-signed certificate whose private key was thrown away: something to trust, nothing to sign with.
+    static let testCertificate = """
+        -----BEGIN CERTIFICATE-----
+        MIIBqDCCAU+gAwIBAgIURTQ/rhMHQoqhFm0M+UYnmE5O2L0wCgYIKoZIzj0EAwIw
+        KjEoMCYGA1UEAwwfRmllbGRwYXNzIGNvbmZpZ3VyYXRpb24gdGVzdCBDQTAeFw0y
+        NjExMjMxOTM3MzJaFw0zNjExMjAxOTM3MzJaMCoxKDAmBgNVBAMMH0ZpZWxkcGFz
+        cyBjb25maWd1cmF0aW9uIHRlc3QgQ0EwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNC
+        AAR3gQ5VSk/Fx/TYbFcUTzMIIgan04kphZfmQpnUz9SsTDCGe/+x095jiHF8SFwg
+        mo3QxSVdUIwiEolhKJtK1YAdo1MwUTAdBgNVHQ4EFgQUnCbC8bA1tGCxCzBPjX4w
+        wS3dU5gwHwYDVR0jBBgwFoAUnCbC8bA1tGCxCzBPjX4wwS3dU5gwDwYDVR0TAQH/
+        BAUwAwEB/zAKBggqhkjOPQQDAgNHADBEAiBHiD+c7wJdsbk0y2vEv+FwtBoE7bb9
+        WrLo3njX+MXDmgIgVhRbGiTLWkdeZIfka5Fofdp9kzdLBmy0v5k+stNIlkE=
+        -----END CERTIFICATE-----
+
+        """
 
     @Test func brokenYAMLIsReported() {
         #expect(throws: ConfigurationError.self) {

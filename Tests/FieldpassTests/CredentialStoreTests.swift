@@ -140,6 +140,37 @@ struct CredentialStoreTests {
         }
     }
 
+    @Test(arguments: StoreKind.allCases) func theSweepForgetsExpiredRefreshTokensButKeepsWhatReuseDetectionNeeds(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let session = try await Self.signedIn(environment)
+            let grant = RefreshGrant(userID: session.userID, deviceID: session.deviceID, environmentID: "dev")
+            let first = "hash-\(session.id)"  // expires 3600 s after the sign-in
+            let start = Date()
+            func at(_ seconds: Double) -> Date { start.addingTimeInterval(seconds) }
+            // "short" lives 60 s and is rotated at 30 s: expired at the sweep. "first" was rotated
+            // long before the sweep but has not expired: it is what reuse detection looks up.
+            _ = try await store.rotateRefreshToken(Self.rotation(first, "short", ttl: 60), now: start)
+            #expect(try await store.rotateRefreshToken(Self.rotation("short", "live"), now: at(30)) == .rotated(grant))
+
+            _ = try await store.sweepSessions(now: at(100), deleteBefore: start)
+
+            #expect(try await store.liveRefreshToken(hash: "live", now: at(101)) != nil)
+            // Rotated within the grace, swept, retried: the sealed successor is still there.
+            let sealed: [UInt8] = [7, 7]
+            #expect(try await store.rotateRefreshToken(Self.rotation("live", "next", sealed: sealed, grace: 10), now: at(110)) == .rotated(grant))
+            _ = try await store.sweepSessions(now: at(115), deleteBefore: start)
+            #expect(try await store.rotateRefreshToken(Self.rotation("live", "other", grace: 10), now: at(118)) == .retried(grant, sealedSuccessor: sealed))
+            #expect(try await store.liveRefreshToken(hash: "next", now: at(119)) != nil)
+            // The expired token is gone: revoking it finds nothing (and so revokes nothing).
+            #expect(try await store.revokeRefreshToken(hash: "short", now: at(120)) == false)
+            #expect(!(try await store.standing(jti: "j", userID: nil, deviceID: session.deviceID, environmentID: "dev").revoked))
+            // The kept rotated token coming back is a reuse: the device is cut off.
+            #expect(try await store.rotateRefreshToken(Self.rotation(first, "stolen"), now: at(121)) == .refused)
+            #expect(try await store.standing(jti: "j", userID: nil, deviceID: session.deviceID, environmentID: "dev").revoked)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func rotationNeverPassesTheAbsoluteLifetime(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store

@@ -6,6 +6,7 @@ enum ConfigurationKeys {
         ["storage", "driver"], ["storage", "sqlite_path"],
         ["storage", "postgres", "url"], ["storage", "postgres", "password_env"],
         ["storage", "postgres", "max_connections"], ["storage", "postgres", "timeout"],
+        ["storage", "postgres", "tls"], ["storage", "postgres", "ca_file"],
         ["tokens", "keys_dir"], ["tokens", "audience"], ["tokens", "access_token_ttl"], ["tokens", "refresh_token_ttl"],
         ["tokens", "refresh_token_max_lifetime"], ["tokens", "refresh_reuse_grace"], ["tokens", "key_publish_delay"],
         ["sessions", "ttl"], ["sessions", "sweep_interval"], ["sessions", "retention"],

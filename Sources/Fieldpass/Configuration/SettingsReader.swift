@@ -63,8 +63,7 @@ struct SettingsReader: Sendable {
     func issuerURL(_ key: [String]) throws(ConfigurationError) -> String {
         let (text, components) = try absoluteURL(key, default: nil)
         if components.scheme?.lowercased() == "http" {
-            let host = (components.host ?? "").lowercased()
-            guard host == "localhost" || host == "[::1]" || host == "::1" || host.hasPrefix("127.") else {
+            guard LoopbackHost.contains(components.host ?? "") else {
                 throw ConfigurationError(key: dotted(key), "must use https (plain http is allowed only on loopback), not '\(text)'")
             }
         }

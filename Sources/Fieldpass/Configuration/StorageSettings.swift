@@ -8,7 +8,8 @@ import Foundation
 /// `storage.postgres.password_env` (the environment variable that holds the password, if
 /// the server wants one), `storage.postgres.max_connections` (default 20) and
 /// `storage.postgres.timeout` (seconds an operation waits for the database before the
-/// request gets 503 `store_unavailable`, default 5).
+/// request gets 503 `store_unavailable`, default 5), `storage.postgres.tls` and
+/// `storage.postgres.ca_file` (see ``PostgresTLS``).
 public struct StorageSettings: Sendable {
     /// Which store keeps the state.
     public enum Driver: String, Sendable {
@@ -43,6 +44,8 @@ public struct PostgresSettings: Sendable {
     public var maxConnections: Int
     /// Seconds one operation may wait for the database.
     public var timeout: Int
+    /// Whether and how the connection is encrypted and the server verified.
+    public var tls: PostgresTLS
 
     init(_ settings: SettingsReader, environment: [String: String]) throws(ConfigurationError) {
         let key = ["storage", "postgres", "url"]
@@ -70,5 +73,6 @@ public struct PostgresSettings: Sendable {
         }
         maxConnections = try settings.int(["storage", "postgres", "max_connections"], default: 20, in: 2...1000)
         timeout = try settings.int(["storage", "postgres", "timeout"], default: 5, in: 1...300)
+        tls = try PostgresTLS(settings, host: host)
     }
 }

@@ -50,7 +50,8 @@ public protocol OnboardingStore: Sendable {
 
     /// Expires every unfinished session past its expiry (storing `session_expired`), purges
     /// token events of sessions past their expiry, deletes sessions expired before
-    /// `deleteBefore`, and forgets revocations that no longer matter. Returns the events stored.
+    /// `deleteBefore`, and forgets tokens that no longer matter (``TokenPurge``). Returns the
+    /// events stored.
     func sweepSessions(now: Date, deleteBefore: Date) async throws -> [StoredEvent]
 
     /// Deletes the users who never completed a sign-in and last registered before

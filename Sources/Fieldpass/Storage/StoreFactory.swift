@@ -9,10 +9,10 @@ public enum StoreFactory {
         case .sqlite:
             return OpenedStore(store: try SQLiteStore(path: settings.sqlitePath))
         case .postgres:
-            let postgres = try requirePostgres(settings)
-            let client = PostgresClient(configuration: clientConfiguration(postgres), backgroundLogger: quiet(logger))
+            let endpoint = try postgresEndpoint(settings)
+            let client = PostgresClient(configuration: endpoint.clientConfiguration, backgroundLogger: quiet(logger))
             let listener = PostgresChangeListener(client: client, logger: logger)
-            let store = PostgresStore(client: client, listener: listener, timeout: .seconds(postgres.timeout))
+            let store = PostgresStore(client: client, listener: listener, timeout: .seconds(endpoint.settings.timeout))
             return OpenedStore(store: store, services: [client, listener])
         }
     }
@@ -24,8 +24,8 @@ public enum StoreFactory {
         case .sqlite:
             try SQLiteStore(path: settings.sqlitePath).migrate()
         case .postgres:
-            try await withShortLivedClient(try requirePostgres(settings), logger: logger) { client in
-                try await PostgresSchema.migrate(client, logger: quiet(logger))
+            try await postgresEndpoint(settings).withConnection(logger: quiet(logger)) { connection in
+                try await PostgresSchema.migrate(connection, logger: quiet(logger))
             }
         }
     }
@@ -36,32 +36,15 @@ public enum StoreFactory {
         case .sqlite:
             return try SQLiteStore(path: settings.sqlitePath).pendingMigrations()
         case .postgres:
-            return try await withShortLivedClient(try requirePostgres(settings), logger: logger) { client in
-                try await PostgresSchema.pending(client, logger: quiet(logger))
+            return try await postgresEndpoint(settings).withConnection(logger: quiet(logger)) { connection in
+                try await PostgresSchema.pending(connection, logger: quiet(logger))
             }
         }
     }
 
-    private static func requirePostgres(_ settings: StorageSettings) throws -> PostgresSettings {
+    private static func postgresEndpoint(_ settings: StorageSettings) throws -> PostgresEndpoint {
         guard let postgres = settings.postgres else { throw ConfigurationError(key: "storage.postgres.url", "is required") }
-        return postgres
-    }
-
-    private static func clientConfiguration(_ settings: PostgresSettings) -> PostgresClient.Configuration {
-        var configuration = PostgresClient.Configuration(
-            host: settings.host, port: settings.port, username: settings.username,
-            password: settings.password, database: settings.database, tls: .disable
-        )
-        configuration.options.maximumConnections = settings.maxConnections
-        configuration.options.connectTimeout = .seconds(settings.timeout)
-        return configuration
-    }
-
-    private static func withShortLivedClient<T: Sendable>(
-        _ settings: PostgresSettings, logger: Logger, _ body: @Sendable (PostgresClient) async throws -> T
-    ) async throws -> T {
-        let client = PostgresClient(configuration: clientConfiguration(settings), backgroundLogger: quiet(logger))
-        return try await OpenedStore.running([client]) { try await body(client) }
+        return PostgresEndpoint(settings: postgres)
     }
 
     /// The pool logs connection attempts at debug and above; keep only its errors.

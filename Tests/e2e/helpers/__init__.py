@@ -21,6 +21,7 @@ from .browser import (
     new_browser,
     open_confirmation,
 )
+from .certificates import LocalCA
 from .cluster import (
     Addressed,
     Cluster,
@@ -145,6 +146,7 @@ __all__ = [
     "Registration",
     "ServiceAccountSpec",
     "SignedIn",
+    "LocalCA",
     "assert_api_error",
     "assert_event",
     "assert_json",

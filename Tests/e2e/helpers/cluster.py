@@ -123,16 +123,19 @@ def percentile(samples: Sequence[float], fraction: float) -> float:
 
 @dataclass
 class OwnPostgres:
-    """A throw-away PostgreSQL on `port` (scripts/postgres-cluster), with a random password."""
+    """A throw-away PostgreSQL on `port` (scripts/postgres-cluster), with a random password;
+    with `tls_dir` (server.crt, server.key), TLS only."""
 
     port: int
     password: str = field(default_factory=lambda: secrets.token_urlsafe(18), repr=False)
     password_env: str = "FIELDPASS_E2E_OWN_PG_PASSWORD"
+    tls_dir: Path | None = None
 
     def _run(self, action: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+        options = ["--tls", str(self.tls_dir)] if action == "start" and self.tls_dir is not None else []
         try:
             result = subprocess.run(
-                [str(POSTGRES_CLUSTER), action, str(self.port)],
+                [str(POSTGRES_CLUSTER), action, str(self.port), *options],
                 stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout,
                 env={**server_env(None, None), "FIELDPASS_PG_PASSWORD": self.password},
                 preexec_fn=_die_with_parent,

@@ -117,6 +117,9 @@ class PostgresDatabase:
     timeout: int | None = None
     # The database to connect to when dropping this one.
     admin_database: str = "postgres"
+    # storage.postgres.tls and storage.postgres.ca_file, when given.
+    tls: str | None = None
+    ca_file: Path | None = None
 
     @property
     def name(self) -> str:
@@ -128,6 +131,10 @@ class PostgresDatabase:
             lines.append(f"    password_env: {self.password_env}")
         if self.timeout is not None:
             lines.append(f"    timeout: {self.timeout}")
+        if self.tls is not None:
+            lines.append(f"    tls: {self.tls}")
+        if self.ca_file is not None:
+            lines.append(f"    ca_file: {json.dumps(str(self.ca_file))}")
         return lines
 
     def connect(self, *, read_only: bool = True, connect_timeout: int = 5):

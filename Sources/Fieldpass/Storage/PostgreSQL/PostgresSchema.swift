@@ -131,14 +131,22 @@ enum PostgresSchema {
             """
         ),
         ("2-bindings", BindingsMigration.sql),
+        (
+            // Every sweep deletes the expired rows of both tables (TokenPurge): found by index, not by scanning.
+            "3-token-expiry",
+            """
+            CREATE INDEX refresh_tokens_expiry ON refresh_tokens(expires_at);
+            CREATE INDEX revoked_tokens_expiry ON revoked_tokens(expires_at);
+            """
+        ),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.
     static let migrationLock: Int64 = 0x6669_656C_6470_6173
 
     /// Applies the migrations not applied yet. Safe to run from several instances at once.
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
             try await connection.query(
                 "CREATE TABLE IF NOT EXISTS fieldpass_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
@@ -146,7 +154,7 @@ enum PostgresSchema {
             )
         }
         for migration in migrations {
-            try await client.withTransaction(logger: logger) { connection in
+            try await connection.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
                 let applied = try await connection.query(
                     "SELECT 1 FROM fieldpass_migrations WHERE id = \(migration.id)", logger: logger
@@ -162,12 +170,12 @@ enum PostgresSchema {
     }
 
     /// The migrations that are not applied yet (all of them on an empty database).
-    static func pending(_ client: PostgresClient, logger: Logger) async throws -> [String] {
-        let exists = try await client.query("SELECT to_regclass('fieldpass_migrations') IS NOT NULL", logger: logger)
+    static func pending(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
+        let exists = try await connection.query("SELECT to_regclass('fieldpass_migrations') IS NOT NULL", logger: logger)
             .collect().first?.decode(Bool.self) ?? false
         guard exists else { return migrations.map(\.id) }
         var applied: Set<String> = []
-        for try await id in try await client.query("SELECT id FROM fieldpass_migrations", logger: logger).decode(String.self) {
+        for try await id in try await connection.query("SELECT id FROM fieldpass_migrations", logger: logger).decode(String.self) {
             applied.insert(id)
         }
         return migrations.map(\.id).filter { !applied.contains($0) }

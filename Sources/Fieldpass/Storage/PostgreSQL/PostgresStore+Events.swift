@@ -142,7 +142,7 @@ extension PostgresStore {
                 "UPDATE sessions SET ended_at = \(timestamp) WHERE expires_at <= \(timestamp) AND ended_at IS NULL"
             )
             try await connection.execute("DELETE FROM sessions WHERE expires_at < \(deleteBefore.timeIntervalSince1970)")
-            try await Self.purgeRevocations(connection, now: timestamp)
+            try await Self.purgeSpentTokens(connection, now: timestamp)
             return try await Self.append(expired.sorted().map { (.sessionExpired, $0) }, on: connection, now: timestamp)
         }
         return events

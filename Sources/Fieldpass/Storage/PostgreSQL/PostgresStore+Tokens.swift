@@ -116,18 +116,27 @@ extension PostgresStore {
         )
     }
 
-    /// Forgets revoked access tokens that have expired anyway, and sealed successors past any grace.
-    static func purgeRevocations(_ connection: PostgresConnection, now: Double) async throws {
-        try await connection.execute("DELETE FROM revoked_tokens WHERE expires_at <= \(now)")
-        // Skips tokens another transaction has locked (a rotation, a revocation): they are cleared
-        // at the next sweep, and waiting for them could deadlock against a device revocation that
-        // locks the same tokens in another order.
+    /// Deletes and clears what ``TokenPurge`` says no answer depends on any more.
+    static func purgeSpentTokens(_ connection: PostgresConnection, now: Double) async throws {
+        let purge = TokenPurge(now: now)
+        try await connection.execute("DELETE FROM revoked_tokens WHERE expires_at <= \(purge.expiredBy)")
+        // Both skip tokens another transaction has locked (a rotation, a revocation): they are
+        // done at the next sweep, and waiting for them could deadlock against a device
+        // revocation that locks the same tokens in another order.
+        try await connection.execute(
+            """
+            DELETE FROM refresh_tokens
+            WHERE token_hash IN (
+                SELECT token_hash FROM refresh_tokens WHERE expires_at <= \(purge.expiredBy) FOR UPDATE SKIP LOCKED
+            )
+            """
+        )
         try await connection.execute(
             """
             UPDATE refresh_tokens SET successor_sealed = NULL
             WHERE token_hash IN (
                 SELECT token_hash FROM refresh_tokens
-                WHERE successor_sealed IS NOT NULL AND rotated_at < \(now - Double(TokenSettings.maxRefreshReuseGrace))
+                WHERE successor_sealed IS NOT NULL AND rotated_at < \(purge.rotatedBefore)
                 FOR UPDATE SKIP LOCKED
             )
             """

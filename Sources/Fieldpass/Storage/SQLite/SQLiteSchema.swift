@@ -155,6 +155,13 @@ enum SQLiteSchema {
         migrator.registerMigration("4-bindings") { db in
             try db.execute(sql: BindingsMigration.sql)
         }
+        // Every sweep deletes the expired rows of both tables (TokenPurge): found by index, not by scanning.
+        migrator.registerMigration("5-token-expiry") { db in
+            try db.execute(sql: """
+                CREATE INDEX refresh_tokens_expiry ON refresh_tokens(expires_at);
+                CREATE INDEX revoked_tokens_expiry ON revoked_tokens(expires_at);
+                """)
+        }
         return migrator
     }
 }

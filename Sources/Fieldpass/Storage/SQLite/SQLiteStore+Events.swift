@@ -114,7 +114,7 @@ extension SQLiteStore {
                 arguments: [timestamp, timestamp]
             )
             try db.execute(cached: "DELETE FROM sessions WHERE expires_at < ?", arguments: [deleteBefore.timeIntervalSince1970])
-            try Self.purgeRevocations(db, now: timestamp)
+            try Self.purgeSpentTokens(db, now: timestamp)
             return events
         }
     }

@@ -101,12 +101,14 @@ extension SQLiteStore {
         )
     }
 
-    /// Forgets revoked access tokens that have expired anyway, and sealed successors past any grace.
-    static func purgeRevocations(_ db: Database, now: Double) throws {
-        try db.execute(cached: "DELETE FROM revoked_tokens WHERE expires_at <= ?", arguments: [now])
+    /// Deletes and clears what ``TokenPurge`` says no answer depends on any more.
+    static func purgeSpentTokens(_ db: Database, now: Double) throws {
+        let purge = TokenPurge(now: now)
+        try db.execute(cached: "DELETE FROM revoked_tokens WHERE expires_at <= ?", arguments: [purge.expiredBy])
+        try db.execute(cached: "DELETE FROM refresh_tokens WHERE expires_at <= ?", arguments: [purge.expiredBy])
         try db.execute(
             cached: "UPDATE refresh_tokens SET successor_sealed = NULL WHERE successor_sealed IS NOT NULL AND rotated_at < ?",
-            arguments: [now - Double(TokenSettings.maxRefreshReuseGrace)]
+            arguments: [purge.rotatedBefore]
         )
     }
 
