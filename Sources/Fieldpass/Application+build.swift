@@ -20,7 +20,7 @@ public func buildApplication(
     logger: Logger
 ) async throws -> some ApplicationProtocol {
     let keys = try KeyRotation(settings: configuration.tokens, issuer: configuration.server.publicURL, logger: logger)
-    let opened = try opened ?? StoreFactory.open(configuration.storage, logger: logger)
+    let opened = try opened ?? StoreFactory.open(configuration.storage, realmPrefixes: configuration.realmPrefixes, logger: logger)
     let store = opened.store
     let hub = SessionEventHub(store: store, logger: logger)
     let router = buildRouter(
@@ -58,7 +58,7 @@ func buildRouter(
         environments: configuration.environments,
         redirectURI: configuration.server.publicURL + "/auth_callback"
     )
-    let policy = RealmPolicy(roles: configuration.roles)
+    let policy = RealmPolicy(roles: configuration.roles, prefixes: configuration.realmPrefixes)
     let tokenIssuer = TokenIssuer(
         keys: keys, issuer: configuration.server.publicURL, settings: configuration.tokens, policy: policy
     )
@@ -115,7 +115,8 @@ func buildRouter(
     let longPolls = ConcurrencyGate(
         capacity: configuration.limits.integrationLongPolls, keys: Set(serviceAccounts.environments.values).count
     )
-    IntegrationController(store: store, longPolls: longPolls).addRoutes(to: authenticated("integration"))
+    IntegrationController(store: store, longPolls: longPolls, realmPrefixes: configuration.realmPrefixes)
+        .addRoutes(to: authenticated("integration"))
 
     return router
 }

@@ -37,7 +37,7 @@ struct ConfigOptions: ParsableArguments {
                 "the database is not up to date (pending: \(pending.joined(separator: ", "))); run `fieldpass migrate --config \(config)`"
             )
         }
-        return try await StoreFactory.open(configuration.storage, logger: logger).use { store in
+        return try await StoreFactory.open(configuration.storage, realmPrefixes: configuration.realmPrefixes, logger: logger).use { store in
             try await body(configuration, store)
         }
     }

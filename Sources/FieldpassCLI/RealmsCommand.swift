@@ -16,13 +16,15 @@ struct RealmsCommand: AsyncParsableCommand {
 
         @OptionGroup var options: ConfigOptions
 
-        @Argument(help: "Realm path, e.g. /users/<user id>.")
+        @Argument(help: "Realm path as devices see it, e.g. /users/<user id> (with the environment's realm_prefix, if any).")
         var path: String
 
         func run() async throws {
             let path = path
-            let events = try await options.withStore { _, store in
-                try await store.markRealmInitialized(path: path, environmentID: nil, now: Date())
+            let events = try await options.withStore { configuration, store in
+                // A prefixed path names its environment; a plain one is found in whichever has it.
+                let (environmentID, stored) = configuration.realmPrefixes.resolve(path)
+                return try await store.markRealmInitialized(path: stored, environmentID: environmentID, now: Date())
             }
             guard let events else { throw CommandFailure("no realm \(path)") }
             print("Realm \(path) initialized; data_ready sent to \(events.count) waiting session(s).")

@@ -72,7 +72,7 @@ struct TestEnvironment {
         let configuration = try FieldpassConfiguration.parse(yaml: yaml, environment: secrets.merging(extraEnvironment) { $1 })
         let logger = Logger(label: "test")
         try await StoreFactory.migrate(configuration.storage, logger: logger)
-        let opened = try StoreFactory.open(configuration.storage, logger: logger)
+        let opened = try StoreFactory.open(configuration.storage, realmPrefixes: configuration.realmPrefixes, logger: logger)
         return try await opened.use { store in
             try await body(TestEnvironment(folder: folder, configuration: configuration, store: store))
         }
@@ -116,7 +116,7 @@ struct TestEnvironment {
         TokenIssuer(
             keys: try KeyRotation(settings: configuration.tokens, issuer: configuration.server.publicURL, logger: Logger(label: "test")),
             issuer: configuration.server.publicURL, settings: configuration.tokens,
-            policy: RealmPolicy(roles: configuration.roles)
+            policy: RealmPolicy(roles: configuration.roles, prefixes: configuration.realmPrefixes)
         )
     }
 

@@ -19,6 +19,7 @@ enum ConfigurationKeys {
         ["environments", "*", "idp", "prompt"], ["environments", "*", "idp", "require_email_verified"],
         ["environments", "*", "idp", "timeout"],
         ["environments", "*", "confirm_device"],
+        ["environments", "*", "realm_prefix"],
         ["environments", "*", "bootstrap_admins"], ["environments", "*", "service_accounts"],
         ["environments", "*", "service_accounts", "*", "id"], ["environments", "*", "service_accounts", "*", "secret_env"],
         ["users", "unconfirmed_retention"], ["metrics", "token_env"],

@@ -3,8 +3,10 @@
 /// Keys under `environments.<id>`: `email_domains` (required, lower-cased, each in one
 /// environment only), `idp` (see ``IdentityProviderSettings``), `bootstrap_admins` (emails
 /// that become admins at their first sign-in), `service_accounts` (see
-/// ``ServiceAccountSettings``) and `confirm_device` (default `true`: the login URL is
-/// Fieldpass's confirmation page; `false` sends managed devices straight to the IdP).
+/// ``ServiceAccountSettings``), `confirm_device` (default `true`: the login URL is
+/// Fieldpass's confirmation page; `false` sends managed devices straight to the IdP) and
+/// `realm_prefix` (default empty: put in front of every realm path of the environment, see
+/// ``RealmPrefixes``).
 public struct EnvironmentSettings: Sendable, Identifiable {
     /// Environment id, carried in tokens as `env`.
     public var id: String
@@ -18,6 +20,8 @@ public struct EnvironmentSettings: Sendable, Identifiable {
     public var serviceAccounts: [ServiceAccountSettings]
     /// Whether the person confirms the device (and its code) before the IdP.
     public var confirmDevice: Bool
+    /// Put in front of every realm path the environment's devices and backends see (`/acme`), or `""`.
+    public var realmPrefix: String
 
     init(id: String, _ settings: SettingsReader, environment: [String: String]) throws(ConfigurationError) {
         self.id = id
@@ -30,6 +34,14 @@ public struct EnvironmentSettings: Sendable, Identifiable {
             throw ConfigurationError(key: settings.dotted(prefix + ["email_domains"]), "'\(domain)' is not a domain name")
         }
         confirmDevice = try settings.bool(prefix + ["confirm_device"], default: true)
+        realmPrefix = try settings.optionalString(prefix + ["realm_prefix"]) ?? ""
+        // A realm path of its own, so that prefix + path is one too (and never a pattern).
+        guard realmPrefix.isEmpty || (RealmPath.isValid(realmPrefix) && realmPrefix.utf8.count <= 64) else {
+            throw ConfigurationError(
+                key: settings.dotted(prefix + ["realm_prefix"]),
+                "'\(realmPrefix)' must be empty or like /acme: segments of letters, digits, '-' or '_', at most 64 characters"
+            )
+        }
         idp = try IdentityProviderSettings(settings, prefix: prefix + ["idp"], environment: environment)
         var admins: Set<String> = []
         for text in try settings.strings(prefix + ["bootstrap_admins"], default: []) {

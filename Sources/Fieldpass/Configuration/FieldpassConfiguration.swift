@@ -71,6 +71,7 @@ public struct FieldpassConfiguration: Sendable {
         guard !environments.isEmpty else {
             throw ConfigurationError(key: "environments", "must define at least one environment")
         }
+        try Self.checkRealmPrefixes(environments)
         self.environments = environments
     }
 
@@ -97,6 +98,25 @@ public struct FieldpassConfiguration: Sendable {
             InMemoryProvider(name: "file", values: values),
         ])
         return try FieldpassConfiguration(reader: reader, environment: environment)
+    }
+
+    /// Two environments whose realm paths could be the same path, or one inside the other's,
+    /// would share realms at the sync server: the very thing a prefix is there to stop.
+    private static func checkRealmPrefixes(_ environments: [EnvironmentSettings]) throws(ConfigurationError) {
+        let prefixed = environments.filter { !$0.realmPrefix.isEmpty }
+        for environment in prefixed {
+            for other in prefixed where other.id != environment.id && (environment.realmPrefix + "/").hasPrefix(other.realmPrefix + "/") {
+                throw ConfigurationError(
+                    key: "environments.\(environment.id).realm_prefix",
+                    "'\(environment.realmPrefix)' is, or lies under, environment '\(other.id)''s prefix '\(other.realmPrefix)'"
+                )
+            }
+        }
+    }
+
+    /// Each environment's `realm_prefix`.
+    public var realmPrefixes: RealmPrefixes {
+        RealmPrefixes(Dictionary(uniqueKeysWithValues: environments.map { ($0.id, $0.realmPrefix) }))
     }
 
     /// The environment an email domain belongs to.

@@ -22,11 +22,12 @@ enum AdminRequests {
             case access
         }
 
-        func validated() throws -> (path: String, access: RealmAccess) {
+        /// The stored path (without the environment's prefix) and the level.
+        func validated(prefixes: RealmPrefixes, environmentID: String) throws -> (path: String, access: RealmAccess) {
             guard let access = RealmAccess(rawValue: access) else {
                 throw APIError(.badRequest, DirectoryErrorCode.invalidAccess, "access must be read, write or manage.")
             }
-            return (try AdminRequests.realmPath(realmPath), access)
+            return (try AdminRequests.realmPath(realmPath, prefixes: prefixes, environmentID: environmentID), access)
         }
     }
 
@@ -38,12 +39,17 @@ enum AdminRequests {
         }
     }
 
-    /// A realm path or pattern such as `/teams/*`.
-    static func realmPath(_ text: String) throws -> String {
+    /// A realm path or pattern such as `/teams/*`, as the environment names it (under its
+    /// `realm_prefix`, if it has one); returns the stored form.
+    static func realmPath(_ text: String, prefixes: RealmPrefixes, environmentID: String) throws -> String {
         guard RealmPath.isValid(text, allowingPattern: true) else {
             throw APIError(.badRequest, DirectoryErrorCode.invalidRealmPath, "realm_path must look like /segment[/segment…], segments of letters, digits, '-' or '_'.")
         }
-        return text
+        guard let stored = prefixes.inward(text, environmentID: environmentID), RealmPath.isValid(stored, allowingPattern: true) else {
+            let prefix = prefixes.prefix(of: environmentID)
+            throw APIError(.badRequest, DirectoryErrorCode.invalidRealmPath, "realm_path must be a realm of this environment, under \(prefix)/.")
+        }
+        return stored
     }
 
     /// An id from the URL; anything that cannot be one of ours is simply unknown.

@@ -24,7 +24,7 @@ enum AdminResponses {
             email = facts.user.email
             role = facts.user.role
             teams = facts.teams
-            grants = facts.grants
+            grants = policy.prefixes.outward(facts.grants, environmentID: facts.user.environmentID)
             realms = policy.realms(for: facts)
         }
 

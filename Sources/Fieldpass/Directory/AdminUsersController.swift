@@ -51,7 +51,8 @@ struct AdminUsersController: Sendable {
 
     @Sendable func grant(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.Permissions {
         try context.identity.requireAdmin()
-        let grant = try await JSONBody.decode(AdminRequests.Grant.self, from: request, context: context).validated()
+        let grant = try await JSONBody.decode(AdminRequests.Grant.self, from: request, context: context)
+            .validated(prefixes: policy.prefixes, environmentID: context.identity.environmentID)
         let facts = try await directory.grant(
             grant.access, realmPath: grant.path, userID: try userID(context),
             environmentID: context.identity.environmentID, actor: context.identity.actor, now: Date()
@@ -65,7 +66,8 @@ struct AdminUsersController: Sendable {
             throw APIError.invalidRequest("realm_path is required.")
         }
         let facts = try await directory.revoke(
-            realmPath: try AdminRequests.realmPath(path), userID: try userID(context),
+            realmPath: try AdminRequests.realmPath(path, prefixes: policy.prefixes, environmentID: context.identity.environmentID),
+            userID: try userID(context),
             environmentID: context.identity.environmentID, actor: context.identity.actor, now: Date()
         )
         return AdminResponses.Permissions(facts: facts, policy: policy)

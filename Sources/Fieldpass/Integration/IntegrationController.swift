@@ -8,6 +8,8 @@ struct IntegrationController: Sendable {
     /// Bounds the long-polls waiting at once, in all and per environment: each holds a
     /// connection and a task.
     let longPolls: ConcurrencyGate
+    /// The backend sees its environment's realm paths under the environment's prefix.
+    let realmPrefixes: RealmPrefixes
 
     /// Longest long-poll, so no request holds a connection for long.
     static let maxWaitSeconds = 30
@@ -39,10 +41,10 @@ struct IntegrationController: Sendable {
         var cursor: String
 
         /// The page of `entries`, whose cursor is past the last of them (or still `after`).
-        init(entries: [RealmFeedEntry], after position: Int64) {
+        init(entries: [RealmFeedEntry], after position: Int64, prefixes: RealmPrefixes, environmentID: String) {
             realms = entries.map {
                 .init(
-                    realmPath: $0.realmPath, userID: $0.userID, email: $0.email, initialized: $0.initialized,
+                    realmPath: prefixes.outward($0.realmPath, environmentID: environmentID), userID: $0.userID, email: $0.email, initialized: $0.initialized,
                     signedIn: $0.signedIn, createdAt: $0.createdAt
                 )
             }
@@ -58,13 +60,15 @@ struct IntegrationController: Sendable {
         let wait = try QueryValue.integer(query.get("wait"), name: "wait", in: 0...Int.max).map { min($0, Self.maxWaitSeconds) } ?? 0
         let position = try await startPosition(cursor: query.get("cursor"))
         let environmentID = context.identity.environmentID
-        let poll = { () async throws -> FeedPage in
+        let poll = { [realmPrefixes] () async throws -> FeedPage in
             let deadline = ContinuousClock.now + .seconds(wait)
             while true {
                 let generation = store.realmFeed.generation
                 let entries = try await store.realmFeed(environmentID: environmentID, after: position, initialized: initialized, limit: limit)
                 let remaining = deadline - ContinuousClock.now
-                if !entries.isEmpty || remaining <= .zero { return FeedPage(entries: entries, after: position) }
+                if !entries.isEmpty || remaining <= .zero {
+                    return FeedPage(entries: entries, after: position, prefixes: realmPrefixes, environmentID: environmentID)
+                }
                 // Woken by the store at the next change; looks again after its safety-net interval regardless.
                 await store.realmFeed.wait(atMost: min(remaining, store.safetyNetInterval), after: generation)
             }
@@ -113,12 +117,12 @@ struct IntegrationController: Sendable {
     @Sendable func markInitialized(_ request: Request, context: IdentifiedRequestContext) async throws -> InitializedResponse {
         _ = try context.identity.requireServiceAccount()
         let body = try await JSONBody.decode(InitializedRequest.self, from: request, context: context)
-        guard RealmPath.personalOwner(body.realmPath) != nil else {
-            throw APIError(.badRequest, DirectoryErrorCode.invalidRealmPath, "realm_path must be a user realm, /users/<user id>.")
+        let environmentID = context.identity.environmentID
+        guard let path = realmPrefixes.inward(body.realmPath, environmentID: environmentID), RealmPath.personalOwner(path) != nil else {
+            let prefix = realmPrefixes.prefix(of: environmentID)
+            throw APIError(.badRequest, DirectoryErrorCode.invalidRealmPath, "realm_path must be a user realm, \(prefix)/users/<user id>.")
         }
-        guard let events = try await store.markRealmInitialized(
-            path: body.realmPath, environmentID: context.identity.environmentID, now: Date()
-        ) else {
+        guard let events = try await store.markRealmInitialized(path: path, environmentID: environmentID, now: Date()) else {
             throw DirectoryError.unknownRealm
         }
         FieldpassMetrics.onboarding(.dataReady, count: events.count)

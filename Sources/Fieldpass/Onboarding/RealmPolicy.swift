@@ -1,11 +1,14 @@
 /// Computes a person's effective realms: role defaults (with their teams filled in) plus
-/// explicit grants; where several give the same path, the highest level wins.
+/// explicit grants; where several give the same path, the highest level wins. The paths come
+/// out as the person's environment names them (``RealmPrefixes``).
 public struct RealmPolicy: Sendable {
     let roles: RoleSettings
+    let prefixes: RealmPrefixes
 
     /// A policy over the configured role table.
-    public init(roles: RoleSettings) {
+    public init(roles: RoleSettings, prefixes: RealmPrefixes = RealmPrefixes()) {
         self.roles = roles
+        self.prefixes = prefixes
     }
 
     /// Realm path (or pattern) → level.
@@ -18,9 +21,11 @@ public struct RealmPolicy: Sendable {
             for path in rule.paths(userID: facts.user.id, teams: facts.teams) { add(path, rule.access) }
         }
         for (path, access) in facts.grants { add(path, access) }
-        return realms
+        return prefixes.outward(realms, environmentID: facts.user.environmentID)
     }
 
-    /// What a backend integration may do: manage every personal realm.
-    public static let serviceAccountRealms: [String: RealmAccess] = ["/users/*": .manage]
+    /// What a backend integration may do: manage every personal realm of its environment.
+    public func serviceAccountRealms(environmentID: String) -> [String: RealmAccess] {
+        prefixes.outward(["/users/*": .manage], environmentID: environmentID)
+    }
 }

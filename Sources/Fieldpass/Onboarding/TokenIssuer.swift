@@ -45,7 +45,7 @@ public struct TokenIssuer: Sendable {
     public func serviceAccessToken(accountID: String, environmentID: String, now: Date) throws(TokenError) -> String {
         try sign(
             subject: "service:\(accountID)", environmentID: environmentID, role: AccessTokenClaims.serviceRole,
-            email: nil, deviceID: nil, realms: RealmPolicy.serviceAccountRealms, now: now
+            email: nil, deviceID: nil, realms: policy.serviceAccountRealms(environmentID: environmentID), now: now
         )
     }
 

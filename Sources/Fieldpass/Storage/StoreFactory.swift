@@ -3,16 +3,19 @@ import PostgresNIO
 
 /// The one place that names a concrete store: the server and every command get theirs here.
 public enum StoreFactory {
-    /// The configured store. Nothing is migrated here; see ``migrate(_:logger:)``.
-    public static func open(_ settings: StorageSettings, logger: Logger) throws -> OpenedStore {
+    /// The configured store, presenting realm paths in its events with `realmPrefixes`.
+    /// Nothing is migrated here; see ``migrate(_:logger:)``.
+    public static func open(_ settings: StorageSettings, realmPrefixes: RealmPrefixes, logger: Logger) throws -> OpenedStore {
         switch settings.driver {
         case .sqlite:
-            return OpenedStore(store: try SQLiteStore(path: settings.sqlitePath))
+            return OpenedStore(store: try SQLiteStore(path: settings.sqlitePath, realmPrefixes: realmPrefixes))
         case .postgres:
             let endpoint = try postgresEndpoint(settings)
             let client = PostgresClient(configuration: endpoint.clientConfiguration, backgroundLogger: quiet(logger))
             let listener = PostgresChangeListener(client: client, logger: logger)
-            let store = PostgresStore(client: client, listener: listener, timeout: .seconds(endpoint.settings.timeout))
+            let store = PostgresStore(
+                client: client, listener: listener, timeout: .seconds(endpoint.settings.timeout), realmPrefixes: realmPrefixes
+            )
             return OpenedStore(store: store, services: [client, listener])
         }
     }

@@ -82,5 +82,8 @@ def sign_in(server: FieldpassServer, email: str, device: Mapping[str, Any] | Non
     with ws_connect(registration.websocket_url) as ws:
         token_event, realm_event = login_and_receive_token(ws, registration, email)
     claims = server.verify_access_token(token_event["access_token"])
-    assert realm_event.get("realm_path") == f"/users/{claims['sub']}", (realm_event, claims)
+    # The personal realm, under the environment's realm_prefix (if any) like every realm in the token.
+    realm_path = realm_event.get("realm_path", "")
+    prefix = realm_path.removesuffix(f"/users/{claims['sub']}")
+    assert realm_path != prefix and all(path.startswith(prefix + "/") for path in claims["realms"]), (realm_event, claims)
     return SignedIn(email, registration, token_event, claims, realm_event["realm_path"])

@@ -12,7 +12,8 @@ import PostgresNIO
 /// each transaction that stores events, so it is held for little more than the commit.
 extension PostgresStore {
     public func completeLogin(_ login: CompletedLogin, now: Date) async throws -> [StoredEvent] {
-        try await write { connection in
+        let announced = realmPrefixes.outward(login.session.realmPath, environmentID: login.session.environmentID)
+        return try await write { connection in
             let session = login.session
             let timestamp = now.timeIntervalSince1970
             // The person first, as every change to a person's devices and tokens does.
@@ -38,9 +39,9 @@ extension PostgresStore {
             )
             var events: [SessionEvent] = [
                 .token(accessToken: login.accessToken, refreshToken: login.refreshToken, expiresIn: login.accessTokenTTL),
-                .realmInitialized(realmPath: session.realmPath),
+                .realmInitialized(realmPath: announced),
             ]
-            if initialized { events.append(.dataReady(realmPath: session.realmPath)) }
+            if initialized { events.append(.dataReady(realmPath: announced)) }
             return try await Self.append(events.map { ($0, session.id) }, on: connection, now: timestamp)
         }
     }
@@ -149,7 +150,7 @@ extension PostgresStore {
     }
 
     public func markRealmInitialized(path: String, environmentID: String?, now: Date) async throws -> [StoredEvent]? {
-        try await write { connection -> [StoredEvent]? in
+        try await write { [realmPrefixes] connection -> [StoredEvent]? in
             let timestamp = now.timeIntervalSince1970
             guard let realm = try await connection.first(
                 "SELECT user_id, environment_id, initialized FROM realms WHERE path = \(path) FOR UPDATE"
@@ -165,7 +166,8 @@ extension PostgresStore {
                 """,
                 as: String.self
             )
-            let events = try await Self.append(waiting.sorted().map { (.dataReady(realmPath: path), $0) }, on: connection, now: timestamp)
+            let announced = realmPrefixes.outward(path, environmentID: realmEnvironment)
+            let events = try await Self.append(waiting.sorted().map { (.dataReady(realmPath: announced), $0) }, on: connection, now: timestamp)
             if !(try realm.get("initialized", as: Bool.self)) {
                 // A change the integration feed shows again, now as initialized.
                 let position = try await Self.nextFeedSeq(connection)

@@ -15,6 +15,8 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     /// How long one operation may wait for the database before it is `StoreUnavailable`.
     let timeout: Duration
     let changes: PostgresChangeListener
+    /// How the events it stores name realms (see ``RealmPrefixes``).
+    let realmPrefixes: RealmPrefixes
     /// Registrations and refresh rotations share write transactions (see ``GroupCommit``).
     let groupCommit = GroupCommit<PostgresChange>()
 
@@ -27,10 +29,11 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     static let queryLogger = Logger(label: "fieldpass.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// A store on `client`, which must be running. Migrations are not run here.
-    init(client: PostgresClient, listener: PostgresChangeListener, timeout: Duration) {
+    init(client: PostgresClient, listener: PostgresChangeListener, timeout: Duration, realmPrefixes: RealmPrefixes) {
         self.client = client
         self.changes = listener
         self.timeout = timeout
+        self.realmPrefixes = realmPrefixes
     }
 
     /// Runs `body` in one transaction, committed when it returns. A transaction that

@@ -3,7 +3,8 @@ import GRDB
 
 extension SQLiteStore {
     public func completeLogin(_ login: CompletedLogin, now: Date) async throws -> [StoredEvent] {
-        try await writeEvents { db in
+        let announced = realmPrefixes.outward(login.session.realmPath, environmentID: login.session.environmentID)
+        return try await writeEvents { db in
             let session = login.session
             let timestamp = now.timeIntervalSince1970
             try db.execute(
@@ -20,12 +21,12 @@ extension SQLiteStore {
             )
             var events = [
                 try Self.append(.token(accessToken: login.accessToken, refreshToken: login.refreshToken, expiresIn: login.accessTokenTTL), to: session.id, db: db, now: timestamp),
-                try Self.append(.realmInitialized(realmPath: session.realmPath), to: session.id, db: db, now: timestamp),
+                try Self.append(.realmInitialized(realmPath: announced), to: session.id, db: db, now: timestamp),
             ]
             let initialized = try Bool.fetchOne(db.cachedStatement(sql: "SELECT initialized FROM realms WHERE path = ?"), arguments: [session.realmPath]) ?? false
             if initialized {
                 try db.execute(cached: "UPDATE sessions SET status = 'completed' WHERE id = ?", arguments: [session.id])
-                events.append(try Self.append(.dataReady(realmPath: session.realmPath), to: session.id, db: db, now: timestamp))
+                events.append(try Self.append(.dataReady(realmPath: announced), to: session.id, db: db, now: timestamp))
             }
             return events
         }
@@ -124,7 +125,7 @@ extension SQLiteStore {
             sessionEvents.signal()
             realmFeed.signal()
         }
-        return try await write { db in
+        return try await write { [realmPrefixes] db in
             let timestamp = now.timeIntervalSince1970
             guard let realm = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT user_id, environment_id, initialized FROM realms WHERE path = ?"), arguments: [path]
@@ -143,10 +144,11 @@ extension SQLiteStore {
                 db.cachedStatement(sql: "SELECT id FROM sessions WHERE user_id = ? AND status = 'authenticated' AND expires_at > ?"),
                 arguments: [userID, timestamp]
             )
+            let announced = realmPrefixes.outward(path, environmentID: realm["environment_id"])
             var events: [StoredEvent] = []
             for id in waiting {
                 try db.execute(cached: "UPDATE sessions SET status = 'completed' WHERE id = ?", arguments: [id])
-                events.append(try Self.append(.dataReady(realmPath: path), to: id, db: db, now: timestamp))
+                events.append(try Self.append(.dataReady(realmPath: announced), to: id, db: db, now: timestamp))
             }
             return events
         }

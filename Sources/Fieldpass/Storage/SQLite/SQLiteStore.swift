@@ -8,6 +8,8 @@ import GRDB
 /// and feed positions commit in the order they are handed out.
 public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, StoreChanges {
     let pool: DatabasePool
+    /// How the events it stores name realms (see ``RealmPrefixes``).
+    let realmPrefixes: RealmPrefixes
     public let sessionEvents = ChangeSignal()
     public let realmFeed = ChangeSignal()
     /// Registrations and refresh rotations share write transactions (see ``GroupCommit``).
@@ -19,7 +21,8 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
     ///
     /// The database holds sessions and token hashes, so a folder it creates is 0700 and a
     /// file it creates is 0600; SQLite gives its `-wal` and `-shm` files the same mode.
-    public init(path: String) throws {
+    public init(path: String, realmPrefixes: RealmPrefixes = RealmPrefixes()) throws {
+        self.realmPrefixes = realmPrefixes
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]

@@ -1,0 +1,28 @@
+import Testing
+@testable import Fieldpass
+
+@Suite("Realm prefixes")
+struct RealmPrefixesTests {
+    let prefixes = RealmPrefixes(["acme": "/acme", "north": "/acme/north", "plain": ""])
+
+    @Test func pathsGoOutUnderTheirEnvironmentsPrefix() {
+        #expect(prefixes.outward("/users/u1", environmentID: "acme") == "/acme/users/u1")
+        #expect(prefixes.outward("/users/u1", environmentID: "plain") == "/users/u1")
+        #expect(prefixes.outward("/users/u1", environmentID: "unknown") == "/users/u1")
+        #expect(prefixes.outward(["/common": RealmAccess.write], environmentID: "acme") == ["/acme/common": .write])
+    }
+
+    @Test func aCallersPathComesInOnlyFromUnderItsPrefix() {
+        #expect(prefixes.inward("/acme/tasks", environmentID: "acme") == "/tasks")
+        #expect(prefixes.inward("/tasks", environmentID: "acme") == nil)
+        #expect(prefixes.inward("/acmeco/tasks", environmentID: "acme") == nil)
+        #expect(prefixes.inward("/acme", environmentID: "acme") == nil)
+        #expect(prefixes.inward("/acme/tasks", environmentID: "plain") == "/acme/tasks")
+    }
+
+    @Test func theLongestMatchingPrefixNamesTheEnvironment() {
+        #expect(prefixes.resolve("/acme/north/users/u1") == ("north", "/users/u1"))
+        #expect(prefixes.resolve("/acme/users/u1") == ("acme", "/users/u1"))
+        #expect(prefixes.resolve("/users/u1") == (nil, "/users/u1"))
+    }
+}
