@@ -75,6 +75,9 @@ struct CredentialStoreTests {
             #expect(try await store.rotateRefreshToken(Self.rotation("hash-\(session.id)", "next"), now: Date()) == .refused)
             let standing = try await store.standing(jti: "j", userID: session.userID, deviceID: session.deviceID, environmentID: "dev")
             #expect(standing.revoked)
+            // The sign-in still waiting for its data ends: its device can use nothing it got.
+            #expect(try await store.session(id: session.id)?.status == .expired)
+            #expect(try await store.events(sessionID: session.id, after: 2).map(\.frame) == [#"{"seq":3,"type":"session_expired"}"#])
             let entry = try #require(try await store.auditLog(environmentID: "dev", before: nil, limit: 1).first)
             #expect(entry.action == "identity.reset" && entry.after == ["devices_revoked": "1"])
         }

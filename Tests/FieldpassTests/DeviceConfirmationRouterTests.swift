@@ -94,14 +94,14 @@ struct DeviceConfirmationRouterTests {
                     let page = try await Self.open(try await Self.register(client).url.path, client)
                     let confirmed = try await Self.post(page, form: "csrf_token=\(page.csrfToken)", cookie: page.csrfToken, client)
                     let binding = try #require(confirmed.headers[.setCookie])
-                    #expect(binding.hasPrefix("fieldpass_signin="))
+                    #expect(binding.hasPrefix("fieldpass_signin_"))
                     #expect(binding.contains("Path=/auth_callback") && binding.contains("HttpOnly") && binding.contains("SameSite=Lax"))
                     let location = try #require(confirmed.headers[.location].flatMap(URLComponents.init(string:)))
                     let state = try #require(location.queryItems?.first { $0.name == "state" }?.value)
 
-                    // Another browser brings the IdP's answer back: with no cookie, or another one.
+                    // Another browser brings the IdP's answer back, with another value in the cookie.
                     let forwarded = "/auth_callback?code=abc&state=\(state)"
-                    let other = "fieldpass_signin=\(String(repeating: "D", count: 43))"
+                    let other = "\(BrowserBinding.cookieName(state: state))=\(String(repeating: "D", count: 43))"
                     try await client.execute(uri: forwarded, method: .get, headers: [.cookie: other]) { response in
                         #expect(response.status == .badRequest)
                         #expect(String(buffer: response.body).contains("device that started it"))

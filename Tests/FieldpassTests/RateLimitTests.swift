@@ -52,14 +52,16 @@ struct RateLimitTests {
         let configuration = try FieldpassConfiguration.parse(yaml: yaml, environment: ["BACKEND_SECRET": secret])
         let limiter = RateLimiter(limit: .clientAuthentication, rule: RateLimitRule(perMinute: 1, burst: 2))
         let directory = ServiceAccountDirectory(environments: configuration.environments, failures: limiter)
-        #expect(try directory.authenticate(id: "backend", secret: secret)?.id == "backend")
-        for index in 0..<5 { #expect(try directory.authenticate(id: "made-up-\(index)", secret: secret) == nil) }
+        let (home, elsewhere) = ("198.51.100.7", "203.0.113.9")
+        #expect(try directory.authenticate(id: "backend", secret: secret, from: home)?.id == "backend")
+        for index in 0..<5 { #expect(try directory.authenticate(id: "made-up-\(index)", secret: secret, from: elsewhere) == nil) }
         #expect(limiter.trackedKeys == 0, "neither a success nor an unknown id makes a bucket")
-        #expect(try directory.authenticate(id: "backend", secret: "wrong") == nil)
-        #expect(try directory.authenticate(id: "backend", secret: secret) != nil, "a token left: the right secret works")
-        #expect(try directory.authenticate(id: "backend", secret: "wrong") == nil)
-        #expect(throws: APIError.self) { try directory.authenticate(id: "backend", secret: secret) }
+        #expect(try directory.authenticate(id: "backend", secret: "wrong", from: elsewhere) == nil)
+        #expect(try directory.authenticate(id: "backend", secret: "wrong", from: elsewhere) == nil)
+        #expect(throws: APIError.self) { try directory.authenticate(id: "backend", secret: secret, from: elsewhere) }
         #expect(limiter.trackedKeys == 1)
+        // The grinding locks out every other network, not the one the account last worked from.
+        #expect(try directory.authenticate(id: "backend", secret: secret, from: home) != nil)
     }
 
     @Test("a key holds at most its share of the places, all keys together at most the capacity")

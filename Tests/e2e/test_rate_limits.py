@@ -212,6 +212,9 @@ def test_wrong_secrets_for_one_client_id_are_limited_from_any_address(fieldpass_
                 headers = {"x-forwarded-for": address}
                 return client.post(f"{server.url}{path}", data=form, auth=(client_id, secret), headers=headers)
 
+            # The backend works from its own address before anyone starts guessing.
+            home = "203.0.113.50"
+            assert authenticate("/token", DEV_BACKEND.id, DEV_BACKEND.secret, home).status_code == 200
             # Each guess from another address, each endpoint: all charge the one client id.
             guesses = [
                 authenticate(path, DEV_BACKEND.id, f"guess-{i}", f"198.51.100.{i + 1}")
@@ -220,9 +223,11 @@ def test_wrong_secrets_for_one_client_id_are_limited_from_any_address(fieldpass_
             assert [r.status_code for r in guesses] == [401] * BURST, [describe(r) for r in guesses]
             refused = authenticate("/token", DEV_BACKEND.id, "guess-4", "198.51.100.4")
             assert_rate_limited(refused, what="for this client")
-            # While the bucket is empty the right secret is refused too, before it is checked.
+            # While the bucket is empty the right secret is refused too, before it is checked...
             for path in ("/token", "/introspect"):
                 assert_rate_limited(authenticate(path, DEV_BACKEND.id, DEV_BACKEND.secret, "203.0.113.1"), what="for this client")
+            # ...except from where the backend last authenticated: guessing cannot lock it out.
+            assert authenticate("/token", DEV_BACKEND.id, DEV_BACKEND.secret, home).status_code == 200
             # Another client id is not affected, from the very same addresses.
             assert authenticate("/token", OTHER_BACKEND.id, OTHER_BACKEND.secret, "198.51.100.4").status_code == 200
             assert authenticate("/token", OTHER_BACKEND.id, "wrong", "198.51.100.4").status_code == 401

@@ -1,3 +1,4 @@
+import Foundation
 /// Where the service listens and the URL devices and the IdP see.
 ///
 /// Keys: `server.host` (default `127.0.0.1`), `server.port` (default 8080),
@@ -35,9 +36,19 @@ public struct ServerSettings: Sendable {
         idleTimeout = try settings.int(["server", "idle_timeout"], default: 60, in: 1...3600)
     }
 
+    /// Whether browsers reach Fieldpass over https, so its cookies can be `Secure`.
+    public var isHTTPS: Bool { publicURL.hasPrefix("https://") }
+
+    /// The path `public_url` puts in front of every route (`""`, or `/fieldpass` behind a
+    /// proxy that serves it there), for cookie paths.
+    public var publicPath: String {
+        let path = URLComponents(string: publicURL)?.path ?? ""
+        return path.hasSuffix("/") ? String(path.dropLast()) : path
+    }
+
     /// `public_url` with `ws`/`wss` in place of `http`/`https`.
     public var publicWebSocketURL: String {
-        if publicURL.hasPrefix("https://") { return "wss://" + publicURL.dropFirst("https://".count) }
+        if isHTTPS { return "wss://" + publicURL.dropFirst("https://".count) }
         return "ws://" + publicURL.dropFirst("http://".count)
     }
 }

@@ -13,6 +13,9 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext, Remote
     public var identity: Identity?
     /// The connection's peer, which rate limits key on (through any trusted proxy).
     public let remoteAddress: SocketAddress?
+    /// The client's rate-limit key (its address, an IPv6 client's network), once a
+    /// ``RateLimitMiddleware`` has worked it out; `nil` where no limit applies.
+    public var clientNetwork: String?
 
     /// Creates the context for one request.
     public init(source: ApplicationRequestContextSource) {

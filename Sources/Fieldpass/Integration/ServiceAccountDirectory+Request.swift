@@ -5,10 +5,10 @@ import Hummingbird
 /// `/introspect` all need it.
 extension ServiceAccountDirectory {
     /// The service account named by HTTP Basic credentials, or 401 `invalid_client` (429
-    /// `rate_limited` while its client id has failed too often, see ``authenticate(id:secret:)``).
-    func authenticate(_ request: Request) throws -> Account {
+    /// `rate_limited` while its client id has failed too often, see ``authenticate(id:secret:from:)``).
+    func authenticate(_ request: Request, context: AppRequestContext) throws -> Account {
         guard let (id, secret) = Self.basicCredentials(request.headers[.authorization]),
-            let account = try authenticate(id: id, secret: secret)
+            let account = try authenticate(id: id, secret: secret, from: context.clientNetwork)
         else {
             throw APIError(
                 .unauthorized, OAuthErrorCode.invalidClient, "Client authentication failed.",
@@ -19,8 +19,8 @@ extension ServiceAccountDirectory {
     }
 
     /// As ``authenticate(_:)`` when the request carries credentials; `nil` for a public client.
-    func authenticateIfPresent(_ request: Request) throws -> Account? {
-        request.headers[.authorization] == nil ? nil : try authenticate(request)
+    func authenticateIfPresent(_ request: Request, context: AppRequestContext) throws -> Account? {
+        request.headers[.authorization] == nil ? nil : try authenticate(request, context: context)
     }
 
     /// `Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 2.3.1).

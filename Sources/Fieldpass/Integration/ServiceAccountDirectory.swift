@@ -11,6 +11,7 @@ struct ServiceAccountDirectory: Sendable {
     private let accounts: [String: Account]
     /// Failed authentications per client id (`limits.client_authentication`); nil when limits are off.
     private let failures: RateLimiter?
+    private let homeNetworks = HomeNetworks()
 
     /// Accounts whose secret variable is unset cannot sign in and are left out.
     init(environments: [EnvironmentSettings], failures: RateLimiter?) {
@@ -32,14 +33,16 @@ struct ServiceAccountDirectory: Sendable {
     ///
     /// A wrong secret for a configured account uses up one of that account's tokens; with
     /// none left, the 429 comes before the secret is looked at, so the client id has one
-    /// bucket however many addresses try. Unknown ids get no bucket: the caller chooses them.
-    func authenticate(id: String, secret: String) throws(APIError) -> Account? {
+    /// bucket however many addresses try, except from the network the account last
+    /// authenticated from (``HomeNetworks``). Unknown ids get no bucket: the caller chooses them.
+    func authenticate(id: String, secret: String, from network: String?) throws(APIError) -> Account? {
         guard let account = accounts[id] else { return nil }
-        try failures?.check(id).check()
+        if !homeNetworks.contains(network, for: id) { try failures?.check(id).check() }
         guard Crypto.constantTimeEquals(Crypto.sha256(Array(secret.utf8)), account.secretDigest) else {
             _ = failures?.take(id)
             return nil
         }
+        homeNetworks.remember(network, for: id)
         return account
     }
 }

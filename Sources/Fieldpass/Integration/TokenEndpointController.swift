@@ -51,7 +51,7 @@ struct TokenEndpointController: Sendable {
             case nil: "none"
             default: "other"  // a client's string must not become a label of its own
             }
-            let response = try await grant(form, request)
+            let response = try await grant(form, request, context: context)
             FieldpassMetrics.grant(grantType, result: "issued")
             return response
         } catch let error as APIError {
@@ -63,16 +63,16 @@ struct TokenEndpointController: Sendable {
         }
     }
 
-    private func grant(_ form: TokenRequest, _ request: Request) async throws -> EditedResponse<TokenResponse> {
+    private func grant(_ form: TokenRequest, _ request: Request, context: AppRequestContext) async throws -> EditedResponse<TokenResponse> {
         let response: TokenResponse
         switch form.grantType {
         case "client_credentials":
-            response = try clientCredentials(request)
+            response = try clientCredentials(request, context: context)
         case "refresh_token":
             // Refresh tokens belong to devices, which are public clients. A caller that
             // authenticates as a client must be checked (RFC 6749 section 6), and no
             // service account holds a device's refresh token: refuse before it is used up.
-            if try serviceAccounts.authenticateIfPresent(request) != nil {
+            if try serviceAccounts.authenticateIfPresent(request, context: context) != nil {
                 throw APIError(.badRequest, OAuthErrorCode.invalidGrant, "This refresh token was not issued to this client.")
             }
             response = try await refresh(form.refreshToken)
@@ -84,8 +84,8 @@ struct TokenEndpointController: Sendable {
         return EditedResponse(headers: [.cacheControl: "no-store"], response: response)
     }
 
-    private func clientCredentials(_ request: Request) throws -> TokenResponse {
-        let account = try serviceAccounts.authenticate(request)
+    private func clientCredentials(_ request: Request, context: AppRequestContext) throws -> TokenResponse {
+        let account = try serviceAccounts.authenticate(request, context: context)
         let token = try tokenIssuer.serviceAccessToken(accountID: account.id, environmentID: account.environmentID, now: Date())
         return TokenResponse(accessToken: token, expiresIn: tokenIssuer.accessTokenTTL)
     }

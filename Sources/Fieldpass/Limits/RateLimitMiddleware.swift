@@ -4,7 +4,9 @@ import Hummingbird
 /// Answers 429 with `Retry-After` once a client address (an IPv6 client by its network) has
 /// used up its bucket for the routes behind this middleware; a refused request reaches no
 /// handler, so it stores nothing.
-struct RateLimitMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
+struct RateLimitMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
     let limiter: RateLimiter
     let clientAddress: ClientAddress
 
@@ -13,6 +15,8 @@ struct RateLimitMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewa
             peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: .xForwardedFor]
         )
         try limiter.take(client).check()
+        var context = context
+        context.clientNetwork = client
         return try await next(request, context)
     }
 }

@@ -43,7 +43,7 @@ struct IntrospectionController: Sendable {
 
     @Sendable func introspect(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<Introspection> {
         let form = try await FormBody.decode(OAuthToken.Form.self, from: request, context: context)
-        let client = try serviceAccounts.authenticate(request)
+        let client = try serviceAccounts.authenticate(request, context: context)
         let token = try OAuthToken.required(form.token)
         let answer = try await introspect(token, environmentID: client.environmentID)
         return EditedResponse(headers: [.cacheControl: "no-store"], response: answer)

@@ -18,7 +18,7 @@ struct RevocationController: Sendable {
 
     @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await FormBody.decode(OAuthToken.Form.self, from: request, context: context)
-        let client = try serviceAccounts.authenticateIfPresent(request)
+        let client = try serviceAccounts.authenticateIfPresent(request, context: context)
         let token = try OAuthToken.required(form.token)
         let now = Date()
         if let claims = validator.claims(of: token, now: now) {

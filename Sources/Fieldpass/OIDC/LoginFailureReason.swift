@@ -3,7 +3,7 @@
 /// An IdP (or whoever calls `/auth_callback`) chooses the `error` of a refused sign-in, so
 /// the metric's label comes from this fixed list: any other code counts as `other`, and no
 /// caller can add a series.
-enum LoginFailureReason: String, CaseIterable {
+enum LoginFailureReason: String {
     // RFC 6749 4.1.2.1 (authorization) and 5.2 (token endpoint).
     case invalidRequest = "invalid_request"
     case unauthorizedClient = "unauthorized_client"

@@ -33,7 +33,7 @@ struct AuthCallbackController: Sendable {
             )
         }
         do {
-            guard BrowserBinding.matches(request, session: session) else { throw Self.otherBrowser }
+            guard BrowserBinding.matches(request, state: state, session: session) else { throw Self.otherBrowser }
             let login = try await signIn(session: session, query: query, environment: environment)
             let events = try await store.completeLogin(login, now: Date())
             guard !events.isEmpty else {
@@ -46,7 +46,10 @@ struct AuthCallbackController: Sendable {
             return HTMLPage(title: "Signed in", message: "You are signed in. You can close this window and return to the app.")
                 .response(status: .ok)
         } catch let failure as OIDCError {
-            context.logger.info("Sign-in failed", metadata: ["environment": "\(session.environmentID)", "error": "\(failure.code)"])
+            // The code may be the IdP's (or a forger's) word: log it only as a listed reason.
+            context.logger.info(
+                "Sign-in failed", metadata: ["environment": "\(session.environmentID)", "error": "\(LoginFailureReason.label(failure.code))"]
+            )
             let stored = try await store.failLogin(
                 sessionID: session.id, error: failure.code, description: failure.description,
                 audited: failure == Self.otherBrowser, now: Date()

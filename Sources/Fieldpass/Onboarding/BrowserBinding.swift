@@ -7,9 +7,11 @@ import Tokens
 /// The confirmation page sets it with the redirect to the IdP; the store keeps only its
 /// digest with the session. `/auth_callback` for a confirmed session finishes the sign-in
 /// only when the same browser brings it back: `SameSite=Lax`, because the IdP's redirect
-/// is a cross-site top-level GET, and `Path=/auth_callback`, because nothing else needs it.
+/// is a cross-site top-level GET, and a path of `/auth_callback`, because nothing else needs
+/// it. Each sign-in has a cookie of its own, named after its state, so two sign-ins started in
+/// one browser do not overwrite each other's.
 struct BrowserBinding {
-    static let cookieName = "fieldpass_signin"
+    static let cookiePrefix = "fieldpass_signin_"
 
     let value: String
     var digest: String { OpaqueToken.digest(value) }
@@ -18,17 +20,26 @@ struct BrowserBinding {
         BrowserBinding(value: try OpaqueToken.make())
     }
 
-    /// Lives as long as the session can still be signed in.
-    func cookie(expiresAt: Date, secure: Bool) -> String {
-        let maxAge = max(1, Int(expiresAt.timeIntervalSinceNow.rounded(.up)))
-        return "\(Self.cookieName)=\(value); Path=/auth_callback; Max-Age=\(maxAge); HttpOnly; SameSite=Lax\(secure ? "; Secure" : "")"
+    /// The cookie's name for the sign-in whose state is `state` (a digest: the name says nothing of the state).
+    static func cookieName(state: String) -> String {
+        cookiePrefix + OpaqueToken.digest(state).prefix(16)
     }
 
-    /// Whether `request` comes from the browser that confirmed `session`. A session that
-    /// needed no confirmation (`confirm_device: false`) has no binding and passes.
-    static func matches(_ request: Request, session: OnboardingSession) -> Bool {
-        guard let expected = session.browserBinding else { return true }
-        guard let presented = request.cookies[cookieName]?.value, OpaqueToken.isWellFormed(presented) else { return false }
+    /// Lives as long as the session can still be signed in.
+    func cookie(state: String, expiresAt: Date, server: ServerSettings) -> String {
+        let maxAge = max(1, Int(expiresAt.timeIntervalSinceNow.rounded(.up)))
+        let secure = server.isHTTPS ? "; Secure" : ""
+        return "\(Self.cookieName(state: state))=\(value); Path=\(server.publicPath)/auth_callback; Max-Age=\(maxAge); HttpOnly; SameSite=Lax\(secure)"
+    }
+
+    /// Whether `request`, the callback with `state`, comes from the browser that confirmed
+    /// `session`. A session registered without the page (`confirm_device: false`) passes; one
+    /// registered with it and holding no binding (confirmed by an older version) does not.
+    static func matches(_ request: Request, state: String, session: OnboardingSession) -> Bool {
+        guard session.confirmsDevice else { return true }
+        guard let expected = session.browserBinding,
+            let presented = request.cookies[cookieName(state: state)]?.value, OpaqueToken.isWellFormed(presented)
+        else { return false }
         return Crypto.constantTimeEquals(Array(OpaqueToken.digest(presented).utf8), Array(expected.utf8))
     }
 }

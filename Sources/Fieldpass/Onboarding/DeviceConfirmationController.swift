@@ -61,7 +61,7 @@ struct DeviceConfirmationController: Sendable {
                 status: .seeOther,
                 headers: [
                     .location: url, .cacheControl: "no-store",
-                    .setCookie: binding.cookie(expiresAt: session.expiresAt, secure: server.publicURL.hasPrefix("https://")),
+                    .setCookie: binding.cookie(state: state, expiresAt: session.expiresAt, server: server),
                 ]
             )
         case .forged: throw Self.forgedConfirmation
@@ -83,8 +83,8 @@ struct DeviceConfirmationController: Sendable {
 
     /// The cookie that binds the form to this browser; only ever sent back to this page.
     private func cookie(_ token: String, loginID: String) -> String {
-        let secure = server.publicURL.hasPrefix("https://") ? "; Secure" : ""
-        return "\(Self.cookieName)=\(token); Path=/login/\(loginID); HttpOnly; SameSite=Strict\(secure)"
+        let secure = server.isHTTPS ? "; Secure" : ""
+        return "\(Self.cookieName)=\(token); Path=\(server.publicPath)/login/\(loginID); HttpOnly; SameSite=Strict\(secure)"
     }
 
     private static func form(_ confirmation: DeviceConfirmation) -> String {

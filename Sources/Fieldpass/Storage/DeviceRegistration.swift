@@ -42,7 +42,8 @@ extension DeviceRegistration {
     func pendingSession(userID: String, deviceID: String, role: String) -> OnboardingSession {
         OnboardingSession(
             id: sessionID, userID: userID, deviceID: deviceID, environmentID: environmentID, email: email, role: role,
-            nonce: nonce, codeVerifier: codeVerifier, status: .pending, expiresAt: expiresAt
+            nonce: nonce, codeVerifier: codeVerifier, status: .pending, expiresAt: expiresAt,
+            confirmsDevice: confirmation != nil
         )
     }
 }

@@ -28,8 +28,11 @@ public struct OnboardingSession: Sendable, Equatable {
     public var codeVerifier: String
     public var status: Status
     public var expiresAt: Date
+    /// Whether the session was registered with a confirmation page (its environment's
+    /// `confirm_device`): then only the browser that confirmed may finish it.
+    public var confirmsDevice: Bool
     /// The hash of the cookie the confirmation page set in the browser that confirmed; `nil`
-    /// until then, and always for an environment without the page.
+    /// until then, and always for a session without the page.
     public var browserBinding: String? = nil
 
     /// No event can follow: the session's terminal event is stored.

@@ -26,9 +26,11 @@ extension PostgresStore {
                     )
                     return .identityMismatch
                 }
-            } else {
+            }
+            if try user.get("idp_issuer", as: String?.self) != attempt.issuer {
                 // One IdP account is one person. The account's lock makes two first sign-ins of it
-                // for two users take turns, so the second sees the first one's binding.
+                // for two users take turns, so the second sees the first one's binding. A binding
+                // from before issuers were recorded gets its issuer now, so it is checked too.
                 try await connection.execute(
                     "SELECT pg_advisory_xact_lock(hashtextextended(\(environmentID + "\n" + attempt.issuer + "\n" + attempt.subject), 0))"
                 )
@@ -78,8 +80,17 @@ extension PostgresStore {
             }
             guard let subject = user.idpSubject else { return }
             try await connection.execute("UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = \(userID)")
-            // What was obtained through the replaced account stops working with it.
+            // What was obtained through the replaced account stops working with it, and a sign-in
+            // under way would only hand a revoked device its tokens.
             let revoked = try await Self.revokeLiveDevices(connection, userID: userID, now: now.timeIntervalSince1970)
+            let unfinished = try await connection.values(
+                """
+                UPDATE sessions SET status = 'expired'
+                WHERE user_id = \(userID) AND status IN ('pending', 'exchanging', 'authenticated') RETURNING id
+                """,
+                as: String.self
+            )
+            _ = try await Self.append(unfinished.sorted().map { (.sessionExpired, $0) }, on: connection, now: now.timeIntervalSince1970)
             try await Self.audit(
                 connection, environmentID: environmentID, actor: actor, action: "identity.reset", target: "user:\(userID)",
                 before: ["issuer": user.idpIssuer ?? "", "subject": subject], after: ["devices_revoked": "\(revoked)"], now: now

@@ -162,7 +162,7 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
         guard let row = try await connection.first(
             """
             SELECT s.id, s.user_id, s.device_id, s.environment_id, s.email, s.nonce, s.code_verifier,
-                   s.status, s.expires_at, s.browser_binding, u.role
+                   s.status, s.expires_at, s.login_id IS NOT NULL AS confirms_device, s.browser_binding, u.role
             FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = \(id)
             """
         ) else { return nil }
@@ -171,7 +171,8 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
             environmentID: try row.get("environment_id"), email: try row.get("email"), role: try row.get("role"),
             nonce: try row.get("nonce"), codeVerifier: try row.get("code_verifier"),
             status: OnboardingSession.Status(rawValue: try row.get("status")) ?? .failed,
-            expiresAt: Date(timeIntervalSince1970: try row.get("expires_at")), browserBinding: try row.get("browser_binding")
+            expiresAt: Date(timeIntervalSince1970: try row.get("expires_at")), confirmsDevice: try row.get("confirms_device"),
+            browserBinding: try row.get("browser_binding")
         )
     }
 }

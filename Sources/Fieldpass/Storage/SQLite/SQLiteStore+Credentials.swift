@@ -22,8 +22,10 @@ extension SQLiteStore {
                     )
                     return .identityMismatch
                 }
-            } else if let holder = try String.fetchOne(
-                // One IdP account is one person (the single writer makes check and bind one step).
+            }
+            // One IdP account is one person (the single writer makes check and bind one step). A
+            // binding from before issuers were recorded gets its issuer now, so it is checked too.
+            if user["idp_issuer"] as String? != attempt.issuer, let holder = try String.fetchOne(
                 db.cachedStatement(sql: """
                     SELECT id FROM users WHERE environment_id = ? AND idp_subject = ?
                       AND (idp_issuer = ? OR idp_issuer IS NULL) AND id <> ?
@@ -57,17 +59,29 @@ extension SQLiteStore {
     }
 
     public func resetIdentity(userID: String, environmentID: String, actor: String, now: Date) async throws {
-        try await write { db in
+        let ended = try await write { db -> Int in
             guard let user = try Self.fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
-            guard let subject = user.idpSubject else { return }
+            guard let subject = user.idpSubject else { return 0 }
+            let timestamp = now.timeIntervalSince1970
             try db.execute(cached: "UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = ?", arguments: [userID])
-            // What was obtained through the replaced account stops working with it.
-            let revoked = try Self.revokeLiveDevices(db, userID: userID, now: now.timeIntervalSince1970)
+            // What was obtained through the replaced account stops working with it, and a sign-in
+            // under way would only hand a revoked device its tokens.
+            let revoked = try Self.revokeLiveDevices(db, userID: userID, now: timestamp)
+            let unfinished = try String.fetchAll(
+                db.cachedStatement(sql: """
+                    UPDATE sessions SET status = 'expired' WHERE user_id = ? AND status IN ('pending', 'exchanging', 'authenticated')
+                    RETURNING id
+                    """),
+                arguments: [userID]
+            )
+            for id in unfinished.sorted() { _ = try Self.append(.sessionExpired, to: id, db: db, now: timestamp) }
             try Self.audit(
                 db, environmentID: environmentID, actor: actor, action: "identity.reset", target: "user:\(userID)",
                 before: ["issuer": user.idpIssuer ?? "", "subject": subject], after: ["devices_revoked": "\(revoked)"], now: now
             )
+            return unfinished.count
         }
+        if ended > 0 { sessionEvents.signal() }
     }
 
     public func setDisabled(_ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {

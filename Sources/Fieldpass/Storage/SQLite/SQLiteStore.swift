@@ -124,7 +124,7 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
         guard let row = try Row.fetchOne(
             db.cachedStatement(sql: """
                 SELECT s.id, s.user_id, s.device_id, s.environment_id, s.email, s.nonce, s.code_verifier,
-                       s.status, s.expires_at, s.browser_binding, u.role
+                       s.status, s.expires_at, s.login_id IS NOT NULL AS confirms_device, s.browser_binding, u.role
                 FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ?
                 """),
             arguments: [id]
@@ -134,7 +134,8 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
             environmentID: row["environment_id"], email: row["email"], role: row["role"],
             nonce: row["nonce"], codeVerifier: row["code_verifier"],
             status: OnboardingSession.Status(rawValue: row["status"]) ?? .failed,
-            expiresAt: Date(timeIntervalSince1970: row["expires_at"]), browserBinding: row["browser_binding"]
+            expiresAt: Date(timeIntervalSince1970: row["expires_at"]), confirmsDevice: row["confirms_device"],
+            browserBinding: row["browser_binding"]
         )
     }
 }
