@@ -83,6 +83,7 @@ struct ConfigurationTests {
         ("environments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/acme\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: north\n    email_domains: [north.test]\n    realm_prefix: \"/acme/north\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.north.realm_prefix"),
         ("environments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/shared\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: globex\n    email_domains: [globex.test]\n    realm_prefix: \"/shared\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.acme.realm_prefix"),
         ("limits: { ipv6_prefix: 0 }\n", "limits.ipv6_prefix"),
+        ("limits: { events: { burst: 0 } }\n", "limits.events.burst"),
         ("limits: { ipv6_prefix: 129 }\n", "limits.ipv6_prefix"),
         ("limits: { ipv6_prefix: /64 }\n", "limits.ipv6_prefix"),
         ("limits: { client_authentication: { burst: 0 } }\n", "limits.client_authentication.burst"),

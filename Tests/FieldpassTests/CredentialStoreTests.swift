@@ -174,6 +174,27 @@ struct CredentialStoreTests {
         }
     }
 
+    @Test(arguments: StoreKind.allCases) func aRotatedTokenGoesOnceItsSuccessorIsRotatedToo(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let session = try await Self.signedIn(environment)
+            let start = Date()
+            let first = "hash-\(session.id)"
+            _ = try await store.rotateRefreshToken(Self.rotation(first, "second"), now: start)
+            _ = try await store.rotateRefreshToken(Self.rotation("second", "third"), now: start.addingTimeInterval(10))
+
+            // Past every grace: "first" is two rotations old, "second" the latest rotated one.
+            _ = try await store.sweepSessions(now: start.addingTimeInterval(400), deleteBefore: start)
+
+            #expect(try await store.revokeRefreshToken(hash: first, now: start.addingTimeInterval(401)) == false)
+            #expect(!(try await store.standing(jti: "j", userID: nil, deviceID: session.deviceID, environmentID: "dev").revoked))
+            #expect(try await store.liveRefreshToken(hash: "third", now: start.addingTimeInterval(401)) != nil)
+            // The latest rotated token is still known: its reuse cuts the device off.
+            #expect(try await store.rotateRefreshToken(Self.rotation("second", "stolen"), now: start.addingTimeInterval(402)) == .refused)
+            #expect(try await store.standing(jti: "j", userID: nil, deviceID: session.deviceID, environmentID: "dev").revoked)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func rotationNeverPassesTheAbsoluteLifetime(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store

@@ -2,14 +2,18 @@
 ///
 /// - A revoked access token past its expiry fails verification anyway.
 /// - A refresh token past its expiry is refused before anything else is looked at, so its row
-///   changes no answer. That includes rotated ones: until it expires, a rotated token is kept,
-///   since its coming back after the grace is the reuse that cuts the device off.
+///   changes no answer.
+/// - A rotated token past the grace is kept while it is its device's latest rotated one: its
+///   coming back is the reuse that cuts the device off (the thief and the device racing on
+///   one token). Once its successor has been rotated too, it goes: a device keeps at most two
+///   rows, however often it refreshes, and a token two rotations old is simply unknown.
 /// - The sealed successor of a rotated token serves only retries within the grace, which is
 ///   at most ``TokenSettings/maxRefreshReuseGrace``.
 struct TokenPurge {
     /// Revoked access tokens and refresh tokens expiring at or before this are deleted.
     let expiredBy: Double
-    /// Sealed successors of tokens rotated before this are cleared.
+    /// Sealed successors of tokens rotated before this are cleared, and such tokens whose
+    /// successor was rotated too are deleted.
     let rotatedBefore: Double
 
     init(now: Double) {

@@ -133,6 +133,16 @@ extension PostgresStore {
         )
         try await connection.execute(
             """
+            DELETE FROM refresh_tokens
+            WHERE token_hash IN (
+                SELECT old.token_hash FROM refresh_tokens old JOIN refresh_tokens next ON next.token_hash = old.successor_hash
+                WHERE old.rotated_at < \(purge.rotatedBefore) AND next.rotated_at IS NOT NULL
+                FOR UPDATE OF old SKIP LOCKED
+            )
+            """
+        )
+        try await connection.execute(
+            """
             UPDATE refresh_tokens SET successor_sealed = NULL
             WHERE token_hash IN (
                 SELECT token_hash FROM refresh_tokens

@@ -160,6 +160,7 @@ enum SQLiteSchema {
             try db.execute(sql: """
                 CREATE INDEX refresh_tokens_expiry ON refresh_tokens(expires_at);
                 CREATE INDEX revoked_tokens_expiry ON revoked_tokens(expires_at);
+                CREATE INDEX refresh_tokens_rotated ON refresh_tokens(rotated_at) WHERE rotated_at IS NOT NULL;
                 """)
         }
         return migrator

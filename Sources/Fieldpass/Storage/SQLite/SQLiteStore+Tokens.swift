@@ -107,6 +107,13 @@ extension SQLiteStore {
         try db.execute(cached: "DELETE FROM revoked_tokens WHERE expires_at <= ?", arguments: [purge.expiredBy])
         try db.execute(cached: "DELETE FROM refresh_tokens WHERE expires_at <= ?", arguments: [purge.expiredBy])
         try db.execute(
+            cached: """
+                DELETE FROM refresh_tokens WHERE rotated_at < ?
+                  AND successor_hash IN (SELECT token_hash FROM refresh_tokens WHERE rotated_at IS NOT NULL)
+                """,
+            arguments: [purge.rotatedBefore]
+        )
+        try db.execute(
             cached: "UPDATE refresh_tokens SET successor_sealed = NULL WHERE successor_sealed IS NOT NULL AND rotated_at < ?",
             arguments: [purge.rotatedBefore]
         )
