@@ -6,49 +6,36 @@ extension PostgresStore {
         try await write { connection in
             // Locks the user: of two first sign-ins at once, one binds the identity (and promotes a
             // bootstrap admin) and the other sees that binding.
-            guard let user = try await connection.first(
+            guard let row = try await connection.first(
                 """
                 SELECT environment_id, role, idp_issuer, idp_subject, disabled_at, signed_in_at
                 FROM users WHERE id = \(attempt.userID) FOR UPDATE
                 """
             ) else { throw DirectoryError.unknownUser }
-            let environmentID: String = try user.get("environment_id")
-            if try user.get("disabled_at", as: Double?.self) != nil { return .userDisabled }
-            if let subject = try user.get("idp_subject", as: String?.self) {
-                // An identity bound before issuers were recorded matches on the subject alone.
-                let issuer = try user.get("idp_issuer", as: String?.self)
-                guard subject == attempt.subject, issuer == nil || issuer == attempt.issuer else {
-                    try await Self.audit(
-                        connection, environmentID: environmentID, actor: "idp", action: "identity.mismatch",
-                        target: "user:\(attempt.userID)",
-                        before: ["issuer": issuer ?? "", "subject": subject],
-                        after: ["issuer": attempt.issuer, "subject": attempt.subject], now: now
-                    )
-                    return .identityMismatch
-                }
-            }
-            if try user.get("idp_issuer", as: String?.self) != attempt.issuer {
-                // One IdP account is one person. The account's lock makes two first sign-ins of it
-                // for two users take turns, so the second sees the first one's binding. A binding
-                // from before issuers were recorded gets its issuer now, so it is checked too.
+            let environmentID: String = try row.get("environment_id")
+            let user = SignInRules.User(
+                id: attempt.userID, role: try row.get("role"), issuer: try row.get("idp_issuer"), subject: try row.get("idp_subject"),
+                disabled: try row.get("disabled_at", as: Double?.self) != nil,
+                signedInBefore: try row.get("signed_in_at", as: Double?.self) != nil
+            )
+            var holder: String?
+            if SignInRules.needsHolderLookup(user: user, attempt: attempt) {
+                // The account's lock makes two first sign-ins of it for two users take turns, so
+                // the second sees the first one's binding.
                 try await connection.execute(
                     "SELECT pg_advisory_xact_lock(hashtextextended(\(environmentID + "\n" + attempt.issuer + "\n" + attempt.subject), 0))"
                 )
-                if let holder = try await connection.value(
+                holder = try await connection.value(
                     """
                     SELECT id FROM users WHERE environment_id = \(environmentID) AND idp_subject = \(attempt.subject)
                       AND (idp_issuer = \(attempt.issuer) OR idp_issuer IS NULL) AND id <> \(attempt.userID)
                     """,
                     as: String.self
-                ) {
-                    try await Self.audit(
-                        connection, environmentID: environmentID, actor: "idp", action: "identity.in_use",
-                        target: "user:\(attempt.userID)", before: nil,
-                        after: ["issuer": attempt.issuer, "subject": attempt.subject, "bound_to": "user:\(holder)"], now: now
-                    )
-                    return .identityInUse
-                }
+                )
             }
+            let decision = SignInRules.decide(user: user, holder: holder, attempt: attempt)
+            for entry in decision.audit { try await Self.audit(connection, environmentID: environmentID, entry, now: now) }
+            if let refusal = decision.refusal { return refusal }
             try await connection.execute(
                 """
                 UPDATE users SET idp_issuer = \(attempt.issuer), idp_subject = \(attempt.subject),
@@ -56,15 +43,8 @@ extension PostgresStore {
                 WHERE id = \(attempt.userID)
                 """
             )
-            let previous: String = try user.get("role")
-            let firstSignIn = try user.get("signed_in_at", as: Double?.self) == nil
-            if attempt.promoteToAdmin && firstSignIn && previous != Role.admin.rawValue {
-                try await connection.execute("UPDATE users SET role = 'admin' WHERE id = \(attempt.userID)")
-                try await Self.audit(
-                    connection, environmentID: environmentID, actor: "bootstrap", action: "user.role",
-                    target: "user:\(attempt.userID)",
-                    before: ["role": previous], after: ["role": Role.admin.rawValue], now: now
-                )
+            if decision.promoteToAdmin {
+                try await connection.execute("UPDATE users SET role = \(Role.admin.rawValue) WHERE id = \(attempt.userID)")
             }
             guard let facts = try await Self.fetchFacts(connection, userID: attempt.userID, environmentID: environmentID) else {
                 throw DirectoryError.unknownUser

@@ -103,4 +103,12 @@ extension PostgresStore {
             """
         )
     }
+
+    /// Writes an entry a rule decided on.
+    static func audit(_ connection: PostgresConnection, environmentID: String, _ entry: AuditRecord, now: Date) async throws {
+        try await audit(
+            connection, environmentID: environmentID, actor: entry.actor, action: entry.action, target: entry.target,
+            before: entry.before, after: entry.after, now: now
+        )
+    }
 }

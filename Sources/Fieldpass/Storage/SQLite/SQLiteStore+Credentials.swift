@@ -4,52 +4,32 @@ import GRDB
 extension SQLiteStore {
     public func recordSignIn(_ attempt: SignInAttempt, now: Date) async throws -> SignInOutcome {
         try await write { db in
-            guard let user = try Row.fetchOne(
+            guard let row = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT environment_id, role, idp_issuer, idp_subject, disabled_at, signed_in_at FROM users WHERE id = ?"),
                 arguments: [attempt.userID]
             ) else { throw DirectoryError.unknownUser }
-            let environmentID: String = user["environment_id"]
-            if user["disabled_at"] as Double? != nil { return .userDisabled }
-            if let subject = user["idp_subject"] as String? {
-                // An identity bound before issuers were recorded matches on the subject alone.
-                let issuer = user["idp_issuer"] as String?
-                guard subject == attempt.subject, issuer == nil || issuer == attempt.issuer else {
-                    try Self.audit(
-                        db, environmentID: environmentID, actor: "idp", action: "identity.mismatch",
-                        target: "user:\(attempt.userID)",
-                        before: ["issuer": issuer ?? "", "subject": subject],
-                        after: ["issuer": attempt.issuer, "subject": attempt.subject], now: now
-                    )
-                    return .identityMismatch
-                }
-            }
-            // One IdP account is one person (the single writer makes check and bind one step). A
-            // binding from before issuers were recorded gets its issuer now, so it is checked too.
-            if user["idp_issuer"] as String? != attempt.issuer, let holder = try String.fetchOne(
+            let environmentID: String = row["environment_id"]
+            let user = SignInRules.User(
+                id: attempt.userID, role: row["role"], issuer: row["idp_issuer"], subject: row["idp_subject"],
+                disabled: row["disabled_at"] as Double? != nil, signedInBefore: row["signed_in_at"] as Double? != nil
+            )
+            // The single writer makes the holder check and the binding one step.
+            let holder = SignInRules.needsHolderLookup(user: user, attempt: attempt) ? try String.fetchOne(
                 db.cachedStatement(sql: """
                     SELECT id FROM users WHERE environment_id = ? AND idp_subject = ?
                       AND (idp_issuer = ? OR idp_issuer IS NULL) AND id <> ?
                     """),
                 arguments: [environmentID, attempt.subject, attempt.issuer, attempt.userID]
-            ) {
-                try Self.audit(
-                    db, environmentID: environmentID, actor: "idp", action: "identity.in_use", target: "user:\(attempt.userID)",
-                    before: nil, after: ["issuer": attempt.issuer, "subject": attempt.subject, "bound_to": "user:\(holder)"], now: now
-                )
-                return .identityInUse
-            }
+            ) : nil
+            let decision = SignInRules.decide(user: user, holder: holder, attempt: attempt)
+            for entry in decision.audit { try Self.audit(db, environmentID: environmentID, entry, now: now) }
+            if let refusal = decision.refusal { return refusal }
             try db.execute(
                 cached: "UPDATE users SET idp_issuer = ?, idp_subject = ?, signed_in_at = ? WHERE id = ?",
                 arguments: [attempt.issuer, attempt.subject, now.timeIntervalSince1970, attempt.userID]
             )
-            let previous: String = user["role"]
-            let firstSignIn = user["signed_in_at"] as Double? == nil
-            if attempt.promoteToAdmin && firstSignIn && previous != Role.admin.rawValue {
-                try db.execute(cached: "UPDATE users SET role = 'admin' WHERE id = ?", arguments: [attempt.userID])
-                try Self.audit(
-                    db, environmentID: environmentID, actor: "bootstrap", action: "user.role", target: "user:\(attempt.userID)",
-                    before: ["role": previous], after: ["role": Role.admin.rawValue], now: now
-                )
+            if decision.promoteToAdmin {
+                try db.execute(cached: "UPDATE users SET role = ? WHERE id = ?", arguments: [Role.admin.rawValue, attempt.userID])
             }
             guard let facts = try Self.fetchFacts(db, userID: attempt.userID, environmentID: environmentID) else {
                 throw DirectoryError.unknownUser

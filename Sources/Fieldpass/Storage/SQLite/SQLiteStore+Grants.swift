@@ -84,4 +84,12 @@ extension SQLiteStore {
             arguments: [environmentID, actor, action, target, try json(before), try json(after), now.timeIntervalSince1970]
         )
     }
+
+    /// Writes an entry a rule decided on.
+    static func audit(_ db: Database, environmentID: String, _ entry: AuditRecord, now: Date) throws {
+        try audit(
+            db, environmentID: environmentID, actor: entry.actor, action: entry.action, target: entry.target,
+            before: entry.before, after: entry.after, now: now
+        )
+    }
 }
