@@ -29,6 +29,7 @@ from helpers import (
     assert_silent,
     authorization_endpoint,
     browser_login,
+    cookie_attributes,
     describe,
     http_client,
     is_html,
@@ -124,15 +125,6 @@ def assert_still_pending(server: FieldpassServer, registration: Registration) ->
     assert session_row(server, registration) == ("pending", None)
 
 
-def cookie_attributes(response: httpx.Response) -> dict[str, str]:
-    """The attributes (lower-case names) of the page's one `fieldpass_confirm` cookie."""
-    cookies = [c for c in response.headers.get_list("set-cookie") if c.startswith(f"{COOKIE}=")]
-    assert len(cookies) == 1, response.headers
-    name_value, *attributes = [part.strip() for part in cookies[0].split(";")]
-    assert len(name_value) > len(COOKIE) + 1, cookies
-    return {key.lower(): value for key, _, value in (a.partition("=") for a in attributes)}
-
-
 def post_form(url: str, form: Mapping[str, str], cookie: str | None = None) -> httpx.Response:
     """A POST from a client that never opened the page (optionally with a given cookie)."""
     headers = {"cookie": f"{COOKIE}={cookie}"} if cookie is not None else None
@@ -158,7 +150,7 @@ def test_email_only_registration_confirms_on_the_page_and_signs_in(server: Field
     assert page.user_code == registration.user_code, (page.user_code, registration.body)
     assert page.csrf_token and re.search(r'<form[^>]*method="post"', page.response.text, re.I), page.response.text
     assert "Continue to sign in" in text, page.response.text
-    cookie = cookie_attributes(page.response)
+    cookie = cookie_attributes(page.response, f"{COOKIE}=")
     assert "httponly" in cookie and cookie.get("samesite", "").lower() == "strict", cookie
     assert cookie.get("path") == f"/login/{login_id}", cookie
     assert_idp_request(server, idp_url, email)

@@ -26,6 +26,7 @@ from helpers import (
     SignedIn,
     authorize_url,
     browser_login,
+    cookie_attributes,
     describe,
     is_html,
     login_params,
@@ -114,10 +115,7 @@ def test_the_honest_flow_in_one_browser_signs_in(directory_server: FieldpassServ
 
     assert callback.status_code == 200 and is_html(callback), describe(callback)
     assert got.types[:2] == ["token", "realm_initialized"], got
-    cookies = [c for c in pressed.headers.get_list("set-cookie") if c.startswith(BINDING_COOKIE)]
-    assert len(cookies) == 1, pressed.headers
-    _, *attributes = [part.strip() for part in cookies[0].split(";")]
-    flags = {key.lower(): value for key, _, value in (a.partition("=") for a in attributes)}
+    flags = cookie_attributes(pressed, BINDING_COOKIE)
     assert "httponly" in flags and flags.get("samesite", "").lower() == "lax", flags
     assert flags.get("path") == "/auth_callback", flags
     assert 0 < int(flags["max-age"]) <= 600, flags

@@ -92,7 +92,7 @@ from .sockets import (
     ws_connect,
 )
 from .tokens import b64url_decode, b64url_encode, jwk_thumbprint, reforge, verify_jwt
-from .web import assert_api_error, assert_json, describe, http_client, is_html
+from .web import assert_api_error, assert_json, cookie_attributes, describe, http_client, is_html
 
 __all__ = [
     "ACCESS_TOKEN_TTL",
@@ -157,6 +157,7 @@ __all__ = [
     "browser_login",
     "clean_env",
     "cli_output",
+    "cookie_attributes",
     "describe",
     "free_port",
     "http_client",

@@ -25,6 +25,16 @@ def http_client(**kwargs: Any) -> httpx.Client:
     return httpx.Client(trust_env=False, **kwargs)
 
 
+def cookie_attributes(response: httpx.Response, name_prefix: str) -> dict[str, str]:
+    """The attributes (lower-case names) of the response's one cookie whose name starts with
+    `name_prefix` (the whole name followed by `=`, or the start of a family of names)."""
+    cookies = [c for c in response.headers.get_list("set-cookie") if c.startswith(name_prefix)]
+    assert len(cookies) == 1, response.headers
+    name_value, *attributes = [part.strip() for part in cookies[0].split(";")]
+    assert len(name_value.partition("=")[2]) > 0, cookies
+    return {key.lower(): value for key, _, value in (a.partition("=") for a in attributes)}
+
+
 def is_html(response: httpx.Response) -> bool:
     return response.headers.get("content-type", "").lower().startswith("text/html")
 
