@@ -13,6 +13,8 @@ let package = Package(
     products: [
         .executable(name: "fieldpass", targets: ["FieldpassCLI"]),
         .library(name: "Fieldpass", targets: ["Fieldpass"]),
+        .library(name: "FieldpassDomain", targets: ["FieldpassDomain"]),
+        .library(name: "FieldpassStorage", targets: ["FieldpassStorage"]),
         .library(name: "Tokens", targets: ["Tokens"]),
     ],
     dependencies: [
@@ -47,9 +49,34 @@ let package = Package(
             dependencies: ["CJWT", "COpenSSL"],
             swiftSettings: swiftSettings
         ),
+        // Records, roles and realm policy, session events, the store protocols and the rules
+        // every store applies: no web framework and no database driver.
+        .target(
+            name: "FieldpassDomain",
+            dependencies: ["Tokens"],
+            swiftSettings: swiftSettings
+        ),
+        // The two stores: the domain's protocols over SQLite and PostgreSQL.
+        .target(
+            name: "FieldpassStorage",
+            dependencies: [
+                "FieldpassDomain",
+                "Tokens",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The HTTP service: routes, sign-in with the IdPs, tokens, limits, metrics.
         .target(
             name: "Fieldpass",
             dependencies: [
+                "FieldpassDomain",
+                "FieldpassStorage",
                 "Tokens",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -59,10 +86,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -74,6 +97,8 @@ let package = Package(
             name: "FieldpassCLI",
             dependencies: [
                 "Fieldpass",
+                "FieldpassDomain",
+                "FieldpassStorage",
                 "Tokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -93,6 +118,8 @@ let package = Package(
             name: "FieldpassTests",
             dependencies: [
                 "Fieldpass",
+                "FieldpassDomain",
+                "FieldpassStorage",
                 "Tokens",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),

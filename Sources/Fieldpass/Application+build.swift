@@ -1,3 +1,5 @@
+import FieldpassDomain
+public import FieldpassStorage
 import Foundation
 public import Hummingbird
 import HummingbirdWebSocket

@@ -1,5 +1,6 @@
 public import ArgumentParser
-public import Fieldpass
+import Fieldpass
+public import FieldpassDomain
 import Foundation
 
 /// `fieldpass admin …`: directory changes by an operator on the machine, written to the

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Fieldpass
+import FieldpassDomain
 import Foundation
 
 /// `fieldpass admin disable|enable|devices|revoke-device|reset-identity`: offboarding from the

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Fieldpass
+import FieldpassDomain
 
 /// `EMAIL --env ENV`: the person an admin command acts on, who must exist already.
 struct AdminTarget: ParsableArguments {

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Fieldpass
+import FieldpassDomain
+import FieldpassStorage
 import Logging
 
 /// `--config PATH`, shared by every command that touches the store or the keys.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Fieldpass
+import FieldpassStorage
 import Logging
 
 /// `fieldpass migrate`: brings the database schema up to date. The server does the same

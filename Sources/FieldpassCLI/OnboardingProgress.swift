@@ -1,4 +1,5 @@
 import Fieldpass
+import FieldpassDomain
 import Foundation
 import Tokens
 

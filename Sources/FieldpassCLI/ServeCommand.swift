@@ -1,5 +1,6 @@
 public import ArgumentParser
 import Fieldpass
+import FieldpassStorage
 import Foundation
 import Hummingbird
 public import Logging

@@ -1,6 +1,8 @@
 import Hummingbird
 import Testing
 @testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
 
 @Suite("Access log")
 struct AccessLogTests {

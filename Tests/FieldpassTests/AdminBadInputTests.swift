@@ -3,6 +3,8 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 @testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
 
 /// Bad input on the admin and integration endpoints: a clear 4xx, and nothing changed.
 @Suite("Admin and integration bad input")

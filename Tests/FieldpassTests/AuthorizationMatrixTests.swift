@@ -3,6 +3,8 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 @testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
 
 /// Every admin and integration endpoint against every kind of caller.
 @Suite("Authorization matrix")

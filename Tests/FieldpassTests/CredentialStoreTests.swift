@@ -3,6 +3,8 @@ import GRDB
 import Testing
 import Tokens
 @testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
 
 @Suite("Credential store")
 struct CredentialStoreTests {

@@ -5,6 +5,8 @@ import HummingbirdTesting
 import Testing
 import Tokens
 @testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
 
 @Suite("Device confirmation page")
 struct DeviceConfirmationRouterTests {

@@ -5,6 +5,8 @@ import HummingbirdWSTesting
 import Synchronization
 import Testing
 @testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
 
 /// The event WebSocket against a live server, its hub and sweeper running.
 @Suite("Event socket", .timeLimit(.minutes(1)))

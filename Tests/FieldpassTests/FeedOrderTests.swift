@@ -2,6 +2,8 @@ import Foundation
 import PostgresNIO
 import Testing
 @testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
 
 /// Feeds are followed with a cursor ("everything after the highest position seen"). With
 /// PostgreSQL, concurrent transactions may try to commit in another order than they took

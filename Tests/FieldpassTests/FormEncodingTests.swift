@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Fieldpass
+@testable import FieldpassDomain
 
 @Suite("Form encoding")
 struct FormEncodingTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
 
 /// Registrations that arrive together share write transactions; from outside each one must
 /// still look like its own transaction: stored when answered, whole or not at all.

@@ -3,6 +3,8 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 @testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
 
 @Suite("Integration API")
 struct IntegrationRouterTests {

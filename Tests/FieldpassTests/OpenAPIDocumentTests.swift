@@ -5,6 +5,8 @@ import Logging
 import Prometheus
 import Testing
 @testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
 
 @Suite("OpenAPI document")
 struct OpenAPIDocumentTests {

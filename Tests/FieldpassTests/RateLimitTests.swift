@@ -1,5 +1,7 @@
 import Testing
 @testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
 
 @Suite("Rate limits")
 struct RateLimitTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
 
 @Suite("Realm permissions")
 struct RealmPolicyTests {

@@ -4,6 +4,8 @@ import ServiceLifecycle
 import ServiceLifecycleTestKit
 import Testing
 @testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
 
 @Suite("Session event hub", .timeLimit(.minutes(1)))
 struct SessionEventHubTests {

@@ -1,6 +1,8 @@
 import Synchronization
 import Testing
 @testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
 
 @Suite("Shared IdP fetches")
 struct SharedFetchTests {

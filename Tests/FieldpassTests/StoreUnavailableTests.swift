@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Testing
 @testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
 
 @Suite("Store unavailability")
 struct StoreUnavailableTests {

@@ -6,6 +6,8 @@ import Logging
 import Testing
 import Tokens
 @testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
 
 /// A temporary folder with a signing key, a migrated store (a SQLite file, or a new database
 /// on the test PostgreSQL) and a configuration; all removed afterwards.

@@ -1,6 +1,8 @@
 import Testing
 import Tokens
 @testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
 
 @Suite("User codes and sealed successors")
 struct UserCodeTests {

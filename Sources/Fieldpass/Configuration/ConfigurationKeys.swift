@@ -1,3 +1,5 @@
+import FieldpassDomain
+
 /// The keys a configuration file may contain; `*` stands for an environment id.
 enum ConfigurationKeys {
     static let known: [[String]] = RateLimit.allCases.flatMap { [["limits", $0.rawValue, "per_minute"], ["limits", $0.rawValue, "burst"]] } + [

@@ -1,3 +1,5 @@
+import FieldpassDomain
+
 /// A company: the email domains that belong to it and its IdP.
 ///
 /// Keys under `environments.<id>`: `email_domains` (required, lower-cased, each in one

@@ -1,4 +1,6 @@
 public import Configuration
+public import FieldpassDomain
+public import FieldpassStorage
 public import Foundation
 
 /// The whole configuration, validated.

@@ -1,3 +1,4 @@
+import FieldpassDomain
 public import Tokens
 
 /// One environment's OpenID Connect provider.

@@ -1,3 +1,5 @@
+import FieldpassDomain
+
 /// Rate limits and concurrency caps that keep one client from taking the service for itself.
 ///
 /// Keys: `limits.enabled` (default true; off for load tests), `limits.<name>.per_minute` and

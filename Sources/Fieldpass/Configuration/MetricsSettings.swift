@@ -1,3 +1,5 @@
+import FieldpassDomain
+
 /// Who may read `GET /metrics`.
 ///
 /// Key: `metrics.token_env`, the name of the environment variable holding the token scrapers

@@ -1,3 +1,4 @@
+import FieldpassDomain
 import Foundation
 /// Where the service listens and the URL devices and the IdP see.
 ///

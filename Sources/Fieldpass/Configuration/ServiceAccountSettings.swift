@@ -1,3 +1,5 @@
+import FieldpassDomain
+
 /// A backend integration's credentials.
 ///
 /// Keys under `environments.<id>.service_accounts[]`: `id` (the OAuth client id; unique across

@@ -1,3 +1,5 @@
+import FieldpassDomain
+
 /// Lifetime of onboarding sessions.
 ///
 /// Keys: `sessions.ttl` (seconds from registration until an unfinished session expires,

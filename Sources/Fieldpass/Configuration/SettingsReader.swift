@@ -1,4 +1,5 @@
 import Configuration
+import FieldpassDomain
 import Foundation
 
 /// Typed, validated reads over a `ConfigReader`; every failure names its key.

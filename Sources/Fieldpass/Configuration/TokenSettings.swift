@@ -1,3 +1,5 @@
+import FieldpassDomain
+
 /// How device tokens are signed and for how long they live.
 ///
 /// Keys: `tokens.keys_dir` (default `Keys`; PEM private keys, see `KeySchedule` for which
@@ -23,8 +25,6 @@ public struct TokenSettings: Sendable {
     public var refreshReuseGrace: Int
     /// Seconds a new key is published before it signs, so verifiers caching the JWKS have it first.
     public var keyPublishDelay: Int
-    /// The longest grace there can be (as Hydra's `rotation_grace_period`).
-    static let maxRefreshReuseGrace = 300
 
     init(_ settings: SettingsReader) throws(ConfigurationError) {
         keysDirectory = try settings.string(["tokens", "keys_dir"], default: "Keys")
@@ -35,6 +35,6 @@ public struct TokenSettings: Sendable {
             ["tokens", "refresh_token_max_lifetime"], default: 7_776_000, in: 3600...31_536_000
         )
         keyPublishDelay = try settings.int(["tokens", "key_publish_delay"], default: 600, in: 0...604_800)
-        refreshReuseGrace = try settings.int(["tokens", "refresh_reuse_grace"], default: 0, in: 0...Self.maxRefreshReuseGrace)
+        refreshReuseGrace = try settings.int(["tokens", "refresh_reuse_grace"], default: 0, in: 0...TokenPurge.maxRefreshReuseGrace)
     }
 }

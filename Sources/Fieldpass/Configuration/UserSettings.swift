@@ -1,3 +1,5 @@
+import FieldpassDomain
+
 /// What happens to users who register but never sign in.
 ///
 /// Key: `users.unconfirmed_retention` (seconds after their last registration that a user

@@ -1,4 +1,5 @@
 import Configuration
+import FieldpassDomain
 import Foundation
 import Yams
 

@@ -1,3 +1,4 @@
+import FieldpassDomain
 import Foundation
 
 /// Bodies and checks of the admin endpoints: every value is validated before the store sees it.

@@ -1,3 +1,4 @@
+public import FieldpassDomain
 import Foundation
 public import Hummingbird
 

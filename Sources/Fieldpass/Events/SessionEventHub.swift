@@ -1,3 +1,4 @@
+public import FieldpassDomain
 public import Logging
 public import ServiceLifecycle
 

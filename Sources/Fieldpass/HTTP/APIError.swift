@@ -1,5 +1,5 @@
-public import Hummingbird
 import Foundation
+public import Hummingbird
 
 /// A JSON API error: `{"error": code, "error_description": text}` with a 4xx/5xx status.
 ///

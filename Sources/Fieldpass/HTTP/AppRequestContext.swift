@@ -1,7 +1,7 @@
 public import Foundation
 public import Hummingbird
-public import NIOCore
 public import HummingbirdWebSocket
+public import NIOCore
 
 /// The request context of every route, WebSocket upgrades included.
 public struct AppRequestContext: RequestContext, WebSocketRequestContext, RemoteAddressRequestContext {

@@ -1,3 +1,5 @@
+import FieldpassDomain
+
 extension DirectoryError {
     /// How each directory refusal reaches a client.
     var apiError: APIError {

@@ -1,5 +1,5 @@
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 
 /// A minimal, self-contained HTML page; every dynamic string is escaped.
 struct HTMLPage: Sendable {

@@ -1,3 +1,5 @@
+public import FieldpassDomain
+
 /// Who is calling, established from a verified bearer token.
 public struct Identity: Sendable, Equatable {
     /// A person (with their role as stored now, not as the token says) or a backend integration.

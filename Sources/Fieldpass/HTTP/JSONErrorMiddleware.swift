@@ -1,3 +1,4 @@
+import FieldpassDomain
 import Hummingbird
 
 /// Answers every error that is not already an ``APIError`` or an HTML page as JSON, so

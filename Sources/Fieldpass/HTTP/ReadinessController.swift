@@ -1,3 +1,4 @@
+import FieldpassDomain
 import Hummingbird
 
 /// `GET /readyz`: whether this instance can serve now, for a load balancer's health check.

@@ -1,8 +1,9 @@
+import FieldpassDomain
 public import Foundation
 public import Logging
 public import ServiceLifecycle
 import Synchronization
-public import Tokens
+import Tokens
 import UnixSignals
 
 /// The signing keys in use, re-read from `tokens.keys_dir` on SIGHUP and every minute,

@@ -1,3 +1,5 @@
+public import FieldpassDomain
+
 /// The claims of an access token (DESIGN.md, "Access token claims").
 ///
 /// Device tokens carry `email` and `device_id`; a service account's token has neither and

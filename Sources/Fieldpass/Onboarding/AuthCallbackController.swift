@@ -1,3 +1,4 @@
+import FieldpassDomain
 import Foundation
 import Hummingbird
 import Tokens

@@ -1,3 +1,4 @@
+public import FieldpassDomain
 public import Foundation
 public import Tokens
 

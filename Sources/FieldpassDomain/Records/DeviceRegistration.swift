@@ -1,0 +1,49 @@
+public import Foundation
+
+/// What `register_device` stores: who, which device, and the session's one-time secrets.
+public struct DeviceRegistration: Sendable {
+    public var email: String
+    public var environmentID: String
+    public var deviceName: String
+    public var platform: String
+    public var sessionID: String
+    public var state: String
+    public var nonce: String
+    public var codeVerifier: String
+    /// The short code the app shows and the confirmation page repeats.
+    public var userCode: String
+    /// The confirmation page's id and its form secret; `nil` when the environment skips the page.
+    public var confirmation: (loginID: String, csrfToken: String)?
+    public var now: Date
+    public var expiresAt: Date
+
+    public init(
+        email: String, environmentID: String, deviceName: String, platform: String,
+        sessionID: String, state: String, nonce: String, codeVerifier: String,
+        userCode: String, confirmation: (loginID: String, csrfToken: String)?, now: Date, expiresAt: Date
+    ) {
+        self.email = email
+        self.environmentID = environmentID
+        self.deviceName = deviceName
+        self.platform = platform
+        self.sessionID = sessionID
+        self.state = state
+        self.nonce = nonce
+        self.codeVerifier = codeVerifier
+        self.userCode = userCode
+        self.confirmation = confirmation
+        self.now = now
+        self.expiresAt = expiresAt
+    }
+}
+
+extension DeviceRegistration {
+    /// The pending session this registration stored, once the store knows the person and device.
+    package func pendingSession(userID: String, deviceID: String, role: String) -> OnboardingSession {
+        OnboardingSession(
+            id: sessionID, userID: userID, deviceID: deviceID, environmentID: environmentID, email: email, role: role,
+            nonce: nonce, codeVerifier: codeVerifier, status: .pending, expiresAt: expiresAt,
+            confirmsDevice: confirmation != nil
+        )
+    }
+}

@@ -1,0 +1,60 @@
+import Synchronization
+
+/// Wakes whoever waits for something to be stored: long-polls, and observers such as the
+/// event hub.
+///
+/// Signalling costs one uncontended lock when nobody waits, so it can sit on the
+/// `register_device` path. Waiters also wake on their own after a short time and look again.
+public final class ChangeSignal: Sendable {
+    private struct Waiters {
+        package var continuations: [Int: CheckedContinuation<Void, Never>] = [:]
+        package var observers: [@Sendable () -> Void] = []
+        package var nextID = 0
+        /// Counts signals, so a signal between a look and a wait is not lost.
+        package var generation = 0
+    }
+
+    private let waiters = Mutex(Waiters())
+
+    public init() {}
+
+    /// Take this before looking for changes, and pass it to ``wait(atMost:after:)``.
+    package var generation: Int { waiters.withLock { $0.generation } }
+
+    /// Returns at the next signal, or after `duration`, whichever comes first; at once if a
+    /// signal came since `generation` was taken.
+    package func wait(atMost duration: Duration, after generation: Int) async {
+        await withCheckedContinuation { continuation in
+            let id: Int? = waiters.withLock { waiters in
+                guard waiters.generation == generation else { return nil }
+                waiters.nextID += 1
+                waiters.continuations[waiters.nextID] = continuation
+                return waiters.nextID
+            }
+            guard let id else {
+                continuation.resume()
+                return
+            }
+            Task {
+                try? await Task.sleep(for: duration)
+                self.waiters.withLock { $0.continuations.removeValue(forKey: id) }?.resume()
+            }
+        }
+    }
+
+    /// Calls `observer` at every signal from now on.
+    package func observe(_ observer: @escaping @Sendable () -> Void) {
+        waiters.withLock { $0.observers.append(observer) }
+    }
+
+    /// Wakes every waiter and tells every observer.
+    package func signal() {
+        let (woken, observers) = waiters.withLock { waiters in
+            waiters.generation += 1
+            defer { waiters.continuations = [:] }
+            return (waiters.continuations, waiters.observers)
+        }
+        for continuation in woken.values { continuation.resume() }
+        for observer in observers { observer() }
+    }
+}

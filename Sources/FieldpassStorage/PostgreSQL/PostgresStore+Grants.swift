@@ -1,0 +1,115 @@
+public import FieldpassDomain
+public import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    public func changeGrant(
+        _ access: RealmAccess?, realmPath: String, userID: String, environmentID: String, actor: String, now: Date
+    ) async throws -> AccessFacts {
+        try await write { connection in
+            // Locks the person: the previous grant read below stays theirs until commit, so a
+            // concurrent change of the same grant cannot log the same "before" twice.
+            guard try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) != nil,
+                let facts = try await Self.fetchFacts(connection, userID: userID, environmentID: environmentID)
+            else { throw DirectoryError.unknownUser }
+            if access != nil { try await Self.requireOwnRealm(connection, path: realmPath, environmentID: environmentID) }
+            let previous = facts.grants[realmPath]
+            guard previous != access else { return facts }
+            if let access {
+                try await connection.execute(
+                    """
+                    INSERT INTO realm_grants (user_id, realm_path, access, granted_at)
+                    VALUES (\(userID), \(realmPath), \(access.rawValue), \(now.timeIntervalSince1970))
+                    ON CONFLICT (user_id, realm_path) DO UPDATE SET access = excluded.access, granted_at = excluded.granted_at
+                    """
+                )
+            } else {
+                try await connection.execute(
+                    "DELETE FROM realm_grants WHERE user_id = \(userID) AND realm_path = \(realmPath)"
+                )
+            }
+            try await Self.audit(
+                connection, environmentID: environmentID, actor: actor, action: access == nil ? "grant.revoke" : "grant.set",
+                target: "user:\(userID)",
+                before: previous.map { ["realm_path": realmPath, "access": $0.rawValue] },
+                after: access.map { ["realm_path": realmPath, "access": $0.rawValue] }, now: now
+            )
+            guard let updated = try await Self.fetchFacts(connection, userID: userID, environmentID: environmentID) else {
+                throw DirectoryError.unknownUser
+            }
+            return updated
+        }
+    }
+
+    /// A grant may name a person's or a team's realm (or one below it) only of the admin's own
+    /// environment: another's ids are unknown here, as everywhere else. Patterns stay allowed.
+    private static func requireOwnRealm(_ connection: PostgresConnection, path: String, environmentID: String) async throws {
+        let segments = path.split(separator: "/")
+        guard segments.count >= 2, segments[1] != "*" else { return }
+        let id = String(segments[1])
+        let exists: Bool?
+        switch segments[0] {
+        case "users":
+            exists = try await connection.value(
+                "SELECT EXISTS (SELECT 1 FROM users WHERE id = \(id) AND environment_id = \(environmentID))", as: Bool.self
+            )
+        case "teams":
+            exists = try await connection.value(
+                "SELECT EXISTS (SELECT 1 FROM teams WHERE id = \(id) AND environment_id = \(environmentID))", as: Bool.self
+            )
+        default:
+            return
+        }
+        guard exists ?? false else { throw DirectoryError.unknownRealm }
+    }
+
+    public func auditLog(environmentID: String, before: Int64?, limit: Int) async throws -> [AuditEntry] {
+        try await read { connection in
+            try await connection.rows(
+                """
+                SELECT id, actor, action, target, before, after, at FROM audit_log
+                WHERE environment_id = \(environmentID) AND id < \(before ?? Int64.max)
+                ORDER BY id DESC LIMIT \(limit)
+                """
+            ).map { row in
+                try AuditEntry(
+                    id: row.get("id"), actor: row.get("actor"), action: row.get("action"), target: row.get("target"),
+                    before: Self.decodeState(row.get("before")), after: Self.decodeState(row.get("after")),
+                    at: Date(timeIntervalSince1970: row.get("at"))
+                )
+            }
+        }
+    }
+
+    private static func decodeState(_ json: String?) throws -> [String: String]? {
+        try json.map { try JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
+    }
+
+    /// Writes one audit entry; `before` and `after` are stored as JSON objects.
+    static func audit(
+        _ connection: PostgresConnection, environmentID: String, actor: String, action: String, target: String,
+        before: [String: String]?, after: [String: String]?, now: Date
+    ) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        func json(_ value: [String: String]?) throws -> String? {
+            try value.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+        }
+        let beforeJSON = try json(before)
+        let afterJSON = try json(after)
+        try await connection.execute(
+            """
+            INSERT INTO audit_log (environment_id, actor, action, target, before, after, at)
+            VALUES (\(environmentID), \(actor), \(action), \(target), \(beforeJSON), \(afterJSON), \(now.timeIntervalSince1970))
+            """
+        )
+    }
+
+    /// Writes an entry a rule decided on.
+    static func audit(_ connection: PostgresConnection, environmentID: String, _ entry: AuditRecord, now: Date) async throws {
+        try await audit(
+            connection, environmentID: environmentID, actor: entry.actor, action: entry.action, target: entry.target,
+            before: entry.before, after: entry.after, now: now
+        )
+    }
+}

@@ -1,0 +1,169 @@
+public import FieldpassDomain
+public import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    public func teams(environmentID: String) async throws -> [TeamRecord] {
+        try await read { connection in
+            // One statement, so the teams and their members come from one snapshot. Names sort
+            // case-insensitively in byte order, as SQLite's NOCASE does.
+            let rows = try await connection.rows(
+                """
+                SELECT t.id, t.name, t.created_at, m.user_id
+                FROM teams t LEFT JOIN team_members m ON m.team_id = t.id
+                WHERE t.environment_id = \(environmentID)
+                ORDER BY lower(t.name) COLLATE "C", t.id COLLATE "C", m.user_id COLLATE "C"
+                """
+            )
+            var teams: [TeamRecord] = []
+            for row in rows {
+                let id: String = try row.get("id")
+                if teams.last?.id != id {
+                    teams.append(
+                        TeamRecord(
+                            id: id, name: try row.get("name"), members: [],
+                            createdAt: Date(timeIntervalSince1970: try row.get("created_at"))
+                        )
+                    )
+                }
+                if let member = try row.get("user_id", as: String?.self) {
+                    teams[teams.count - 1].members.append(member)
+                }
+            }
+            return teams
+        }
+    }
+
+    public func team(id: String, environmentID: String) async throws -> TeamRecord? {
+        try await read { connection in try await Self.fetchTeam(connection, id: id, environmentID: environmentID) }
+    }
+
+    public func createTeam(name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
+        try await write { connection in
+            // The unique name index decides: this insert waits for a concurrent create (or
+            // rename) to the same name and, if that commits, inserts nothing.
+            let id = UUID().uuidString.lowercased()
+            guard try await connection.value(
+                """
+                INSERT INTO teams (id, environment_id, name, created_at)
+                VALUES (\(id), \(environmentID), \(name), \(now.timeIntervalSince1970))
+                ON CONFLICT (environment_id, lower(name)) DO NOTHING
+                RETURNING id
+                """,
+                as: String.self
+            ) != nil else { throw DirectoryError.teamNameTaken }
+            try await Self.audit(
+                connection, environmentID: environmentID, actor: actor, action: "team.create", target: "team:\(id)",
+                before: nil, after: ["name": name], now: now
+            )
+            return try await Self.requireTeam(connection, id: id, environmentID: environmentID)
+        }
+    }
+
+    public func renameTeam(id: String, to name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
+        try await write { connection in
+            let team = try await Self.requireTeam(connection, id: id, environmentID: environmentID, forUpdate: true)
+            guard team.name != name else { return team }
+            // As in SQLite, the team's own name counts too: a change of case only is refused.
+            guard try await Self.teamID(connection, named: name, environmentID: environmentID) == nil else {
+                throw DirectoryError.teamNameTaken
+            }
+            do {
+                try await connection.execute("UPDATE teams SET name = \(name) WHERE id = \(id)")
+            } catch let error as PSQLError where Self.isUniqueViolation(error) {
+                // The name was taken by a transaction that committed after the check above.
+                throw DirectoryError.teamNameTaken
+            }
+            try await Self.audit(
+                connection, environmentID: environmentID, actor: actor, action: "team.rename", target: "team:\(id)",
+                before: ["name": team.name], after: ["name": name], now: now
+            )
+            return try await Self.requireTeam(connection, id: id, environmentID: environmentID)
+        }
+    }
+
+    public func deleteTeam(id: String, environmentID: String, actor: String, now: Date) async throws {
+        try await write { connection in
+            // Locked, so that the members the audit entry lists are the ones deleted with it.
+            let team = try await Self.requireTeam(connection, id: id, environmentID: environmentID, forUpdate: true)
+            try await connection.execute("DELETE FROM teams WHERE id = \(id)")
+            try await Self.audit(
+                connection, environmentID: environmentID, actor: actor, action: "team.delete", target: "team:\(id)",
+                before: ["name": team.name, "members": team.members.joined(separator: ",")], after: nil, now: now
+            )
+        }
+    }
+
+    public func changeMembership(
+        userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool
+    ) async throws -> TeamRecord {
+        try await write { connection in
+            // The person first, then the team (always in this order, so that no two transactions
+            // deadlock on them): a membership change waits for the person's other changes and
+            // for the team's rename or deletion. An unknown team is still reported before an
+            // unknown user, as in SQLite.
+            let user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true)
+            let team = try await Self.requireTeam(connection, id: teamID, environmentID: environmentID, forUpdate: true)
+            guard user != nil else { throw DirectoryError.unknownUser }
+            guard team.members.contains(userID) != member else { return team }
+            if member {
+                try await connection.execute(
+                    """
+                    INSERT INTO team_members (team_id, user_id, added_at)
+                    VALUES (\(teamID), \(userID), \(now.timeIntervalSince1970))
+                    """
+                )
+            } else {
+                try await connection.execute("DELETE FROM team_members WHERE team_id = \(teamID) AND user_id = \(userID)")
+            }
+            try await Self.audit(
+                connection, environmentID: environmentID, actor: actor, action: member ? "team.add_member" : "team.remove_member",
+                target: "team:\(teamID)", before: ["member": member ? "no" : "yes", "user": userID],
+                after: ["member": member ? "yes" : "no", "user": userID], now: now
+            )
+            return try await Self.requireTeam(connection, id: teamID, environmentID: environmentID)
+        }
+    }
+
+    /// The team, or ``DirectoryError/unknownTeam``. With `forUpdate`, see ``fetchTeam(_:id:environmentID:forUpdate:)``.
+    static func requireTeam(
+        _ connection: PostgresConnection, id: String, environmentID: String, forUpdate: Bool = false
+    ) async throws -> TeamRecord {
+        guard let team = try await fetchTeam(connection, id: id, environmentID: environmentID, forUpdate: forUpdate) else {
+            throw DirectoryError.unknownTeam
+        }
+        return team
+    }
+
+    /// The team, if it is of `environmentID`. With `forUpdate`, its row stays locked until the
+    /// transaction ends, so its name and members cannot change meanwhile.
+    static func fetchTeam(
+        _ connection: PostgresConnection, id: String, environmentID: String, forUpdate: Bool = false
+    ) async throws -> TeamRecord? {
+        guard let row = try await connection.first(
+            """
+            SELECT id, name, created_at FROM teams
+            WHERE id = \(id) AND environment_id = \(environmentID)\(unescaped: lockClause(forUpdate))
+            """
+        ) else { return nil }
+        let members = try await connection.values(
+            "SELECT user_id FROM team_members WHERE team_id = \(id) ORDER BY user_id COLLATE \"C\"", as: String.self
+        )
+        return try TeamRecord(
+            id: row.get("id"), name: row.get("name"), members: members,
+            createdAt: Date(timeIntervalSince1970: row.get("created_at"))
+        )
+    }
+
+    /// The team named `name` in any case, as the unique index `teams_name` compares names.
+    private static func teamID(_ connection: PostgresConnection, named name: String, environmentID: String) async throws -> String? {
+        try await connection.value(
+            "SELECT id FROM teams WHERE environment_id = \(environmentID) AND lower(name) = lower(\(name))", as: String.self
+        )
+    }
+
+    /// A `unique_violation` (SQLSTATE 23505).
+    private static func isUniqueViolation(_ error: PSQLError) -> Bool {
+        error.code == .server && error.serverInfo?[.sqlState] == "23505"
+    }
+}

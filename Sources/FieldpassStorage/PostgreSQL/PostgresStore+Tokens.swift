@@ -1,0 +1,223 @@
+public import FieldpassDomain
+public import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    public func rotateRefreshToken(_ rotation: RefreshRotation, now: Date) async throws -> RefreshOutcome {
+        try await writeGrouped { connection in
+            let timestamp = now.timeIntervalSince1970
+            // Concurrent refreshes of one token, on any instance, queue on its lock; each then reads
+            // what the one before committed, so exactly one rotates and the others retry or count
+            // as a reuse.
+            guard try await Self.lockRefreshToken(connection, hash: rotation.oldHash),
+                let token = try await Self.fetchRefreshToken(connection, hash: rotation.oldHash)
+            else { return .refused }
+            guard token.isHonoured(now: timestamp) else { return .refused }
+            if let rotatedAt = token.rotatedAt {
+                if timestamp - rotatedAt <= Double(rotation.grace), let sealed = token.successorSealed,
+                    let successorHash = token.successorHash,
+                    try await Self.isUnrotated(connection, hash: successorHash)
+                {
+                    return .retried(token.grant, sealedSuccessor: sealed)
+                }
+                // A used token came back: someone holds a copy. Cut the device off (RFC 9700 4.14.2).
+                try await Self.revokeDevice(connection, id: token.grant.deviceID, now: timestamp)
+                try await Self.audit(
+                    connection, environmentID: token.grant.environmentID, actor: "fieldpass", action: "device.revoke",
+                    target: "user:\(token.grant.userID)", before: nil,
+                    after: ["device_id": token.grant.deviceID, "reason": "refresh_token_reuse"], now: now
+                )
+                return .refused
+            }
+            let sealedSuccessor = rotation.sealedSuccessor.map { Data($0) }
+            try await connection.execute(
+                """
+                UPDATE refresh_tokens
+                SET rotated_at = \(timestamp), successor_hash = \(rotation.newHash), successor_sealed = \(sealedSuccessor)
+                WHERE token_hash = \(rotation.oldHash)
+                """
+            )
+            try await Self.insertRefreshToken(
+                connection, hash: rotation.newHash, userID: token.grant.userID, deviceID: token.grant.deviceID,
+                now: timestamp, expiresAt: min(timestamp + Double(rotation.ttl), token.maxExpiresAt),
+                maxExpiresAt: token.maxExpiresAt
+            )
+            try await connection.execute("UPDATE devices SET last_seen_at = \(timestamp) WHERE id = \(token.grant.deviceID)")
+            return .rotated(token.grant)
+        }
+    }
+
+    public func liveRefreshToken(hash: String, now: Date) async throws -> LiveRefreshToken? {
+        try await read { connection in
+            guard let token = try await Self.fetchRefreshToken(connection, hash: hash),
+                token.isHonoured(now: now.timeIntervalSince1970), token.rotatedAt == nil
+            else { return nil }
+            return LiveRefreshToken(
+                grant: token.grant, issuedAt: Date(timeIntervalSince1970: token.createdAt),
+                expiresAt: Date(timeIntervalSince1970: token.expiresAt)
+            )
+        }
+    }
+
+    public func revokeRefreshToken(hash: String, now: Date) async throws -> Bool {
+        try await write { connection in
+            // Locked like a rotation: two revocations at once revoke and audit once.
+            guard try await Self.lockRefreshToken(connection, hash: hash),
+                let token = try await Self.fetchRefreshToken(connection, hash: hash)
+            else { return false }
+            guard token.deviceRevokedAt == nil else { return true }
+            try await Self.revokeDevice(connection, id: token.grant.deviceID, now: now.timeIntervalSince1970)
+            try await Self.audit(
+                connection, environmentID: token.grant.environmentID, actor: "user:\(token.grant.userID)",
+                action: "device.revoke", target: "user:\(token.grant.userID)", before: nil,
+                after: ["device_id": token.grant.deviceID, "reason": "token_revocation"], now: now
+            )
+            return true
+        }
+    }
+
+    public func revokeAccessToken(jti: String, expiresAt: Date) async throws {
+        try await write { connection in
+            try await connection.execute(
+                """
+                INSERT INTO revoked_tokens (jti, expires_at) VALUES (\(jti), \(expiresAt.timeIntervalSince1970))
+                ON CONFLICT (jti) DO NOTHING
+                """
+            )
+        }
+    }
+
+    public func standing(jti: String, userID: String?, deviceID: String?, environmentID: String) async throws -> TokenStanding {
+        try await read { connection in
+            let revoked = try await connection.value(
+                """
+                SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = \(jti))
+                    OR EXISTS (SELECT 1 FROM devices WHERE id = \(deviceID) AND revoked_at IS NOT NULL)
+                """,
+                as: Bool.self
+            ) ?? false
+            var user: UserRecord?
+            if let userID {
+                user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID)
+            }
+            return TokenStanding(user: user, revoked: revoked)
+        }
+    }
+
+    /// Stores a refresh token by its hash, the only form of it that is kept.
+    static func insertRefreshToken(
+        _ connection: PostgresConnection, hash: String, userID: String, deviceID: String, now: Double, expiresAt: Double,
+        maxExpiresAt: Double
+    ) async throws {
+        try await connection.execute(
+            """
+            INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at, max_expires_at)
+            VALUES (\(hash), \(userID), \(deviceID), \(now), \(expiresAt), \(maxExpiresAt))
+            """
+        )
+    }
+
+    /// Deletes and clears what ``TokenPurge`` says no answer depends on any more.
+    static func purgeSpentTokens(_ connection: PostgresConnection, now: Double) async throws {
+        let purge = TokenPurge(now: now)
+        try await connection.execute("DELETE FROM revoked_tokens WHERE expires_at <= \(purge.expiredBy)")
+        // Both skip tokens another transaction has locked (a rotation, a revocation): they are
+        // done at the next sweep, and waiting for them could deadlock against a device
+        // revocation that locks the same tokens in another order.
+        try await connection.execute(
+            """
+            DELETE FROM refresh_tokens
+            WHERE token_hash IN (
+                SELECT token_hash FROM refresh_tokens WHERE expires_at <= \(purge.expiredBy) FOR UPDATE SKIP LOCKED
+            )
+            """
+        )
+        try await connection.execute(
+            """
+            DELETE FROM refresh_tokens
+            WHERE token_hash IN (
+                SELECT old.token_hash FROM refresh_tokens old JOIN refresh_tokens next ON next.token_hash = old.successor_hash
+                WHERE old.rotated_at < \(purge.rotatedBefore) AND next.rotated_at IS NOT NULL
+                FOR UPDATE OF old SKIP LOCKED
+            )
+            """
+        )
+        try await connection.execute(
+            """
+            UPDATE refresh_tokens SET successor_sealed = NULL
+            WHERE token_hash IN (
+                SELECT token_hash FROM refresh_tokens
+                WHERE successor_sealed IS NOT NULL AND rotated_at < \(purge.rotatedBefore)
+                FOR UPDATE SKIP LOCKED
+            )
+            """
+        )
+    }
+
+    /// Locks the token's user, then the token. The user first, as every change to a person's
+    /// things does, so a rotation never deadlocks with a revocation of the same device.
+    /// Returns `false` for an unknown token.
+    private static func lockRefreshToken(_ connection: PostgresConnection, hash: String) async throws -> Bool {
+        // A token's user never changes, so finding it before the lock is safe.
+        guard try await connection.value(
+            "SELECT id FROM users WHERE id = (SELECT user_id FROM refresh_tokens WHERE token_hash = \(hash)) FOR UPDATE",
+            as: String.self
+        ) != nil else { return false }
+        return try await connection.value(
+            "SELECT token_hash FROM refresh_tokens WHERE token_hash = \(hash) FOR UPDATE", as: String.self
+        ) != nil
+    }
+
+    private static func fetchRefreshToken(_ connection: PostgresConnection, hash: String) async throws -> RefreshTokenRow? {
+        try await connection.first(
+            """
+            SELECT r.user_id, r.device_id, r.created_at, r.expires_at, r.max_expires_at, r.revoked_at, r.rotated_at,
+                   r.successor_hash, r.successor_sealed, u.environment_id, u.disabled_at, d.revoked_at AS device_revoked_at
+            FROM refresh_tokens r JOIN users u ON u.id = r.user_id JOIN devices d ON d.id = r.device_id
+            WHERE r.token_hash = \(hash)
+            """
+        ).map { try RefreshTokenRow($0) }
+    }
+
+    /// Whether the token with this hash exists and was never rotated.
+    private static func isUnrotated(_ connection: PostgresConnection, hash: String) async throws -> Bool {
+        guard let row = try await connection.first("SELECT rotated_at FROM refresh_tokens WHERE token_hash = \(hash)") else {
+            return false
+        }
+        return try row.get("rotated_at", as: Double?.self) == nil
+    }
+}
+
+/// A refresh token with the standing of its user and device.
+private struct RefreshTokenRow {
+    var grant: RefreshGrant
+    var createdAt: Double
+    var expiresAt: Double
+    var maxExpiresAt: Double
+    var revokedAt: Double?
+    var rotatedAt: Double?
+    var successorHash: String?
+    var successorSealed: [UInt8]?
+    var userDisabledAt: Double?
+    var deviceRevokedAt: Double?
+
+    init(_ row: PostgresRandomAccessRow) throws {
+        grant = RefreshGrant(
+            userID: try row.get("user_id"), deviceID: try row.get("device_id"), environmentID: try row.get("environment_id")
+        )
+        createdAt = try row.get("created_at")
+        expiresAt = try row.get("expires_at")
+        maxExpiresAt = try row.get("max_expires_at")
+        revokedAt = try row.get("revoked_at")
+        rotatedAt = try row.get("rotated_at")
+        successorHash = try row.get("successor_hash")
+        successorSealed = try row.get("successor_sealed", as: Data?.self).map { [UInt8]($0) }
+        userDisabledAt = try row.get("disabled_at")
+        deviceRevokedAt = try row.get("device_revoked_at")
+    }
+
+    /// Not revoked, unexpired, and its device and user still in good standing.
+    func isHonoured(now: Double) -> Bool {
+        revokedAt == nil && deviceRevokedAt == nil && userDisabledAt == nil && expiresAt > now
+    }
+}

@@ -1,0 +1,137 @@
+public import FieldpassDomain
+public import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    public func users(environmentID: String) async throws -> [UserRecord] {
+        try await read { connection in
+            // Byte order (as SQLite sorts), whatever the database's collation.
+            try await connection.rows(
+                """
+                SELECT id, environment_id, email, role, created_at, idp_issuer, idp_subject, disabled_at
+                FROM users WHERE environment_id = \(environmentID) ORDER BY email COLLATE "C"
+                """
+            ).map(Self.userRecord)
+        }
+    }
+
+    public func user(id: String, environmentID: String) async throws -> UserRecord? {
+        try await read { connection in try await Self.fetchUser(connection, id: id, environmentID: environmentID) }
+    }
+
+    public func ensureUser(email: String, environmentID: String, now: Date) async throws -> UserRecord {
+        try await write { connection in
+            let id = try await Self.findOrCreateUser(
+                connection, email: email, environmentID: environmentID, now: now.timeIntervalSince1970
+            )
+            guard let user = try await Self.fetchUser(connection, id: id, environmentID: environmentID) else {
+                throw DirectoryError.unknownUser
+            }
+            return user
+        }
+    }
+
+    public func setRole(_ role: Role, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
+        try await write { connection in
+            // Locked, so that two changes of this person's role cannot both log the same "before".
+            guard var user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else {
+                throw DirectoryError.unknownUser
+            }
+            guard user.role != role else { return user }
+            try await connection.execute("UPDATE users SET role = \(role.rawValue) WHERE id = \(userID)")
+            try await Self.audit(
+                connection, environmentID: environmentID, actor: actor, action: "user.role", target: "user:\(userID)",
+                before: ["role": user.role.rawValue], after: ["role": role.rawValue], now: now
+            )
+            user.role = role
+            return user
+        }
+    }
+
+    public func accessFacts(userID: String, environmentID: String) async throws -> AccessFacts? {
+        try await read { connection in try await Self.fetchFacts(connection, userID: userID, environmentID: environmentID) }
+    }
+
+    /// The id of the user with `email`, created with their personal realm when absent.
+    ///
+    /// Race-safe: of two transactions creating the same email, the second waits on the unique
+    /// key until the first commits, inserts nothing, and then finds the committed row. Only the
+    /// transaction that inserted the user creates the realm.
+    static func findOrCreateUser(_ connection: PostgresConnection, email: String, environmentID: String, now: Double) async throws -> String {
+        let newID = UUID().uuidString.lowercased()
+        if let id = try await connection.value(
+            """
+            INSERT INTO users (id, environment_id, email, role, created_at)
+            VALUES (\(newID), \(environmentID), \(email), 'worker', \(now))
+            ON CONFLICT (environment_id, email) DO NOTHING
+            RETURNING id
+            """,
+            as: String.self
+        ) {
+            let feedSeq = try await nextFeedSeq(connection)
+            try await connection.execute(
+                """
+                INSERT INTO realms (path, environment_id, user_id, created_at, feed_seq)
+                VALUES (\(RealmPath.personal(userID: id)), \(environmentID), \(id), \(now), \(feedSeq))
+                """
+            )
+            return id
+        }
+        guard let id = try await connection.value(
+            "SELECT id FROM users WHERE environment_id = \(environmentID) AND email = \(email)", as: String.self
+        ) else { throw DirectoryError.unknownUser }
+        return id
+    }
+
+    /// The next position in the realm feed: a counter, so positions are never reused.
+    ///
+    /// The `UPDATE` keeps the counter row locked until this transaction ends, so transactions
+    /// that take positions commit in position order: a feed reader never sees a position while
+    /// a smaller one is still to commit, and so never skips one that commits late. Other feed
+    /// writers wait on that lock, so call this as late in the transaction as possible. The
+    /// notification is delivered at commit and wakes the feed's long-polls on every instance.
+    static func nextFeedSeq(_ connection: PostgresConnection) async throws -> Int64 {
+        guard let seq = try await connection.value(
+            "UPDATE counters SET value = value + 1 WHERE name = 'realm_feed' RETURNING value", as: Int64.self
+        ) else { throw StoreInconsistency("realm feed counter missing") }
+        try await connection.execute("SELECT pg_notify(\(PostgresChangeListener.channel), 'realms')")
+        return seq
+    }
+
+    /// The user, if they are of `environmentID`. With `forUpdate`, their row stays locked until
+    /// the transaction ends: take it before changing anything of the person's.
+    static func fetchUser(
+        _ connection: PostgresConnection, id: String, environmentID: String, forUpdate: Bool = false
+    ) async throws -> UserRecord? {
+        try await connection.first(
+            """
+            SELECT id, environment_id, email, role, created_at, idp_issuer, idp_subject, disabled_at
+            FROM users WHERE id = \(id) AND environment_id = \(environmentID)\(unescaped: lockClause(forUpdate))
+            """
+        ).map(userRecord)
+    }
+
+    static func fetchFacts(_ connection: PostgresConnection, userID: String, environmentID: String) async throws -> AccessFacts? {
+        guard let user = try await fetchUser(connection, id: userID, environmentID: environmentID) else { return nil }
+        let teams = try await connection.values(
+            "SELECT team_id FROM team_members WHERE user_id = \(userID) ORDER BY team_id COLLATE \"C\"", as: String.self
+        )
+        var grants: [String: RealmAccess] = [:]
+        for row in try await connection.rows("SELECT realm_path, access FROM realm_grants WHERE user_id = \(userID)") {
+            let path: String = try row.get("realm_path")
+            if let access = RealmAccess(rawValue: try row.get("access")) { grants[path] = access }
+        }
+        return AccessFacts(user: user, teams: teams, grants: grants)
+    }
+
+    /// A user from a row with the columns `id, environment_id, email, role, created_at,
+    /// idp_issuer, idp_subject, disabled_at`.
+    static func userRecord(_ row: PostgresRandomAccessRow) throws -> UserRecord {
+        try UserRecord(
+            id: row.get("id"), environmentID: row.get("environment_id"), email: row.get("email"),
+            role: Role(rawValue: row.get("role")) ?? .worker, createdAt: Date(timeIntervalSince1970: row.get("created_at")),
+            idpIssuer: row.get("idp_issuer"), idpSubject: row.get("idp_subject"),
+            disabled: row.get("disabled_at", as: Double?.self) != nil
+        )
+    }
+}

@@ -1,0 +1,179 @@
+public import FieldpassDomain
+public import Foundation
+import Logging
+import PostgresNIO
+import _ConnectionPoolModule
+
+/// The store for several instances: one PostgreSQL database shared by every instance and the CLI.
+///
+/// Transactions run at READ COMMITTED. Where SQLite's single writer made a read-then-write
+/// safe, this store makes the write itself conditional (`UPDATE … WHERE … RETURNING`,
+/// `ON CONFLICT`) or locks the row it depends on (`SELECT … FOR UPDATE`), so concurrent
+/// instances keep the same guarantees. Every write that stores events or moves the realm
+/// feed sends a `NOTIFY` on ``PostgresChangeListener/channel``, delivered at commit.
+public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, StoreChanges {
+    let client: PostgresClient
+    /// How long one operation may wait for the database before it is `StoreUnavailable`.
+    let timeout: Duration
+    let changes: PostgresChangeListener
+    /// How the events it stores name realms (see ``RealmPrefixes``).
+    let realmPrefixes: RealmPrefixes
+    /// Registrations and refresh rotations share write transactions (see ``GroupCommit``).
+    let groupCommit = GroupCommit<PostgresChange>()
+
+    public var sessionEvents: ChangeSignal { changes.sessionEvents }
+    public var realmFeed: ChangeSignal { changes.realmFeed }
+    /// Notifications carry every change; the safety net only covers a lost listener connection.
+    public var safetyNetInterval: Duration { .seconds(1) }
+
+    /// Statements log nothing: their binds hold tokens and codes.
+    static let queryLogger = Logger(label: "fieldpass.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// A store on `client`, which must be running. Migrations are not run here.
+    init(client: PostgresClient, listener: PostgresChangeListener, timeout: Duration, realmPrefixes: RealmPrefixes) {
+        self.client = client
+        self.changes = listener
+        self.timeout = timeout
+        self.realmPrefixes = realmPrefixes
+    }
+
+    /// Runs `body` in one transaction, committed when it returns. A transaction that
+    /// PostgreSQL aborted to break a deadlock is run again (it changed nothing).
+    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await withinTimeout {
+            var attempt = 1
+            while true {
+                do {
+                    return try await client.withTransaction(logger: Self.queryLogger) { connection in
+                        try await body(connection)
+                    }
+                } catch let error as PostgresTransactionError {
+                    let cause = error.closureError ?? error.commitError ?? error.beginError ?? error
+                    guard attempt < 3, let failure = cause as? PSQLError, Self.isRetryable(failure) else { throw cause }
+                    attempt += 1
+                }
+            }
+        }
+    }
+
+    /// `deadlock_detected` and `serialization_failure`: the transaction was rolled back whole.
+    static func isRetryable(_ error: PSQLError) -> Bool {
+        let state = error.serverInfo?[.sqlState]
+        return state == "40P01" || state == "40001"
+    }
+
+    /// Runs `body` on a pooled connection, outside a transaction.
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await withinTimeout {
+            try await client.withConnection { connection in try await body(connection) }
+        }
+    }
+
+    /// Runs `operation`, turning an unreachable database (or one that takes longer than
+    /// `timeout`) into ``StoreUnavailable``; other errors pass through.
+    private func withinTimeout<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { try await operation() }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let result = try await group.next(), let value = result else {
+                    throw StoreUnavailable("no answer from PostgreSQL within \(timeout)")
+                }
+                return value
+            }
+        } catch let error as PSQLError where Self.isUnavailability(error) {
+            throw StoreUnavailable("PostgreSQL connection: \(error.code)")
+        } catch is ConnectionPoolError {
+            throw StoreUnavailable("PostgreSQL connection pool")
+        }
+    }
+
+    /// Connection failures, and server errors of class 08 (connection), 57P (shutting down),
+    /// 53 (insufficient resources) or 25006 (read-only transaction).
+    static func isUnavailability(_ error: PSQLError) -> Bool {
+        guard error.code == .server else { return true }
+        let state = error.serverInfo?[.sqlState] ?? ""
+        // 53: out of disk, memory or connections; 25006: a read-only (standby) server.
+        return state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") || state == "25006"
+    }
+
+    public func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession {
+        try await writeGrouped { connection in
+            let now = registration.now.timeIntervalSince1970
+            let userID = try await Self.findOrCreateUser(
+                connection, email: registration.email, environmentID: registration.environmentID, now: now
+            )
+            // Locks the user: registrations and sign-ins of one person run one after another.
+            let role = try await connection.value(
+                "SELECT role FROM users WHERE id = \(userID) FOR UPDATE", as: String.self
+            ) ?? Role.worker.rawValue
+            let deviceID = try await connection.value(
+                """
+                SELECT id FROM devices
+                WHERE user_id = \(userID) AND name = \(registration.deviceName) AND platform = \(registration.platform)
+                  AND revoked_at IS NULL
+                """,
+                as: String.self
+            ) ?? UUID().uuidString.lowercased()
+            try await connection.execute(
+                """
+                INSERT INTO devices (id, user_id, name, platform, created_at, last_seen_at)
+                VALUES (\(deviceID), \(userID), \(registration.deviceName), \(registration.platform), \(now), \(now))
+                ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at
+                """
+            )
+            try await connection.execute(
+                """
+                INSERT INTO sessions (id, user_id, device_id, environment_id, email, state, nonce, code_verifier,
+                                      user_code, login_id, csrf_token, status, created_at, expires_at)
+                VALUES (\(registration.sessionID), \(userID), \(deviceID), \(registration.environmentID),
+                        \(registration.email), \(registration.state), \(registration.nonce), \(registration.codeVerifier),
+                        \(registration.userCode), \(registration.confirmation?.loginID), \(registration.confirmation?.csrfToken),
+                        'pending', \(now), \(registration.expiresAt.timeIntervalSince1970))
+                """
+            )
+            return registration.pendingSession(userID: userID, deviceID: deviceID, role: role)
+        }
+    }
+
+    public func consumeState(_ state: String, now: Date) async throws -> OnboardingSession? {
+        try await write { connection in
+            guard let id = try await connection.value(
+                """
+                UPDATE sessions SET state_used = true, status = 'exchanging'
+                WHERE state = \(state) AND NOT state_used AND status = 'pending' AND expires_at > \(now.timeIntervalSince1970)
+                  AND (login_id IS NULL OR confirmed_at IS NOT NULL)
+                RETURNING id
+                """,
+                as: String.self
+            ) else { return nil }
+            return try await Self.fetchSession(connection, id: id)
+        }
+    }
+
+    public func session(id: String) async throws -> OnboardingSession? {
+        try await read { connection in try await Self.fetchSession(connection, id: id) }
+    }
+
+    static func fetchSession(_ connection: PostgresConnection, id: String) async throws -> OnboardingSession? {
+        guard let row = try await connection.first(
+            """
+            SELECT s.id, s.user_id, s.device_id, s.environment_id, s.email, s.nonce, s.code_verifier,
+                   s.status, s.expires_at, s.login_id IS NOT NULL AS confirms_device, s.browser_binding, u.role
+            FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = \(id)
+            """
+        ) else { return nil }
+        return OnboardingSession(
+            id: try row.get("id"), userID: try row.get("user_id"), deviceID: try row.get("device_id"),
+            environmentID: try row.get("environment_id"), email: try row.get("email"), role: try row.get("role"),
+            nonce: try row.get("nonce"), codeVerifier: try row.get("code_verifier"),
+            status: OnboardingSession.Status(rawValue: try row.get("status")) ?? .failed,
+            expiresAt: Date(timeIntervalSince1970: try row.get("expires_at")), confirmsDevice: try row.get("confirms_device"),
+            browserBinding: try row.get("browser_binding")
+        )
+    }
+}

@@ -1,0 +1,94 @@
+public import FieldpassDomain
+public import Foundation
+import GRDB
+
+extension SQLiteStore {
+    public func teams(environmentID: String) async throws -> [TeamRecord] {
+        try await pool.read { db in
+            try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM teams WHERE environment_id = ? ORDER BY name"), arguments: [environmentID])
+                .compactMap { try Self.fetchTeam(db, id: $0, environmentID: environmentID) }
+        }
+    }
+
+    public func team(id: String, environmentID: String) async throws -> TeamRecord? {
+        try await pool.read { db in try Self.fetchTeam(db, id: id, environmentID: environmentID) }
+    }
+
+    public func createTeam(name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
+        try await write { db in
+            guard try Self.teamID(db, named: name, environmentID: environmentID) == nil else { throw DirectoryError.teamNameTaken }
+            let id = UUID().uuidString.lowercased()
+            try db.execute(
+                cached: "INSERT INTO teams (id, environment_id, name, created_at) VALUES (?, ?, ?, ?)",
+                arguments: [id, environmentID, name, now.timeIntervalSince1970]
+            )
+            try Self.audit(db, environmentID: environmentID, actor: actor, action: "team.create", target: "team:\(id)", before: nil, after: ["name": name], now: now)
+            return try Self.requireTeam(db, id: id, environmentID: environmentID)
+        }
+    }
+
+    public func renameTeam(id: String, to name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
+        try await write { db in
+            let team = try Self.requireTeam(db, id: id, environmentID: environmentID)
+            guard team.name != name else { return team }
+            guard try Self.teamID(db, named: name, environmentID: environmentID) == nil else { throw DirectoryError.teamNameTaken }
+            try db.execute(cached: "UPDATE teams SET name = ? WHERE id = ?", arguments: [name, id])
+            try Self.audit(db, environmentID: environmentID, actor: actor, action: "team.rename", target: "team:\(id)", before: ["name": team.name], after: ["name": name], now: now)
+            return try Self.requireTeam(db, id: id, environmentID: environmentID)
+        }
+    }
+
+    public func deleteTeam(id: String, environmentID: String, actor: String, now: Date) async throws {
+        try await write { db in
+            let team = try Self.requireTeam(db, id: id, environmentID: environmentID)
+            try db.execute(cached: "DELETE FROM teams WHERE id = ?", arguments: [id])
+            try Self.audit(
+                db, environmentID: environmentID, actor: actor, action: "team.delete", target: "team:\(id)",
+                before: ["name": team.name, "members": team.members.joined(separator: ",")], after: nil, now: now
+            )
+        }
+    }
+
+    public func changeMembership(
+        userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool
+    ) async throws -> TeamRecord {
+        try await write { db in
+            let team = try Self.requireTeam(db, id: teamID, environmentID: environmentID)
+            guard try Self.fetchUser(db, id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
+            guard team.members.contains(userID) != member else { return team }
+            if member {
+                try db.execute(
+                    cached: "INSERT INTO team_members (team_id, user_id, added_at) VALUES (?, ?, ?)",
+                    arguments: [teamID, userID, now.timeIntervalSince1970]
+                )
+            } else {
+                try db.execute(cached: "DELETE FROM team_members WHERE team_id = ? AND user_id = ?", arguments: [teamID, userID])
+            }
+            try Self.audit(
+                db, environmentID: environmentID, actor: actor, action: member ? "team.add_member" : "team.remove_member",
+                target: "team:\(teamID)", before: ["member": member ? "no" : "yes", "user": userID],
+                after: ["member": member ? "yes" : "no", "user": userID], now: now
+            )
+            return try Self.requireTeam(db, id: teamID, environmentID: environmentID)
+        }
+    }
+
+    static func requireTeam(_ db: Database, id: String, environmentID: String) throws -> TeamRecord {
+        guard let team = try fetchTeam(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownTeam }
+        return team
+    }
+
+    static func fetchTeam(_ db: Database, id: String, environmentID: String) throws -> TeamRecord? {
+        guard let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT id, name, created_at FROM teams WHERE id = ? AND environment_id = ?"), arguments: [id, environmentID]
+        ) else { return nil }
+        let members = try String.fetchAll(
+            db.cachedStatement(sql: "SELECT user_id FROM team_members WHERE team_id = ? ORDER BY user_id"), arguments: [id]
+        )
+        return TeamRecord(id: row["id"], name: row["name"], members: members, createdAt: Date(timeIntervalSince1970: row["created_at"]))
+    }
+
+    private static func teamID(_ db: Database, named name: String, environmentID: String) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM teams WHERE environment_id = ? AND name = ?"), arguments: [environmentID, name])
+    }
+}

@@ -1,0 +1,98 @@
+public import FieldpassDomain
+public import Foundation
+import GRDB
+
+extension SQLiteStore {
+    public func users(environmentID: String) async throws -> [UserRecord] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT * FROM users WHERE environment_id = ? ORDER BY email"), arguments: [environmentID]
+            ).map(Self.userRecord)
+        }
+    }
+
+    public func user(id: String, environmentID: String) async throws -> UserRecord? {
+        try await pool.read { db in try Self.fetchUser(db, id: id, environmentID: environmentID) }
+    }
+
+    public func ensureUser(email: String, environmentID: String, now: Date) async throws -> UserRecord {
+        // The realm feed may have a new realm.
+        defer { realmFeed.signal() }
+        return try await write { db in
+            let id = try Self.findOrCreateUser(db, email: email, environmentID: environmentID, now: now.timeIntervalSince1970)
+            guard let user = try Self.fetchUser(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownUser }
+            return user
+        }
+    }
+
+    public func setRole(_ role: Role, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
+        try await write { db in
+            guard var user = try Self.fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
+            guard user.role != role else { return user }
+            try db.execute(cached: "UPDATE users SET role = ? WHERE id = ?", arguments: [role.rawValue, userID])
+            try Self.audit(
+                db, environmentID: environmentID, actor: actor, action: "user.role", target: "user:\(userID)",
+                before: ["role": user.role.rawValue], after: ["role": role.rawValue], now: now
+            )
+            user.role = role
+            return user
+        }
+    }
+
+    public func accessFacts(userID: String, environmentID: String) async throws -> AccessFacts? {
+        try await pool.read { db in try Self.fetchFacts(db, userID: userID, environmentID: environmentID) }
+    }
+
+    /// The id of the user with `email`, created with their personal realm when absent.
+    static func findOrCreateUser(_ db: Database, email: String, environmentID: String, now: Double) throws -> String {
+        if let id = try String.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM users WHERE environment_id = ? AND email = ?"), arguments: [environmentID, email]
+        ) {
+            return id
+        }
+        let id = UUID().uuidString.lowercased()
+        try db.execute(
+            cached: "INSERT INTO users (id, environment_id, email, role, created_at) VALUES (?, ?, ?, 'worker', ?)",
+            arguments: [id, environmentID, email, now]
+        )
+        try db.execute(
+            cached: "INSERT INTO realms (path, environment_id, user_id, created_at, feed_seq) VALUES (?, ?, ?, ?, ?)",
+            arguments: [RealmPath.personal(userID: id), environmentID, id, now, try nextFeedSeq(db)]
+        )
+        return id
+    }
+
+    /// The next position in the realm feed: a counter, so positions are never reused.
+    static func nextFeedSeq(_ db: Database) throws -> Int64 {
+        guard let seq = try Int64.fetchOne(
+            db.cachedStatement(sql: "UPDATE counters SET value = value + 1 WHERE name = 'realm_feed' RETURNING value")
+        ) else { throw DatabaseError(message: "realm feed counter missing") }
+        return seq
+    }
+
+    static func fetchUser(_ db: Database, id: String, environmentID: String) throws -> UserRecord? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM users WHERE id = ? AND environment_id = ?"), arguments: [id, environmentID]
+        ).map(userRecord)
+    }
+
+    static func fetchFacts(_ db: Database, userID: String, environmentID: String) throws -> AccessFacts? {
+        guard let user = try fetchUser(db, id: userID, environmentID: environmentID) else { return nil }
+        let teams = try String.fetchAll(
+            db.cachedStatement(sql: "SELECT team_id FROM team_members WHERE user_id = ? ORDER BY team_id"), arguments: [userID]
+        )
+        var grants: [String: RealmAccess] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT realm_path, access FROM realm_grants WHERE user_id = ?"), arguments: [userID]) {
+            if let access = RealmAccess(rawValue: row["access"]) { grants[row["realm_path"]] = access }
+        }
+        return AccessFacts(user: user, teams: teams, grants: grants)
+    }
+
+    static func userRecord(_ row: Row) -> UserRecord {
+        UserRecord(
+            id: row["id"], environmentID: row["environment_id"], email: row["email"],
+            role: Role(rawValue: row["role"]) ?? .worker, createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            idpIssuer: row["idp_issuer"], idpSubject: row["idp_subject"], disabled: row["disabled_at"] as Double? != nil
+        )
+    }
+}

@@ -1,0 +1,142 @@
+public import FieldpassDomain
+public import Foundation
+import GRDB
+
+/// The default store: one SQLite file in WAL mode, shared safely by the server and the CLI.
+///
+/// Writes run in `BEGIN IMMEDIATE` transactions so that two processes never deadlock on a
+/// lock upgrade; readers never block writers (WAL). One writer at a time also means row ids
+/// and feed positions commit in the order they are handed out.
+public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, StoreChanges {
+    let pool: DatabasePool
+    /// How the events it stores name realms (see ``RealmPrefixes``).
+    let realmPrefixes: RealmPrefixes
+    public let sessionEvents = ChangeSignal()
+    public let realmFeed = ChangeSignal()
+    /// Registrations and refresh rotations share write transactions (see ``GroupCommit``).
+    let groupCommit = GroupCommit<SQLiteChange>()
+    /// Signals cover this process only; the CLI's changes are found by looking this often.
+    public var safetyNetInterval: Duration { .milliseconds(50) }
+
+    /// Opens (creating if needed) the database at `path`. Call ``migrate()`` before serving.
+    ///
+    /// The database holds sessions and token hashes, so a folder it creates is 0700 and a
+    /// file it creates is 0600; SQLite gives its `-wal` and `-shm` files the same mode.
+    public init(path: String, realmPrefixes: RealmPrefixes = RealmPrefixes()) throws {
+        self.realmPrefixes = realmPrefixes
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+        )
+        if !FileManager.default.fileExists(atPath: path) {
+            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // WAL + NORMAL is durable against application crashes, which is what sessions need.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+    }
+
+    /// Applies the migrations not applied yet.
+    public func migrate() throws {
+        try SQLiteSchema.migrator.migrate(pool)
+    }
+
+    /// The migrations not applied yet (all of them on a new file).
+    public func pendingMigrations() throws -> [String] {
+        let migrator = SQLiteSchema.migrator
+        let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
+        return migrator.migrations.filter { !applied.contains($0) }
+    }
+
+    /// Runs `body` in an immediate write transaction.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await pool.writeWithoutTransaction { db in
+            var result: T?
+            try db.inTransaction(.immediate) {
+                result = try body(db)
+                return .commit
+            }
+            guard let result else { throw DatabaseError(message: "transaction produced no result") }
+            return result
+        }
+    }
+
+    public func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession {
+        // The realm feed may have a new realm.
+        defer { realmFeed.signal() }
+        return try await writeGrouped { db in
+            let now = registration.now.timeIntervalSince1970
+            let userID = try Self.findOrCreateUser(
+                db, email: registration.email, environmentID: registration.environmentID, now: now
+            )
+            let role = try String.fetchOne(db.cachedStatement(sql: "SELECT role FROM users WHERE id = ?"), arguments: [userID]) ?? Role.worker.rawValue
+            let deviceID = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM devices WHERE user_id = ? AND name = ? AND platform = ? AND revoked_at IS NULL"),
+                arguments: [userID, registration.deviceName, registration.platform]
+            ) ?? UUID().uuidString.lowercased()
+            try db.execute(
+                cached: """
+                    INSERT INTO devices (id, user_id, name, platform, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at
+                    """,
+                arguments: [deviceID, userID, registration.deviceName, registration.platform, now, now]
+            )
+            try db.execute(
+                cached: """
+                    INSERT INTO sessions (id, user_id, device_id, environment_id, email, state, nonce, code_verifier,
+                                          user_code, login_id, csrf_token, status, created_at, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)
+                    """,
+                arguments: [
+                    registration.sessionID, userID, deviceID, registration.environmentID, registration.email,
+                    registration.state, registration.nonce, registration.codeVerifier, registration.userCode,
+                    registration.confirmation?.loginID, registration.confirmation?.csrfToken, now,
+                    registration.expiresAt.timeIntervalSince1970,
+                ]
+            )
+            return registration.pendingSession(userID: userID, deviceID: deviceID, role: role)
+        }
+    }
+
+    public func consumeState(_ state: String, now: Date) async throws -> OnboardingSession? {
+        try await write { db in
+            guard let id = try String.fetchOne(
+                db.cachedStatement(sql: """
+                    UPDATE sessions SET state_used = 1, status = 'exchanging'
+                    WHERE state = ? AND state_used = 0 AND status = 'pending' AND expires_at > ?
+                      AND (login_id IS NULL OR confirmed_at IS NOT NULL)
+                    RETURNING id
+                    """),
+                arguments: [state, now.timeIntervalSince1970]
+            ) else { return nil }
+            return try Self.fetchSession(db, id: id)
+        }
+    }
+
+    public func session(id: String) async throws -> OnboardingSession? {
+        try await pool.read { db in try Self.fetchSession(db, id: id) }
+    }
+
+    static func fetchSession(_ db: Database, id: String) throws -> OnboardingSession? {
+        guard let row = try Row.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT s.id, s.user_id, s.device_id, s.environment_id, s.email, s.nonce, s.code_verifier,
+                       s.status, s.expires_at, s.login_id IS NOT NULL AS confirms_device, s.browser_binding, u.role
+                FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ?
+                """),
+            arguments: [id]
+        ) else { return nil }
+        return OnboardingSession(
+            id: row["id"], userID: row["user_id"], deviceID: row["device_id"],
+            environmentID: row["environment_id"], email: row["email"], role: row["role"],
+            nonce: row["nonce"], codeVerifier: row["code_verifier"],
+            status: OnboardingSession.Status(rawValue: row["status"]) ?? .failed,
+            expiresAt: Date(timeIntervalSince1970: row["expires_at"]), confirmsDevice: row["confirms_device"],
+            browserBinding: row["browser_binding"]
+        )
+    }
+}
