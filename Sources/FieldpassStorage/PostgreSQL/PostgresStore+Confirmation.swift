@@ -1,7 +1,6 @@
 public import FieldpassDomain
 public import Foundation
 import PostgresNIO
-import Tokens
 
 extension PostgresStore {
     public func confirmation(loginID: String, now: Date) async throws -> DeviceConfirmation? {
@@ -10,7 +9,8 @@ extension PostgresStore {
             return DeviceConfirmation(
                 deviceName: try row.get("name"), platform: try row.get("platform"),
                 registeredAt: Date(timeIntervalSince1970: try row.get("created_at")), userCode: try row.get("user_code"),
-                csrfToken: try row.get("csrf_token"), isUsable: try Self.isUsable(row, now: now)
+                csrfToken: try row.get("csrf_token"),
+                isUsable: ConfirmationRules.isUsable(try Self.confirmationSession(row), now: now.timeIntervalSince1970)
             )
         }
     }
@@ -19,20 +19,21 @@ extension PostgresStore {
         try await write { connection in
             // Locks the session, then reads it: of two confirmations at once, the second sees the
             // first one's and is `.used`, so the login link works once.
-            guard try await connection.value(
+            let locked = try await connection.value(
                 "SELECT id FROM sessions WHERE login_id = \(loginID) FOR UPDATE", as: String.self
-            ) != nil,
-                let row = try await Self.fetchConfirmationRow(connection, loginID: loginID)
-            else { return .unknown }
-            guard try Self.isUsable(row, now: now) else { return .used }
-            let expected: String = try row.get("csrf_token")
-            guard Crypto.constantTimeEquals(Array(csrfToken.utf8), Array(expected.utf8)) else { return .forged }
-            let id: String = try row.get("id")
-            try await connection.execute(
-                "UPDATE sessions SET confirmed_at = \(now.timeIntervalSince1970), browser_binding = \(browserBinding) WHERE id = \(id)"
-            )
-            guard let session = try await Self.fetchSession(connection, id: id) else { return .unknown }
-            return .confirmed(session, state: try row.get("state"))
+            ) != nil
+            let row = locked ? try await Self.fetchConfirmationRow(connection, loginID: loginID) : nil
+            switch ConfirmationRules.decide(try row.map(Self.confirmationSession), csrfToken: csrfToken, now: now.timeIntervalSince1970) {
+            case .unknown: return .unknown
+            case .used: return .used
+            case .forged: return .forged
+            case .confirm(let id, let state):
+                try await connection.execute(
+                    "UPDATE sessions SET confirmed_at = \(now.timeIntervalSince1970), browser_binding = \(browserBinding) WHERE id = \(id)"
+                )
+                guard let session = try await Self.fetchSession(connection, id: id) else { return .unknown }
+                return .confirmed(session, state: state)
+            }
         }
     }
 
@@ -46,12 +47,10 @@ extension PostgresStore {
         )
     }
 
-    /// Still pending, unconfirmed and unexpired.
-    private static func isUsable(_ row: PostgresRandomAccessRow, now: Date) throws -> Bool {
-        let status: String = try row.get("status")
-        let confirmedAt: Double? = try row.get("confirmed_at")
-        let expiresAt: Double = try row.get("expires_at")
-        return status == OnboardingSession.Status.pending.rawValue && confirmedAt == nil
-            && expiresAt > now.timeIntervalSince1970
+    private static func confirmationSession(_ row: PostgresRandomAccessRow) throws -> ConfirmationRules.Session {
+        ConfirmationRules.Session(
+            id: try row.get("id"), state: try row.get("state"), status: OnboardingSession.Status(rawValue: try row.get("status")),
+            csrfToken: try row.get("csrf_token"), confirmedAt: try row.get("confirmed_at"), expiresAt: try row.get("expires_at")
+        )
     }
 }

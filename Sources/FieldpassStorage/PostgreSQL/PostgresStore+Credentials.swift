@@ -59,22 +59,17 @@ extension PostgresStore {
             guard let user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else {
                 throw DirectoryError.unknownUser
             }
-            guard let subject = user.idpSubject else { return }
+            guard DirectoryRules.resetsIdentity(user), let subject = user.idpSubject else { return }
             try await connection.execute("UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = \(userID)")
-            // What was obtained through the replaced account stops working with it, and a sign-in
-            // under way would only hand a revoked device its tokens.
             let revoked = try await Self.revokeLiveDevices(connection, userID: userID, now: now.timeIntervalSince1970)
+            let expiry = SessionRules.expiry
             let unfinished = try await connection.values(
-                """
-                UPDATE sessions SET status = 'expired'
-                WHERE user_id = \(userID) AND status IN ('pending', 'exchanging', 'authenticated') RETURNING id
-                """,
+                "UPDATE sessions SET status = \(expiry.to.rawValue) WHERE user_id = \(userID) AND status = ANY(\(expiry.fromValues)) RETURNING id",
                 as: String.self
             )
             _ = try await Self.append(unfinished.sorted().map { (.sessionExpired, $0) }, on: connection, now: now.timeIntervalSince1970)
             try await Self.audit(
-                connection, environmentID: environmentID, actor: actor, action: "identity.reset", target: "user:\(userID)",
-                before: ["issuer": user.idpIssuer ?? "", "subject": subject], after: ["devices_revoked": "\(revoked)"], now: now
+                connection, environmentID: environmentID, .identityReset(actor: actor, userID: userID, issuer: user.idpIssuer, subject: subject, devicesRevoked: revoked), now: now
             )
         }
     }
@@ -84,15 +79,14 @@ extension PostgresStore {
             guard var user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else {
                 throw DirectoryError.unknownUser
             }
-            guard user.disabled != disabled else { return user }
+            guard let entry = DirectoryRules.setDisabled(disabled, user: user, actor: actor) else { return user }
             let timestamp = now.timeIntervalSince1970
             let disabledAt: Double? = disabled ? timestamp : nil
             try await connection.execute("UPDATE users SET disabled_at = \(disabledAt) WHERE id = \(userID)")
-            if disabled { _ = try await Self.revokeLiveDevices(connection, userID: userID, now: timestamp) }
-            try await Self.audit(
-                connection, environmentID: environmentID, actor: actor, action: disabled ? "user.disable" : "user.enable",
-                target: "user:\(userID)", before: ["disabled": "\(!disabled)"], after: ["disabled": "\(disabled)"], now: now
-            )
+            if DirectoryRules.revokesDevices(disabling: disabled) {
+                _ = try await Self.revokeLiveDevices(connection, userID: userID, now: timestamp)
+            }
+            try await Self.audit(connection, environmentID: environmentID, entry, now: now)
             user.disabled = disabled
             return user
         }
@@ -130,8 +124,7 @@ extension PostgresStore {
             let name: String = try device.get("name")
             try await Self.revokeDevice(connection, id: id, now: now.timeIntervalSince1970)
             try await Self.audit(
-                connection, environmentID: environmentID, actor: actor, action: "device.revoke", target: "user:\(userID)",
-                before: nil, after: ["device_id": id, "name": name], now: now
+                connection, environmentID: environmentID, .deviceRevoked(actor: actor, userID: userID, deviceID: id, name: name), now: now
             )
         }
     }

@@ -109,12 +109,20 @@ extension PostgresStore {
 
     public func removeUnconfirmedUsers(registeredBefore: Date) async throws -> Int {
         try await write { connection in
+            let cutoff = registeredBefore.timeIntervalSince1970
             var binds = PostgresBindings()
-            binds.append(registeredBefore.timeIntervalSince1970)
-            let removed = try await connection.values(
-                PostgresQuery(unsafeSQL: "DELETE FROM users WHERE \(UnconfirmedUsers.condition(cutoff: "$1")) RETURNING id", binds: binds),
-                as: String.self
-            )
+            binds.append(cutoff)
+            // Locked, so a registration of one of them waits, and finds them gone or kept.
+            let removed = try await connection.rows(
+                PostgresQuery(unsafeSQL: UnconfirmedCandidates.query(cutoff: "$1") + " FOR UPDATE OF u", binds: binds)
+            ).map { row in
+                UnconfirmedUserRules.Candidate(
+                    id: try row.get("id"), role: try row.get("role"), disabled: try row.get("disabled"),
+                    lastRegisteredAt: try row.get("last_registered_at"), hasRunningSession: try row.get("running"),
+                    inTeam: try row.get("in_team"), hasGrant: try row.get("has_grant")
+                )
+            }.filter { UnconfirmedUserRules.isRemovable($0, cutoff: cutoff) }.map(\.id)
+            try await connection.execute("DELETE FROM users WHERE id = ANY(\(removed))")
             let paths = removed.map { RealmPath.personal(userID: $0) }
             try await connection.execute("DELETE FROM realm_grants WHERE realm_path = ANY(\(paths))")
             return removed.count

@@ -29,10 +29,7 @@ extension PostgresStore {
                 )
             }
             try await Self.audit(
-                connection, environmentID: environmentID, actor: actor, action: access == nil ? "grant.revoke" : "grant.set",
-                target: "user:\(userID)",
-                before: previous.map { ["realm_path": realmPath, "access": $0.rawValue] },
-                after: access.map { ["realm_path": realmPath, "access": $0.rawValue] }, now: now
+                connection, environmentID: environmentID, .grant(actor: actor, userID: userID, realmPath: realmPath, from: previous, to: access), now: now
             )
             guard let updated = try await Self.fetchFacts(connection, userID: userID, environmentID: environmentID) else {
                 throw DirectoryError.unknownUser

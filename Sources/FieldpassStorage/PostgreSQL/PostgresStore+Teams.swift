@@ -53,8 +53,7 @@ extension PostgresStore {
                 as: String.self
             ) != nil else { throw DirectoryError.teamNameTaken }
             try await Self.audit(
-                connection, environmentID: environmentID, actor: actor, action: "team.create", target: "team:\(id)",
-                before: nil, after: ["name": name], now: now
+                connection, environmentID: environmentID, .teamCreated(actor: actor, teamID: id, name: name), now: now
             )
             return try await Self.requireTeam(connection, id: id, environmentID: environmentID)
         }
@@ -75,8 +74,7 @@ extension PostgresStore {
                 throw DirectoryError.teamNameTaken
             }
             try await Self.audit(
-                connection, environmentID: environmentID, actor: actor, action: "team.rename", target: "team:\(id)",
-                before: ["name": team.name], after: ["name": name], now: now
+                connection, environmentID: environmentID, .teamRenamed(actor: actor, teamID: id, from: team.name, to: name), now: now
             )
             return try await Self.requireTeam(connection, id: id, environmentID: environmentID)
         }
@@ -87,10 +85,7 @@ extension PostgresStore {
             // Locked, so that the members the audit entry lists are the ones deleted with it.
             let team = try await Self.requireTeam(connection, id: id, environmentID: environmentID, forUpdate: true)
             try await connection.execute("DELETE FROM teams WHERE id = \(id)")
-            try await Self.audit(
-                connection, environmentID: environmentID, actor: actor, action: "team.delete", target: "team:\(id)",
-                before: ["name": team.name, "members": team.members.joined(separator: ",")], after: nil, now: now
-            )
+            try await Self.audit(connection, environmentID: environmentID, .teamDeleted(actor: actor, team: team), now: now)
         }
     }
 
@@ -117,9 +112,7 @@ extension PostgresStore {
                 try await connection.execute("DELETE FROM team_members WHERE team_id = \(teamID) AND user_id = \(userID)")
             }
             try await Self.audit(
-                connection, environmentID: environmentID, actor: actor, action: member ? "team.add_member" : "team.remove_member",
-                target: "team:\(teamID)", before: ["member": member ? "no" : "yes", "user": userID],
-                after: ["member": member ? "yes" : "no", "user": userID], now: now
+                connection, environmentID: environmentID, .teamMembership(actor: actor, teamID: teamID, userID: userID, member: member), now: now
             )
             return try await Self.requireTeam(connection, id: teamID, environmentID: environmentID)
         }

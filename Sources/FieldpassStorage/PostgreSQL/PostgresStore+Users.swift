@@ -40,8 +40,7 @@ extension PostgresStore {
             guard user.role != role else { return user }
             try await connection.execute("UPDATE users SET role = \(role.rawValue) WHERE id = \(userID)")
             try await Self.audit(
-                connection, environmentID: environmentID, actor: actor, action: "user.role", target: "user:\(userID)",
-                before: ["role": user.role.rawValue], after: ["role": role.rawValue], now: now
+                connection, environmentID: environmentID, .roleChanged(actor: actor, userID: userID, from: user.role, to: role), now: now
             )
             user.role = role
             return user
@@ -62,7 +61,7 @@ extension PostgresStore {
         if let id = try await connection.value(
             """
             INSERT INTO users (id, environment_id, email, role, created_at)
-            VALUES (\(newID), \(environmentID), \(email), 'worker', \(now))
+            VALUES (\(newID), \(environmentID), \(email), \(DirectoryRules.newcomerRole.rawValue), \(now))
             ON CONFLICT (environment_id, email) DO NOTHING
             RETURNING id
             """,

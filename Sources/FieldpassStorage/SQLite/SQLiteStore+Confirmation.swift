@@ -10,25 +10,26 @@ extension SQLiteStore {
             return DeviceConfirmation(
                 deviceName: row["name"], platform: row["platform"],
                 registeredAt: Date(timeIntervalSince1970: row["created_at"]), userCode: row["user_code"],
-                csrfToken: row["csrf_token"], isUsable: Self.isUsable(row, now: now)
+                csrfToken: row["csrf_token"], isUsable: ConfirmationRules.isUsable(Self.confirmationSession(row), now: now.timeIntervalSince1970)
             )
         }
     }
 
     public func confirmDevice(loginID: String, csrfToken: String, browserBinding: String, now: Date) async throws -> ConfirmationOutcome {
         try await write { db in
-            guard let row = try Self.fetchConfirmationRow(db, loginID: loginID) else { return .unknown }
-            guard Self.isUsable(row, now: now) else { return .used }
-            guard Crypto.constantTimeEquals(Array(csrfToken.utf8), Array((row["csrf_token"] as String).utf8)) else {
-                return .forged
+            let row = try Self.fetchConfirmationRow(db, loginID: loginID)
+            switch ConfirmationRules.decide(row.map(Self.confirmationSession), csrfToken: csrfToken, now: now.timeIntervalSince1970) {
+            case .unknown: return .unknown
+            case .used: return .used
+            case .forged: return .forged
+            case .confirm(let id, let state):
+                try db.execute(
+                    cached: "UPDATE sessions SET confirmed_at = ?, browser_binding = ? WHERE id = ?",
+                    arguments: [now.timeIntervalSince1970, browserBinding, id]
+                )
+                guard let session = try Self.fetchSession(db, id: id) else { return .unknown }
+                return .confirmed(session, state: state)
             }
-            let id: String = row["id"]
-            try db.execute(
-                cached: "UPDATE sessions SET confirmed_at = ?, browser_binding = ? WHERE id = ?",
-                arguments: [now.timeIntervalSince1970, browserBinding, id]
-            )
-            guard let session = try Self.fetchSession(db, id: id) else { return .unknown }
-            return .confirmed(session, state: row["state"])
         }
     }
 
@@ -43,8 +44,10 @@ extension SQLiteStore {
         )
     }
 
-    private static func isUsable(_ row: Row, now: Date) -> Bool {
-        row["status"] == OnboardingSession.Status.pending.rawValue && row["confirmed_at"] as Double? == nil
-            && (row["expires_at"] as Double) > now.timeIntervalSince1970
+    private static func confirmationSession(_ row: Row) -> ConfirmationRules.Session {
+        ConfirmationRules.Session(
+            id: row["id"], state: row["state"], status: OnboardingSession.Status(rawValue: row["status"]), csrfToken: row["csrf_token"],
+            confirmedAt: row["confirmed_at"], expiresAt: row["expires_at"]
+        )
     }
 }

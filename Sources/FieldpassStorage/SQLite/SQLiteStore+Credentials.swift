@@ -42,23 +42,18 @@ extension SQLiteStore {
     public func resetIdentity(userID: String, environmentID: String, actor: String, now: Date) async throws {
         let ended = try await write { db -> Int in
             guard let user = try Self.fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
-            guard let subject = user.idpSubject else { return 0 }
+            guard DirectoryRules.resetsIdentity(user), let subject = user.idpSubject else { return 0 }
             let timestamp = now.timeIntervalSince1970
             try db.execute(cached: "UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = ?", arguments: [userID])
-            // What was obtained through the replaced account stops working with it, and a sign-in
-            // under way would only hand a revoked device its tokens.
             let revoked = try Self.revokeLiveDevices(db, userID: userID, now: timestamp)
+            let expiry = SessionRules.expiry
             let unfinished = try String.fetchAll(
-                db.cachedStatement(sql: """
-                    UPDATE sessions SET status = 'expired' WHERE user_id = ? AND status IN ('pending', 'exchanging', 'authenticated')
-                    RETURNING id
-                    """),
-                arguments: [userID]
+                db.cachedStatement(sql: "UPDATE sessions SET status = ? WHERE user_id = ? AND \(expiry.fromCondition) RETURNING id"),
+                arguments: [expiry.to.rawValue, userID] + expiry.fromArguments
             )
             for id in unfinished.sorted() { _ = try Self.append(.sessionExpired, to: id, db: db, now: timestamp) }
             try Self.audit(
-                db, environmentID: environmentID, actor: actor, action: "identity.reset", target: "user:\(userID)",
-                before: ["issuer": user.idpIssuer ?? "", "subject": subject], after: ["devices_revoked": "\(revoked)"], now: now
+                db, environmentID: environmentID, .identityReset(actor: actor, userID: userID, issuer: user.idpIssuer, subject: subject, devicesRevoked: revoked), now: now
             )
             return unfinished.count
         }
@@ -68,16 +63,13 @@ extension SQLiteStore {
     public func setDisabled(_ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
         try await write { db in
             guard var user = try Self.fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
-            guard user.disabled != disabled else { return user }
+            guard let entry = DirectoryRules.setDisabled(disabled, user: user, actor: actor) else { return user }
             let timestamp = now.timeIntervalSince1970
             try db.execute(
                 cached: "UPDATE users SET disabled_at = ? WHERE id = ?", arguments: [disabled ? timestamp : nil, userID]
             )
-            if disabled { _ = try Self.revokeLiveDevices(db, userID: userID, now: timestamp) }
-            try Self.audit(
-                db, environmentID: environmentID, actor: actor, action: disabled ? "user.disable" : "user.enable",
-                target: "user:\(userID)", before: ["disabled": "\(!disabled)"], after: ["disabled": "\(disabled)"], now: now
-            )
+            if DirectoryRules.revokesDevices(disabling: disabled) { _ = try Self.revokeLiveDevices(db, userID: userID, now: timestamp) }
+            try Self.audit(db, environmentID: environmentID, entry, now: now)
             user.disabled = disabled
             return user
         }
@@ -108,8 +100,7 @@ extension SQLiteStore {
             guard device["revoked_at"] as Double? == nil else { return }
             try Self.revokeDevice(db, id: id, now: now.timeIntervalSince1970)
             try Self.audit(
-                db, environmentID: environmentID, actor: actor, action: "device.revoke", target: "user:\(userID)",
-                before: nil, after: ["device_id": id, "name": device["name"]], now: now
+                db, environmentID: environmentID, .deviceRevoked(actor: actor, userID: userID, deviceID: id, name: device["name"]), now: now
             )
         }
     }

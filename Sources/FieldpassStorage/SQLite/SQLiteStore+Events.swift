@@ -9,8 +9,8 @@ extension SQLiteStore {
             let session = login.session
             let timestamp = now.timeIntervalSince1970
             try db.execute(
-                cached: "UPDATE sessions SET status = 'authenticated' WHERE id = ? AND status = 'exchanging' AND expires_at > ?",
-                arguments: [session.id, timestamp]
+                cached: "UPDATE sessions SET status = ? WHERE id = ? AND \(SessionRules.signIn.fromCondition) AND expires_at > ?",
+                arguments: [SessionRules.signIn.to.rawValue, session.id] + SessionRules.signIn.fromArguments + [timestamp]
             )
             // The sweeper may have expired the session while the IdP was answering.
             guard db.changesCount == 1 else { return [] }
@@ -20,32 +20,29 @@ extension SQLiteStore {
                 expiresAt: login.refreshTokenExpiresAt.timeIntervalSince1970,
                 maxExpiresAt: login.refreshTokenMaxExpiresAt.timeIntervalSince1970
             )
-            var events = [
-                try Self.append(.token(accessToken: login.accessToken, refreshToken: login.refreshToken, expiresIn: login.accessTokenTTL), to: session.id, db: db, now: timestamp),
-                try Self.append(.realmInitialized(realmPath: announced), to: session.id, db: db, now: timestamp),
-            ]
-            let initialized = try Bool.fetchOne(db.cachedStatement(sql: "SELECT initialized FROM realms WHERE path = ?"), arguments: [session.realmPath]) ?? false
-            if initialized {
-                try db.execute(cached: "UPDATE sessions SET status = 'completed' WHERE id = ?", arguments: [session.id])
-                events.append(try Self.append(.dataReady(realmPath: announced), to: session.id, db: db, now: timestamp))
+            let initialized = try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT initialized FROM realms WHERE path = ?"), arguments: [session.realmPath]
+            ) ?? false
+            if initialized { try Self.move(db, session: session.id, SessionRules.dataReady) }
+            return try SessionRules.signInEvents(login, announcedRealm: announced, realmInitialized: initialized).map { event in
+                try Self.append(event, to: session.id, db: db, now: timestamp)
             }
-            return events
         }
     }
 
     public func failLogin(sessionID: String, error: String, description: String, audited: Bool, now: Date) async throws -> [StoredEvent] {
         try await writeEvents { db in
+            let failure = SessionRules.failure
             guard let session = try Row.fetchOne(
                 db.cachedStatement(sql: """
-                    UPDATE sessions SET status = 'failed' WHERE id = ? AND status IN ('pending', 'exchanging')
+                    UPDATE sessions SET status = ? WHERE id = ? AND \(failure.fromCondition)
                     RETURNING environment_id, user_id, device_id
                     """),
-                arguments: [sessionID]
+                arguments: [failure.to.rawValue, sessionID] + failure.fromArguments
             ) else { return [] }
             if audited {
                 try Self.audit(
-                    db, environmentID: session["environment_id"], actor: "browser", action: "login.\(error)",
-                    target: "user:\(session["user_id"] as String)", before: nil, after: ["device_id": session["device_id"]], now: now
+                    db, environmentID: session["environment_id"], .loginFailed(error: error, userID: session["user_id"], deviceID: session["device_id"]), now: now
                 )
             }
             return [try Self.append(.loginFailed(error: error, description: description), to: sessionID, db: db, now: now.timeIntervalSince1970)]
@@ -70,7 +67,9 @@ extension SQLiteStore {
 
     public func endSession(id: String, now: Date) async throws {
         try await write { db in
-            try db.execute(cached: "DELETE FROM session_events WHERE session_id = ? AND type = 'token'", arguments: [id])
+            try db.execute(
+                cached: "DELETE FROM session_events WHERE session_id = ? AND type = ?", arguments: [id, SessionRules.tokenEventType]
+            )
             try db.execute(
                 cached: "UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
                 arguments: [now.timeIntervalSince1970, id]
@@ -80,11 +79,17 @@ extension SQLiteStore {
 
     public func removeUnconfirmedUsers(registeredBefore: Date) async throws -> Int {
         try await write { db in
-            let removed = try String.fetchAll(
-                db.cachedStatement(sql: "DELETE FROM users WHERE \(UnconfirmedUsers.condition(cutoff: "?1")) RETURNING id"),
-                arguments: [registeredBefore.timeIntervalSince1970]
-            )
+            let cutoff = registeredBefore.timeIntervalSince1970
+            let removed = try Row.fetchAll(
+                db.cachedStatement(sql: UnconfirmedCandidates.query(cutoff: "?")), arguments: [cutoff]
+            ).map { row in
+                UnconfirmedUserRules.Candidate(
+                    id: row["id"], role: row["role"], disabled: row["disabled"], lastRegisteredAt: row["last_registered_at"],
+                    hasRunningSession: row["running"], inTeam: row["in_team"], hasGrant: row["has_grant"]
+                )
+            }.filter { UnconfirmedUserRules.isRemovable($0, cutoff: cutoff) }.map(\.id)
             for id in removed {
+                try db.execute(cached: "DELETE FROM users WHERE id = ?", arguments: [id])
                 try db.execute(cached: "DELETE FROM realm_grants WHERE realm_path = ?", arguments: [RealmPath.personal(userID: id)])
             }
             return removed.count
@@ -94,22 +99,23 @@ extension SQLiteStore {
     public func sweepSessions(now: Date, deleteBefore: Date) async throws -> [StoredEvent] {
         try await writeEvents { db in
             let timestamp = now.timeIntervalSince1970
+            let expiry = SessionRules.expiry
             let expiring = try String.fetchAll(
-                db.cachedStatement(sql: "SELECT id FROM sessions WHERE expires_at <= ? AND status IN ('pending', 'exchanging', 'authenticated')"),
-                arguments: [timestamp]
+                db.cachedStatement(sql: "SELECT id FROM sessions WHERE expires_at <= ? AND \(expiry.fromCondition)"),
+                arguments: [timestamp] + expiry.fromArguments
             )
             var events: [StoredEvent] = []
             for id in expiring {
-                try db.execute(cached: "UPDATE sessions SET status = 'expired' WHERE id = ?", arguments: [id])
+                try Self.move(db, session: id, expiry)
                 events.append(try Self.append(.sessionExpired, to: id, db: db, now: timestamp))
             }
             // A session past its expiry has ended, whether or not its device heard the end.
             try db.execute(
                 cached: """
-                    DELETE FROM session_events WHERE type = 'token'
+                    DELETE FROM session_events WHERE type = ?
                     AND session_id IN (SELECT id FROM sessions WHERE expires_at <= ? AND ended_at IS NULL)
                     """,
-                arguments: [timestamp]
+                arguments: [SessionRules.tokenEventType, timestamp]
             )
             try db.execute(
                 cached: "UPDATE sessions SET ended_at = ? WHERE expires_at <= ? AND ended_at IS NULL",
@@ -141,18 +147,27 @@ extension SQLiteStore {
                     arguments: [timestamp, try Self.nextFeedSeq(db), path]
                 )
             }
+            let dataReady = SessionRules.dataReady
             let waiting = try String.fetchAll(
-                db.cachedStatement(sql: "SELECT id FROM sessions WHERE user_id = ? AND status = 'authenticated' AND expires_at > ?"),
-                arguments: [userID, timestamp]
+                db.cachedStatement(sql: "SELECT id FROM sessions WHERE user_id = ? AND \(dataReady.fromCondition) AND expires_at > ?"),
+                arguments: [userID] + dataReady.fromArguments + [timestamp]
             )
             let announced = realmPrefixes.outward(path, environmentID: realm["environment_id"])
             var events: [StoredEvent] = []
             for id in waiting {
-                try db.execute(cached: "UPDATE sessions SET status = 'completed' WHERE id = ?", arguments: [id])
+                try Self.move(db, session: id, dataReady)
                 events.append(try Self.append(.dataReady(realmPath: announced), to: id, db: db, now: timestamp))
             }
             return events
         }
+    }
+
+    /// Moves session `id` by `transition` when it is in a state the transition leaves.
+    private static func move(_ db: Database, session id: String, _ transition: SessionTransition) throws {
+        try db.execute(
+            cached: "UPDATE sessions SET status = ? WHERE id = ? AND \(transition.fromCondition)",
+            arguments: [transition.to.rawValue, id] + transition.fromArguments
+        )
     }
 
     /// Runs `body` in a write transaction and wakes the event readers if it stored events.

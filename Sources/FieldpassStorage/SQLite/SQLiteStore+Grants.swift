@@ -23,10 +23,7 @@ extension SQLiteStore {
                 try db.execute(cached: "DELETE FROM realm_grants WHERE user_id = ? AND realm_path = ?", arguments: [userID, realmPath])
             }
             try Self.audit(
-                db, environmentID: environmentID, actor: actor, action: access == nil ? "grant.revoke" : "grant.set",
-                target: "user:\(userID)",
-                before: previous.map { ["realm_path": realmPath, "access": $0.rawValue] },
-                after: access.map { ["realm_path": realmPath, "access": $0.rawValue] }, now: now
+                db, environmentID: environmentID, .grant(actor: actor, userID: userID, realmPath: realmPath, from: previous, to: access), now: now
             )
             guard let updated = try Self.fetchFacts(db, userID: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
             return updated

@@ -22,7 +22,7 @@ extension SQLiteStore {
                 cached: "INSERT INTO teams (id, environment_id, name, created_at) VALUES (?, ?, ?, ?)",
                 arguments: [id, environmentID, name, now.timeIntervalSince1970]
             )
-            try Self.audit(db, environmentID: environmentID, actor: actor, action: "team.create", target: "team:\(id)", before: nil, after: ["name": name], now: now)
+            try Self.audit(db, environmentID: environmentID, .teamCreated(actor: actor, teamID: id, name: name), now: now)
             return try Self.requireTeam(db, id: id, environmentID: environmentID)
         }
     }
@@ -33,7 +33,9 @@ extension SQLiteStore {
             guard team.name != name else { return team }
             guard try Self.teamID(db, named: name, environmentID: environmentID) == nil else { throw DirectoryError.teamNameTaken }
             try db.execute(cached: "UPDATE teams SET name = ? WHERE id = ?", arguments: [name, id])
-            try Self.audit(db, environmentID: environmentID, actor: actor, action: "team.rename", target: "team:\(id)", before: ["name": team.name], after: ["name": name], now: now)
+            try Self.audit(
+                db, environmentID: environmentID, .teamRenamed(actor: actor, teamID: id, from: team.name, to: name), now: now
+            )
             return try Self.requireTeam(db, id: id, environmentID: environmentID)
         }
     }
@@ -42,10 +44,7 @@ extension SQLiteStore {
         try await write { db in
             let team = try Self.requireTeam(db, id: id, environmentID: environmentID)
             try db.execute(cached: "DELETE FROM teams WHERE id = ?", arguments: [id])
-            try Self.audit(
-                db, environmentID: environmentID, actor: actor, action: "team.delete", target: "team:\(id)",
-                before: ["name": team.name, "members": team.members.joined(separator: ",")], after: nil, now: now
-            )
+            try Self.audit(db, environmentID: environmentID, .teamDeleted(actor: actor, team: team), now: now)
         }
     }
 
@@ -65,9 +64,7 @@ extension SQLiteStore {
                 try db.execute(cached: "DELETE FROM team_members WHERE team_id = ? AND user_id = ?", arguments: [teamID, userID])
             }
             try Self.audit(
-                db, environmentID: environmentID, actor: actor, action: member ? "team.add_member" : "team.remove_member",
-                target: "team:\(teamID)", before: ["member": member ? "no" : "yes", "user": userID],
-                after: ["member": member ? "yes" : "no", "user": userID], now: now
+                db, environmentID: environmentID, .teamMembership(actor: actor, teamID: teamID, userID: userID, member: member), now: now
             )
             return try Self.requireTeam(db, id: teamID, environmentID: environmentID)
         }

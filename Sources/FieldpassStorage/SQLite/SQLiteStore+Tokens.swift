@@ -6,62 +6,51 @@ extension SQLiteStore {
     public func rotateRefreshToken(_ rotation: RefreshRotation, now: Date) async throws -> RefreshOutcome {
         try await writeGrouped { db in
             let timestamp = now.timeIntervalSince1970
-            guard let row = try Self.fetchRefreshRow(db, hash: rotation.oldHash) else { return .refused }
-            let grant = Self.grant(row)
-            guard Self.isHonoured(row, now: timestamp) else { return .refused }
-            if let rotatedAt = row["rotated_at"] as Double? {
-                if timestamp - rotatedAt <= Double(rotation.grace), let sealed = row["successor_sealed"] as Data?,
-                    let successor = try Self.fetchRefreshRow(db, hash: row["successor_hash"]),
-                    successor["rotated_at"] as Double? == nil
-                {
-                    return .retried(grant, sealedSuccessor: Array(sealed))
-                }
-                // A used token came back: someone holds a copy. Cut the device off (RFC 9700 4.14.2).
-                try Self.revokeDevice(db, id: grant.deviceID, now: timestamp)
-                try Self.audit(
-                    db, environmentID: grant.environmentID, actor: "fieldpass", action: "device.revoke",
-                    target: "user:\(grant.userID)", before: nil,
-                    after: ["device_id": grant.deviceID, "reason": "refresh_token_reuse"], now: now
-                )
-                return .refused
+            guard let token = try Self.fetchRefreshToken(db, hash: rotation.oldHash) else { return .refused }
+            var successorUnrotated = false
+            if RefreshRules.needsSuccessorLookup(token, grace: rotation.grace, now: timestamp), let hash = token.successorHash {
+                successorUnrotated = try Self.fetchRefreshToken(db, hash: hash).map { $0.rotatedAt == nil } ?? false
             }
-            let maxExpiry: Double = row["max_expires_at"]
-            try db.execute(
-                cached: "UPDATE refresh_tokens SET rotated_at = ?, successor_hash = ?, successor_sealed = ? WHERE token_hash = ?",
-                arguments: [timestamp, rotation.newHash, rotation.sealedSuccessor.map { Data($0) }, rotation.oldHash]
-            )
-            try Self.insertRefreshToken(
-                db, hash: rotation.newHash, userID: grant.userID, deviceID: grant.deviceID, now: timestamp,
-                expiresAt: min(timestamp + Double(rotation.ttl), maxExpiry), maxExpiresAt: maxExpiry
-            )
-            try db.execute(cached: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [timestamp, grant.deviceID])
-            return .rotated(grant)
+            switch RefreshRules.decide(token, successorUnrotated: successorUnrotated, rotation: rotation, now: timestamp) {
+            case .refuse:
+                return .refused
+            case .retry(let sealed):
+                return .retried(token.grant, sealedSuccessor: sealed)
+            case .cutOff(let entry):
+                try Self.revokeDevice(db, id: token.grant.deviceID, now: timestamp)
+                try Self.audit(db, environmentID: token.grant.environmentID, entry, now: now)
+                return .refused
+            case .rotate(let successorExpiresAt):
+                try db.execute(
+                    cached: "UPDATE refresh_tokens SET rotated_at = ?, successor_hash = ?, successor_sealed = ? WHERE token_hash = ?",
+                    arguments: [timestamp, rotation.newHash, rotation.sealedSuccessor.map { Data($0) }, rotation.oldHash]
+                )
+                try Self.insertRefreshToken(
+                    db, hash: rotation.newHash, userID: token.grant.userID, deviceID: token.grant.deviceID, now: timestamp,
+                    expiresAt: successorExpiresAt, maxExpiresAt: token.maxExpiresAt
+                )
+                try db.execute(cached: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [timestamp, token.grant.deviceID])
+                return .rotated(token.grant)
+            }
         }
     }
 
     public func liveRefreshToken(hash: String, now: Date) async throws -> LiveRefreshToken? {
         try await pool.read { db in
-            guard let row = try Self.fetchRefreshRow(db, hash: hash), Self.isHonoured(row, now: now.timeIntervalSince1970),
-                row["rotated_at"] as Double? == nil
-            else { return nil }
+            guard let token = try Self.fetchRefreshToken(db, hash: hash), token.isLive(now: now.timeIntervalSince1970) else { return nil }
             return LiveRefreshToken(
-                grant: Self.grant(row), issuedAt: Date(timeIntervalSince1970: row["created_at"]),
-                expiresAt: Date(timeIntervalSince1970: row["expires_at"])
+                grant: token.grant, issuedAt: Date(timeIntervalSince1970: token.createdAt),
+                expiresAt: Date(timeIntervalSince1970: token.expiresAt)
             )
         }
     }
 
     public func revokeRefreshToken(hash: String, now: Date) async throws -> Bool {
         try await write { db in
-            guard let row = try Self.fetchRefreshRow(db, hash: hash) else { return false }
-            let grant = Self.grant(row)
-            guard row["device_revoked_at"] as Double? == nil else { return true }
-            try Self.revokeDevice(db, id: grant.deviceID, now: now.timeIntervalSince1970)
-            try Self.audit(
-                db, environmentID: grant.environmentID, actor: "user:\(grant.userID)", action: "device.revoke",
-                target: "user:\(grant.userID)", before: nil,
-                after: ["device_id": grant.deviceID, "reason": "token_revocation"], now: now
-            )
+            guard let token = try Self.fetchRefreshToken(db, hash: hash) else { return false }
+            guard let entry = RefreshRules.revocation(token) else { return true }
+            try Self.revokeDevice(db, id: token.grant.deviceID, now: now.timeIntervalSince1970)
+            try Self.audit(db, environmentID: token.grant.environmentID, entry, now: now)
             return true
         }
     }
@@ -120,7 +109,7 @@ extension SQLiteStore {
         )
     }
 
-    private static func fetchRefreshRow(_ db: Database, hash: String) throws -> Row? {
+    private static func fetchRefreshToken(_ db: Database, hash: String) throws -> RefreshRules.Token? {
         try Row.fetchOne(
             db.cachedStatement(sql: """
                 SELECT r.*, u.environment_id, u.disabled_at, d.revoked_at AS device_revoked_at
@@ -128,16 +117,14 @@ extension SQLiteStore {
                 WHERE r.token_hash = ?
                 """),
             arguments: [hash]
-        )
-    }
-
-    /// Not revoked, unexpired, and its device and user still in good standing.
-    private static func isHonoured(_ row: Row, now: Double) -> Bool {
-        row["revoked_at"] as Double? == nil && row["device_revoked_at"] as Double? == nil
-            && row["disabled_at"] as Double? == nil && (row["expires_at"] as Double) > now
-    }
-
-    private static func grant(_ row: Row) -> RefreshGrant {
-        RefreshGrant(userID: row["user_id"], deviceID: row["device_id"], environmentID: row["environment_id"])
+        ).map { row in
+            RefreshRules.Token(
+                grant: RefreshGrant(userID: row["user_id"], deviceID: row["device_id"], environmentID: row["environment_id"]),
+                createdAt: row["created_at"], expiresAt: row["expires_at"], maxExpiresAt: row["max_expires_at"],
+                revokedAt: row["revoked_at"], rotatedAt: row["rotated_at"], successorHash: row["successor_hash"],
+                successorSealed: (row["successor_sealed"] as Data?).map { Array($0) }, userDisabledAt: row["disabled_at"],
+                deviceRevokedAt: row["device_revoked_at"]
+            )
+        }
     }
 }

@@ -31,8 +31,7 @@ extension SQLiteStore {
             guard user.role != role else { return user }
             try db.execute(cached: "UPDATE users SET role = ? WHERE id = ?", arguments: [role.rawValue, userID])
             try Self.audit(
-                db, environmentID: environmentID, actor: actor, action: "user.role", target: "user:\(userID)",
-                before: ["role": user.role.rawValue], after: ["role": role.rawValue], now: now
+                db, environmentID: environmentID, .roleChanged(actor: actor, userID: userID, from: user.role, to: role), now: now
             )
             user.role = role
             return user
@@ -52,8 +51,8 @@ extension SQLiteStore {
         }
         let id = UUID().uuidString.lowercased()
         try db.execute(
-            cached: "INSERT INTO users (id, environment_id, email, role, created_at) VALUES (?, ?, ?, 'worker', ?)",
-            arguments: [id, environmentID, email, now]
+            cached: "INSERT INTO users (id, environment_id, email, role, created_at) VALUES (?, ?, ?, ?, ?)",
+            arguments: [id, environmentID, email, DirectoryRules.newcomerRole.rawValue, now]
         )
         try db.execute(
             cached: "INSERT INTO realms (path, environment_id, user_id, created_at, feed_seq) VALUES (?, ?, ?, ?, ?)",

@@ -89,12 +89,12 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
                 cached: """
                     INSERT INTO sessions (id, user_id, device_id, environment_id, email, state, nonce, code_verifier,
                                           user_code, login_id, csrf_token, status, created_at, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     registration.sessionID, userID, deviceID, registration.environmentID, registration.email,
                     registration.state, registration.nonce, registration.codeVerifier, registration.userCode,
-                    registration.confirmation?.loginID, registration.confirmation?.csrfToken, now,
+                    registration.confirmation?.loginID, registration.confirmation?.csrfToken, SessionRules.registered.rawValue, now,
                     registration.expiresAt.timeIntervalSince1970,
                 ]
             )
@@ -106,12 +106,12 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
         try await write { db in
             guard let id = try String.fetchOne(
                 db.cachedStatement(sql: """
-                    UPDATE sessions SET state_used = 1, status = 'exchanging'
-                    WHERE state = ? AND state_used = 0 AND status = 'pending' AND expires_at > ?
+                    UPDATE sessions SET state_used = 1, status = ?
+                    WHERE state = ? AND state_used = 0 AND \(SessionRules.exchange.fromCondition) AND expires_at > ?
                       AND (login_id IS NULL OR confirmed_at IS NOT NULL)
                     RETURNING id
                     """),
-                arguments: [state, now.timeIntervalSince1970]
+                arguments: [SessionRules.exchange.to.rawValue, state] + SessionRules.exchange.fromArguments + [now.timeIntervalSince1970]
             ) else { return nil }
             return try Self.fetchSession(db, id: id)
         }

@@ -1,0 +1,83 @@
+/// Refreshing (RFC 9700 4.14.2): an honoured token rotates once; its device may retry it
+/// within the grace and gets the same successor back; any other return of a rotated token
+/// means someone holds a copy, and the device is cut off.
+package enum RefreshRules {
+    /// A refresh token's row with the standing of its user and device.
+    package struct Token: Sendable, Equatable {
+        package var grant: RefreshGrant
+        package var createdAt: Double
+        package var expiresAt: Double
+        package var maxExpiresAt: Double
+        package var revokedAt: Double?
+        package var rotatedAt: Double?
+        package var successorHash: String?
+        package var successorSealed: [UInt8]?
+        package var userDisabledAt: Double?
+        package var deviceRevokedAt: Double?
+
+        package init(
+            grant: RefreshGrant, createdAt: Double, expiresAt: Double, maxExpiresAt: Double, revokedAt: Double? = nil,
+            rotatedAt: Double? = nil, successorHash: String? = nil, successorSealed: [UInt8]? = nil, userDisabledAt: Double? = nil,
+            deviceRevokedAt: Double? = nil
+        ) {
+            self.grant = grant
+            self.createdAt = createdAt
+            self.expiresAt = expiresAt
+            self.maxExpiresAt = maxExpiresAt
+            self.revokedAt = revokedAt
+            self.rotatedAt = rotatedAt
+            self.successorHash = successorHash
+            self.successorSealed = successorSealed
+            self.userDisabledAt = userDisabledAt
+            self.deviceRevokedAt = deviceRevokedAt
+        }
+
+        /// Not revoked, unexpired, and its device and user still in good standing.
+        package func isHonoured(now: Double) -> Bool {
+            revokedAt == nil && deviceRevokedAt == nil && userDisabledAt == nil && expiresAt > now
+        }
+
+        /// The device's current token: honoured and not rotated yet.
+        package func isLive(now: Double) -> Bool {
+            isHonoured(now: now) && rotatedAt == nil
+        }
+    }
+
+    /// What the store does with a refresh.
+    package enum Decision: Sendable, Equatable {
+        /// Revoked, expired, or its person or device no longer in good standing.
+        case refuse
+        /// A retry within the grace: the successor already stored, unsealed for the device again.
+        case retry(sealedSuccessor: [UInt8])
+        /// A reuse: revoke the device (and its tokens), write the entry, refuse.
+        case cutOff(AuditRecord)
+        /// Mark the token rotated, store the successor until `expiresAt`.
+        case rotate(successorExpiresAt: Double)
+    }
+
+    /// Whether the decision depends on the successor still being unrotated, which the store
+    /// then reads (under the same lock): only for a retry within the grace.
+    package static func needsSuccessorLookup(_ token: Token, grace: Int, now: Double) -> Bool {
+        guard token.isHonoured(now: now), let rotatedAt = token.rotatedAt else { return false }
+        return now - rotatedAt <= Double(grace) && token.successorSealed != nil && token.successorHash != nil
+    }
+
+    /// The decision for a known `token` (an unknown one is refused); `successorUnrotated` is
+    /// what the lookup found, `false` when none was needed.
+    package static func decide(_ token: Token, successorUnrotated: Bool, rotation: RefreshRotation, now: Double) -> Decision {
+        guard token.isHonoured(now: now) else { return .refuse }
+        guard token.rotatedAt != nil else {
+            return .rotate(successorExpiresAt: min(now + Double(rotation.ttl), token.maxExpiresAt))
+        }
+        if needsSuccessorLookup(token, grace: rotation.grace, now: now), successorUnrotated, let sealed = token.successorSealed {
+            return .retry(sealedSuccessor: sealed)
+        }
+        return .cutOff(.deviceRevokedOnReuse(token.grant))
+    }
+
+    /// Revoking a refresh token (RFC 7009) signs its device out: the entry to write, or `nil`
+    /// when the device is signed out already and nothing changes.
+    package static func revocation(_ token: Token) -> AuditRecord? {
+        token.deviceRevokedAt == nil ? .deviceRevokedByItsToken(token.grant) : nil
+    }
+}

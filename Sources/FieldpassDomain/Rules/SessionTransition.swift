@@ -1,0 +1,14 @@
+/// A move of an onboarding session between states: the stores apply it as a conditional
+/// update (`… WHERE status IN from`), so a transition that lost a race changes nothing.
+package struct SessionTransition: Sendable, Equatable {
+    package let from: [OnboardingSession.Status]
+    package let to: OnboardingSession.Status
+
+    package init(from: [OnboardingSession.Status], to: OnboardingSession.Status) {
+        self.from = from
+        self.to = to
+    }
+
+    /// The states it leaves, as stored.
+    package var fromValues: [String] { from.map(\.rawValue) }
+}
