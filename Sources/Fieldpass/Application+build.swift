@@ -1,11 +1,9 @@
-import FieldpassDomain
 public import FieldpassStorage
 import Foundation
 public import Hummingbird
 import HummingbirdWebSocket
 public import Logging
 public import Prometheus
-import Tokens
 
 /// Builds the whole service from its configuration: the one place where parts are wired.
 ///
@@ -25,9 +23,8 @@ public func buildApplication(
     let opened = try opened ?? StoreFactory.open(configuration.storage, realmPrefixes: configuration.realmPrefixes, logger: logger)
     let store = opened.store
     let hub = SessionEventHub(store: store, logger: logger)
-    let router = buildRouter(
-        configuration: configuration, store: store, keys: keys, hub: hub, readiness: readiness, metrics: metrics
-    )
+    let parts = ServiceParts(configuration: configuration, store: store, keys: keys, hub: hub, readiness: readiness, metrics: metrics)
+    let router = buildRouter(parts)
     let sweeper = SessionSweeper(store: store, settings: configuration.sessions, logger: logger)
     let userSweeper = UnconfirmedUserSweeper(store: store, settings: configuration.users, logger: logger)
     return Application(
@@ -52,72 +49,51 @@ public func buildApplication(
 }
 
 /// Every route, each behind its middleware: what `/openapi.json` describes.
-func buildRouter(
-    configuration: FieldpassConfiguration, store: any FieldpassStore, keys: KeyRotation, hub: SessionEventHub,
-    readiness: Readiness, metrics: PrometheusCollectorRegistry
-) -> Router<AppRequestContext> {
-    let environments = EnvironmentDirectory(
-        environments: configuration.environments,
-        redirectURI: configuration.server.publicURL + "/auth_callback"
-    )
-    let policy = RealmPolicy(roles: configuration.roles, prefixes: configuration.realmPrefixes)
-    let tokenIssuer = TokenIssuer(
-        keys: keys, issuer: configuration.server.publicURL, settings: configuration.tokens, policy: policy
-    )
+func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
+    let configuration = parts.configuration
+    let store = parts.store
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: AccessLogMiddleware())
     router.add(middleware: JSONErrorMiddleware())
-    DiscoveryController(keys: keys).addRoutes(to: router)
+    DiscoveryController(keys: parts.keys).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
-    ReadinessController(store: store, readiness: readiness).addRoutes(to: router)
-    MetricsController(registry: metrics, settings: configuration.metrics).addRoutes(to: router)
-    let clientAddress = ClientAddress(trustedProxies: configuration.server.trustedProxies, ipv6Prefix: configuration.limits.ipv6Prefix)
+    ReadinessController(store: store, readiness: parts.readiness).addRoutes(to: router)
+    MetricsController(registry: parts.metrics, settings: configuration.metrics).addRoutes(to: router)
     /// The routes behind the per-address `limit` (no middleware when limits are off).
     func limited(_ limit: RateLimit) -> RouterGroup<AppRequestContext> {
         let group = router.group()
-        if let limiter = configuration.limits.limiter(limit) {
-            group.add(middleware: RateLimitMiddleware(limiter: limiter, clientAddress: clientAddress))
+        if let limiter = parts.limiters[limit] {
+            group.add(middleware: RateLimitMiddleware(limiter: limiter, clientAddress: parts.clientAddress))
         }
         return group
     }
     RegisterDeviceController(
-        store: store, environments: environments, server: configuration.server, sessions: configuration.sessions,
-        emailLimiter: configuration.limits.limiter(.registerDeviceEmail)
+        store: store, environments: parts.environments, server: configuration.server, sessions: configuration.sessions,
+        emailLimiter: parts.limiters[.registerDeviceEmail]
     ).addRoutes(to: limited(.registerDevice))
-    DeviceConfirmationController(store: store, environments: environments, server: configuration.server)
+    DeviceConfirmationController(store: store, environments: parts.environments, server: configuration.server)
         .addRoutes(to: limited(.confirmation))
-    AuthCallbackController(store: store, environments: environments, tokenIssuer: tokenIssuer)
+    AuthCallbackController(store: store, environments: parts.environments, tokenIssuer: parts.tokenIssuer)
         .addRoutes(to: limited(.authCallback))
-    EventSocketController(store: store, hub: hub, limits: configuration.sessions.socketLimits)
+    EventSocketController(store: store, hub: parts.hub, limits: configuration.sessions.socketLimits)
         .addRoutes(to: limited(.events))
 
-    let serviceAccounts = ServiceAccountDirectory(
-        environments: configuration.environments, failures: configuration.limits.limiter(.clientAuthentication)
-    )
-    let validator = AccessTokenValidator(
-        keys: keys,
-        credentials: store, serviceAccounts: serviceAccounts.environments
-    )
-    TokenEndpointController(directory: store, credentials: store, serviceAccounts: serviceAccounts, tokenIssuer: tokenIssuer)
+    TokenEndpointController(directory: store, credentials: store, serviceAccounts: parts.serviceAccounts, tokenIssuer: parts.tokenIssuer)
         .addRoutes(to: limited(.token))
-    RevocationController(credentials: store, serviceAccounts: serviceAccounts, validator: validator)
+    RevocationController(credentials: store, serviceAccounts: parts.serviceAccounts, validator: parts.validator)
         .addRoutes(to: limited(.revoke))
-    IntrospectionController(credentials: store, serviceAccounts: serviceAccounts, validator: validator)
+    IntrospectionController(credentials: store, serviceAccounts: parts.serviceAccounts, validator: parts.validator)
         .addRoutes(to: limited(.introspect))
-    let authenticator = BearerAuthenticator(validator: validator)
+    let authenticator = BearerAuthenticator(validator: parts.validator)
     func authenticated(_ path: RouterPath) -> RouterGroup<IdentifiedRequestContext> {
         router.group(path).add(middleware: authenticator).group(context: IdentifiedRequestContext.self)
     }
-    MeController(directory: store, credentials: store, policy: policy).addRoutes(to: authenticated(""))
+    MeController(directory: store, credentials: store, policy: parts.policy).addRoutes(to: authenticated(""))
     let admin = authenticated("admin")
-    AdminUsersController(directory: store, policy: policy).addRoutes(to: admin)
+    AdminUsersController(directory: store, policy: parts.policy).addRoutes(to: admin)
     AdminOffboardingController(credentials: store).addRoutes(to: admin)
     AdminTeamsController(directory: store).addRoutes(to: admin)
-    // Shared fairly between the environments whose service accounts can sign in.
-    let longPolls = ConcurrencyGate(
-        capacity: configuration.limits.integrationLongPolls, keys: Set(serviceAccounts.environments.values).count
-    )
-    IntegrationController(store: store, longPolls: longPolls, realmPrefixes: configuration.realmPrefixes)
+    IntegrationController(store: store, longPolls: parts.longPolls, realmPrefixes: configuration.realmPrefixes)
         .addRoutes(to: authenticated("integration"))
 
     return router

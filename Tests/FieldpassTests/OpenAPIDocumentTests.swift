@@ -46,12 +46,12 @@ struct OpenAPIDocumentTests {
         let documented = documentedOperations
         let routed = try await TestEnvironment.with { environment in
             let logger = Logger(label: "test")
-            let router = buildRouter(
+            let router = buildRouter(ServiceParts(
                 configuration: environment.configuration, store: environment.store,
                 keys: try KeyRotation(settings: environment.configuration.tokens, issuer: "http://fieldpass.test", logger: logger),
                 hub: SessionEventHub(store: environment.store, logger: logger), readiness: Readiness(),
                 metrics: PrometheusCollectorRegistry()
-            )
+            ))
             // Hummingbird writes parameters as `:name`; OpenAPI as `{name}`.
             return Set(router.routes.map { route in
                 let path = route.path.description.split(separator: "/").map { segment in

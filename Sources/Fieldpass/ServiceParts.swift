@@ -1,0 +1,51 @@
+import FieldpassDomain
+import Prometheus
+
+/// Everything the routes share, made once from the configuration by ``buildApplication``;
+/// ``buildRouter(_:)`` only puts routes in front of these.
+struct ServiceParts {
+    let configuration: FieldpassConfiguration
+    let store: any FieldpassStore
+    let keys: KeyRotation
+    let hub: SessionEventHub
+    let readiness: Readiness
+    let metrics: PrometheusCollectorRegistry
+    /// Which environment an email belongs to, and its IdP.
+    let environments: EnvironmentDirectory
+    let policy: RealmPolicy
+    let tokenIssuer: TokenIssuer
+    let serviceAccounts: ServiceAccountDirectory
+    let validator: AccessTokenValidator
+    let clientAddress: ClientAddress
+    /// One limiter per limit; none when limits are off.
+    let limiters: [RateLimit: RateLimiter]
+    /// Waiting integration long-polls, shared fairly between the environments whose service
+    /// accounts can sign in.
+    let longPolls: ConcurrencyGate
+
+    init(
+        configuration: FieldpassConfiguration, store: any FieldpassStore, keys: KeyRotation, hub: SessionEventHub,
+        readiness: Readiness, metrics: PrometheusCollectorRegistry
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.keys = keys
+        self.hub = hub
+        self.readiness = readiness
+        self.metrics = metrics
+        environments = EnvironmentDirectory(
+            environments: configuration.environments, redirectURI: configuration.server.publicURL + "/auth_callback"
+        )
+        policy = RealmPolicy(roles: configuration.roles, prefixes: configuration.realmPrefixes)
+        tokenIssuer = TokenIssuer(keys: keys, issuer: configuration.server.publicURL, settings: configuration.tokens, policy: policy)
+        limiters = Dictionary(uniqueKeysWithValues: RateLimit.allCases.compactMap { limit in
+            configuration.limits.limiter(limit).map { (limit, $0) }
+        })
+        serviceAccounts = ServiceAccountDirectory(environments: configuration.environments, failures: limiters[.clientAuthentication])
+        validator = AccessTokenValidator(keys: keys, credentials: store, serviceAccounts: serviceAccounts.environments)
+        clientAddress = ClientAddress(trustedProxies: configuration.server.trustedProxies, ipv6Prefix: configuration.limits.ipv6Prefix)
+        longPolls = ConcurrencyGate(
+            capacity: configuration.limits.integrationLongPolls, keys: Set(serviceAccounts.environments.values).count
+        )
+    }
+}
