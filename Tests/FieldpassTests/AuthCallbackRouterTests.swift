@@ -46,7 +46,7 @@ struct AuthCallbackRouterTests {
             }
             let events = try await environment.store.events(sessionID: session.id, after: 0)
             #expect(events.count == 1)
-            #expect(events.first?.frame == #"{"error":"access_denied","error_description":"User said no","seq":1,"type":"login_failed"}"#)
+            #expect(try events.first?.frame() == #"{"error":"access_denied","error_description":"User said no","seq":1,"type":"login_failed"}"#)
             #expect(events.first?.isTerminal == true)
         }
     }
@@ -62,7 +62,7 @@ struct AuthCallbackRouterTests {
                     #expect(html.contains("&lt;b&gt;hi&lt;/b&gt;"))
                 }
             }
-            let frame = try #require(try await environment.store.events(sessionID: session.id, after: 0).first?.frame)
+            let frame = try #require(try await environment.store.events(sessionID: session.id, after: 0).first?.frame())
             #expect(frame.contains(#""error":"invalid_request""#))
             #expect(!frame.contains("\\n"))
         }

@@ -79,7 +79,7 @@ struct CredentialStoreTests {
             #expect(standing.revoked)
             // The sign-in still waiting for its data ends: its device can use nothing it got.
             #expect(try await store.session(id: session.id)?.status == .expired)
-            #expect(try await store.events(sessionID: session.id, after: 2).map(\.frame) == [#"{"seq":3,"type":"session_expired"}"#])
+            #expect(try await store.events(sessionID: session.id, after: 2).map { try $0.frame() } == [#"{"seq":3,"type":"session_expired"}"#])
             let entry = try #require(try await store.auditLog(environmentID: "dev", before: nil, limit: 1).first)
             #expect(entry.action == "identity.reset" && entry.after == ["devices_revoked": "1"])
         }

@@ -113,7 +113,7 @@ struct DeviceConfirmationRouterTests {
                 let stored = try await store.pool.read { db in try String.fetchOne(db, sql: "SELECT id FROM sessions") }
                 let sessionID = try #require(stored)
                 let events = try await environment.store.events(sessionID: sessionID, after: 0)
-                #expect(events.map(\.frame).first?.contains(#""error":"browser_mismatch""#) == true)
+                #expect(try events.first?.frame().contains(#""error":"browser_mismatch""#) == true)
                 let entry = try await environment.store.auditLog(environmentID: "dev", before: nil, limit: 1).first
                 #expect(entry?.action == "login.browser_mismatch" && entry?.actor == "browser")
             }

@@ -30,7 +30,7 @@ struct OnboardingStoreTests {
             let stored = try await store.completeLogin(Self.login(taken), now: Date())
             #expect(stored.map(\.seq) == [1, 2])
             #expect(stored.map(\.isTerminal) == [false, false])
-            #expect(stored[1].frame == #"{"realm_path":"\#(session.realmPath)","seq":2,"type":"realm_initialized"}"#)
+            #expect(try stored[1].frame() == #"{"realm_path":"\#(session.realmPath)","seq":2,"type":"realm_initialized"}"#)
 
             let ready = try #require(try await store.markRealmInitialized(path: session.realmPath, environmentID: nil, now: Date()))
             #expect(ready.map(\.seq) == [3])
@@ -52,7 +52,7 @@ struct OnboardingStoreTests {
             let taken = try #require(try await store.consumeState(state, now: Date()))
             let stored = try await store.completeLogin(Self.login(taken), now: Date())
             #expect(stored.map(\.seq) == [1, 2, 3])
-            #expect(stored.last?.frame.contains(#""type":"data_ready""#) == true)
+            #expect(try stored.last?.frame().contains(#""type":"data_ready""#) == true)
         }
     }
 
@@ -75,7 +75,7 @@ struct OnboardingStoreTests {
 
             let later = Date().addingTimeInterval(120)
             let expired = try await store.sweepSessions(now: later, deleteBefore: .distantPast)
-            #expect(expired.map(\.frame) == [#"{"seq":1,"type":"session_expired"}"#])
+            #expect(try expired.map { try $0.frame() } == [#"{"seq":1,"type":"session_expired"}"#])
             #expect(try await store.session(id: session.id)?.status == .expired)
             #expect(try await store.sweepSessions(now: later, deleteBefore: .distantPast).isEmpty)
 

@@ -81,7 +81,7 @@ public struct EventSocketController: Sendable {
 
     /// Sends one event; after a terminal one, ends the session and closes. Returns whether it closed.
     private func send(_ event: StoredEvent, to outbound: WebSocketOutboundWriter, live: Bool) async throws -> Bool {
-        try await outbound.write(.text(event.frame))
+        try await outbound.write(.text(try event.frame()))
         // Only live events are timed: a replayed one was stored before the device connected.
         if live { FieldpassMetrics.eventDelivered(storedAt: event.storedAt) }
         guard event.isTerminal else { return false }

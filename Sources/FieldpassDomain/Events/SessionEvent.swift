@@ -26,31 +26,79 @@ public enum SessionEvent: Sendable, Equatable {
         case .token, .realmInitialized: false
         }
     }
+}
 
-    /// The JSON text frame for sequence number `seq`.
-    public func frame(seq: Int) throws -> String {
-        var frame = EventFrame(seq: seq, type: type)
-        switch self {
-        case .token(let accessToken, let refreshToken, let expiresIn):
-            frame.accessToken = accessToken
-            frame.refreshToken = refreshToken
-            frame.tokenType = "Bearer"
-            frame.expiresIn = expiresIn
-        case .realmInitialized(let realmPath), .dataReady(let realmPath):
-            frame.realmPath = realmPath
-        case .loginFailed(let error, let description):
-            frame.error = error
-            frame.errorDescription = description
-        case .sessionExpired:
-            break
-        }
-        return String(decoding: try Self.encoder.encode(frame), as: UTF8.self)
+extension SessionEvent {
+    /// The form a store keeps: the event's fields as a JSON object, named as on the socket but
+    /// without the sequence number, which the socket's frame adds when it is sent.
+    package func storedForm() throws -> String {
+        String(decoding: try Self.encoder.encode(StoredFields(self)), as: UTF8.self)
     }
 
-    /// Sorted keys make frames stable for tests and logs; plain slashes keep paths readable.
+    /// The event a store kept. Frames stored whole by earlier versions read the same way.
+    package init(storedForm: String) throws {
+        self = try JSONDecoder().decode(StoredFields.self, from: Data(storedForm.utf8)).event()
+    }
+
+    /// Sorted keys keep stored rows stable; plain slashes keep paths readable.
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
+}
+
+/// The stored form's fields.
+private struct StoredFields: Codable {
+    var type: String
+    var accessToken: String?
+    var refreshToken: String?
+    var expiresIn: Int?
+    var realmPath: String?
+    var error: String?
+    var errorDescription: String?
+
+    enum CodingKeys: String, CodingKey {
+        case type
+        case accessToken = "access_token"
+        case refreshToken = "refresh_token"
+        case expiresIn = "expires_in"
+        case realmPath = "realm_path"
+        case error
+        case errorDescription = "error_description"
+    }
+
+    init(_ event: SessionEvent) {
+        type = event.type
+        switch event {
+        case .token(let accessToken, let refreshToken, let expiresIn):
+            self.accessToken = accessToken
+            self.refreshToken = refreshToken
+            self.expiresIn = expiresIn
+        case .realmInitialized(let realmPath), .dataReady(let realmPath):
+            self.realmPath = realmPath
+        case .loginFailed(let error, let description):
+            self.error = error
+            errorDescription = description
+        case .sessionExpired:
+            break
+        }
+    }
+
+    func event() throws -> SessionEvent {
+        switch type {
+        case "token":
+            guard let accessToken, let refreshToken, let expiresIn else { throw StoreInconsistency("token event without its tokens") }
+            return .token(accessToken: accessToken, refreshToken: refreshToken, expiresIn: expiresIn)
+        case "realm_initialized", "data_ready":
+            guard let realmPath else { throw StoreInconsistency("\(type) event without its realm") }
+            return type == "data_ready" ? .dataReady(realmPath: realmPath) : .realmInitialized(realmPath: realmPath)
+        case "login_failed":
+            return .loginFailed(error: error ?? "", description: errorDescription ?? "")
+        case "session_expired":
+            return .sessionExpired
+        default:
+            throw StoreInconsistency("unknown event type '\(type)'")
+        }
+    }
 }

@@ -1,22 +1,21 @@
-/// A session event as stored: its frame text is final, so sending it needs no encoding.
+/// A session event as stored, with its place in the session and in the store.
 public struct StoredEvent: Sendable, Equatable {
     /// Global row id: the order of the cross-process feed.
     public var rowID: Int64
     public var sessionID: String
     public var seq: Int
-    /// The JSON text frame, `seq` included.
-    public var frame: String
-    /// Whether the session's socket closes after this event.
-    public var isTerminal: Bool
+    public var event: SessionEvent
     /// When it was stored (seconds since 1970), for the delivery-time metric.
     public var storedAt: Double
 
-    public init(rowID: Int64, sessionID: String, seq: Int, frame: String, isTerminal: Bool, storedAt: Double) {
+    public init(rowID: Int64, sessionID: String, seq: Int, event: SessionEvent, storedAt: Double) {
         self.rowID = rowID
         self.sessionID = sessionID
         self.seq = seq
-        self.frame = frame
-        self.isTerminal = isTerminal
+        self.event = event
         self.storedAt = storedAt
     }
+
+    /// Whether the session's socket closes after this event.
+    public var isTerminal: Bool { event.isTerminal }
 }

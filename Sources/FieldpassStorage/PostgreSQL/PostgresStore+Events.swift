@@ -73,7 +73,7 @@ extension PostgresStore {
             try await Self.storedEvents(
                 connection.rows(
                     """
-                    SELECT id, session_id, seq, frame, terminal, created_at FROM session_events
+                    SELECT id, session_id, seq, frame, created_at FROM session_events
                     WHERE session_id = \(sessionID) AND seq > \(after) ORDER BY seq
                     """
                 )
@@ -85,7 +85,7 @@ extension PostgresStore {
         try await read { connection in
             try await Self.storedEvents(
                 connection.rows(
-                    "SELECT id, session_id, seq, frame, terminal, created_at FROM session_events WHERE id > \(id) ORDER BY id LIMIT \(limit)"
+                    "SELECT id, session_id, seq, frame, created_at FROM session_events WHERE id > \(id) ORDER BY id LIMIT \(limit)"
                 )
             )
         }
@@ -194,12 +194,12 @@ extension PostgresStore {
         _ events: [(event: SessionEvent, sessionID: String)], on connection: PostgresConnection, now: Double
     ) async throws -> [StoredEvent] {
         guard !events.isEmpty else { return [] }
-        var numbered: [(event: SessionEvent, sessionID: String, seq: Int, frame: String)] = []
+        var numbered: [(event: SessionEvent, sessionID: String, seq: Int, storedForm: String)] = []
         for (event, sessionID) in events {
             guard let seq = try await connection.value(
                 "UPDATE sessions SET last_seq = last_seq + 1 WHERE id = \(sessionID) RETURNING last_seq", as: Int.self
             ) else { throw StoreInconsistency("no session for event") }
-            numbered.append((event, sessionID, seq, try event.frame(seq: seq)))
+            numbered.append((event, sessionID, seq, try event.storedForm()))
         }
         let count = Int64(numbered.count)
         guard let last = try await connection.value(
@@ -211,11 +211,11 @@ extension PostgresStore {
             try await connection.execute(
                 """
                 INSERT INTO session_events (id, session_id, seq, type, frame, terminal, created_at)
-                VALUES (\(rowID), \(item.sessionID), \(item.seq), \(item.event.type), \(item.frame), \(item.event.isTerminal), \(now))
+                VALUES (\(rowID), \(item.sessionID), \(item.seq), \(item.event.type), \(item.storedForm), \(item.event.isTerminal), \(now))
                 """
             )
             stored.append(StoredEvent(
-                rowID: rowID, sessionID: item.sessionID, seq: item.seq, frame: item.frame, isTerminal: item.event.isTerminal, storedAt: now
+                rowID: rowID, sessionID: item.sessionID, seq: item.seq, event: item.event, storedAt: now
             ))
         }
         try await connection.execute("SELECT pg_notify(\(PostgresChangeListener.channel), 'events')")
@@ -226,7 +226,7 @@ extension PostgresStore {
         try rows.map { row in
             StoredEvent(
                 rowID: try row.get("id"), sessionID: try row.get("session_id"), seq: try row.get("seq"),
-                frame: try row.get("frame"), isTerminal: try row.get("terminal"), storedAt: try row.get("created_at")
+                event: try SessionEvent(storedForm: try row.get("frame")), storedAt: try row.get("created_at")
             )
         }
     }

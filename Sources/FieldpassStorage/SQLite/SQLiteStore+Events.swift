@@ -184,19 +184,19 @@ extension SQLiteStore {
         ) else {
             throw DatabaseError(message: "no session for event")
         }
-        let frame = try event.frame(seq: seq)
+        // The `frame` column keeps the event's stored form; the socket builds the frame when it sends.
         try db.execute(
             cached: "INSERT INTO session_events (session_id, seq, type, frame, terminal, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [sessionID, seq, event.type, frame, event.isTerminal, now]
+            arguments: [sessionID, seq, event.type, try event.storedForm(), event.isTerminal, now]
         )
-        return StoredEvent(rowID: db.lastInsertedRowID, sessionID: sessionID, seq: seq, frame: frame, isTerminal: event.isTerminal, storedAt: now)
+        return StoredEvent(rowID: db.lastInsertedRowID, sessionID: sessionID, seq: seq, event: event, storedAt: now)
     }
 
     private static func fetchEvents(_ db: Database, sql: String, arguments: StatementArguments) throws -> [StoredEvent] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT id, session_id, seq, frame, terminal, created_at FROM session_events " + sql), arguments: arguments)
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT id, session_id, seq, frame, created_at FROM session_events " + sql), arguments: arguments)
             .map { row in
                 StoredEvent(
-                    rowID: row["id"], sessionID: row["session_id"], seq: row["seq"], frame: row["frame"], isTerminal: row["terminal"],
+                    rowID: row["id"], sessionID: row["session_id"], seq: row["seq"], event: try SessionEvent(storedForm: row["frame"]),
                     storedAt: row["created_at"]
                 )
             }

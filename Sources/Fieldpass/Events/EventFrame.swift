@@ -25,7 +25,7 @@ public struct EventFrame: Codable, Sendable, Equatable {
         self.errorDescription = errorDescription
     }
 
-    package enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey {
         case seq, type
         case accessToken = "access_token"
         case refreshToken = "refresh_token"
