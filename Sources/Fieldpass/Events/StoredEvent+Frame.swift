@@ -1,5 +1,4 @@
 import FieldpassDomain
-import Foundation
 
 extension StoredEvent {
     /// The JSON text frame the socket sends, `seq` included.
@@ -19,13 +18,6 @@ extension StoredEvent {
         case .sessionExpired:
             break
         }
-        return String(decoding: try Self.encoder.encode(frame), as: UTF8.self)
+        return try StableJSON.text(frame)
     }
-
-    /// Sorted keys make frames stable for tests and logs; plain slashes keep paths readable.
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 }

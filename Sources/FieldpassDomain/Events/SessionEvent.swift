@@ -32,20 +32,13 @@ extension SessionEvent {
     /// The form a store keeps: the event's fields as a JSON object, named as on the socket but
     /// without the sequence number, which the socket's frame adds when it is sent.
     package func storedForm() throws -> String {
-        String(decoding: try Self.encoder.encode(StoredFields(self)), as: UTF8.self)
+        try StableJSON.text(StoredFields(self))
     }
 
     /// The event a store kept. Frames stored whole by earlier versions read the same way.
     package init(storedForm: String) throws {
         self = try JSONDecoder().decode(StoredFields.self, from: Data(storedForm.utf8)).event()
     }
-
-    /// Sorted keys keep stored rows stable; plain slashes keep paths readable.
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 }
 
 /// The stored form's fields.

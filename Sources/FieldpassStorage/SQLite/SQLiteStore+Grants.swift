@@ -67,27 +67,14 @@ extension SQLiteStore {
         try json.map { try JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
     }
 
-    /// Writes one audit entry; `before` and `after` are stored as JSON objects.
-    static func audit(
-        _ db: Database, environmentID: String, actor: String, action: String, target: String,
-        before: [String: String]?, after: [String: String]?, now: Date
-    ) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        func json(_ value: [String: String]?) throws -> String? {
-            try value.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
-        }
+    /// Writes an entry a rule decided on; `before` and `after` are stored as JSON objects.
+    static func audit(_ db: Database, environmentID: String, _ entry: AuditRecord, now: Date) throws {
         try db.execute(
             cached: "INSERT INTO audit_log (environment_id, actor, action, target, before, after, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            arguments: [environmentID, actor, action, target, try json(before), try json(after), now.timeIntervalSince1970]
-        )
-    }
-
-    /// Writes an entry a rule decided on.
-    static func audit(_ db: Database, environmentID: String, _ entry: AuditRecord, now: Date) throws {
-        try audit(
-            db, environmentID: environmentID, actor: entry.actor, action: entry.action, target: entry.target,
-            before: entry.before, after: entry.after, now: now
+            arguments: [
+                environmentID, entry.actor, entry.action, entry.target, try entry.before.map(StableJSON.text),
+                try entry.after.map(StableJSON.text), now.timeIntervalSince1970,
+            ]
         )
     }
 }
