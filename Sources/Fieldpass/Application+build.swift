@@ -94,7 +94,7 @@ func buildRouter(
     )
     let validator = AccessTokenValidator(
         keys: keys,
-        credentials: store, serviceAccounts: serviceAccounts.environments
+        credentials: store, revocations: store.revocations, serviceAccounts: serviceAccounts.environments
     )
     TokenEndpointController(directory: store, credentials: store, serviceAccounts: serviceAccounts, tokenIssuer: tokenIssuer)
         .addRoutes(to: limited(.token))

@@ -46,6 +46,9 @@ extension PostgresStore {
             if decision.promoteToAdmin {
                 try await connection.execute("UPDATE users SET role = \(Role.admin.rawValue) WHERE id = \(attempt.userID)")
             }
+            if user.issuer != attempt.issuer || user.subject != attempt.subject || decision.promoteToAdmin {
+                try await Self.announce(.user(id: attempt.userID), on: connection)
+            }
             guard let facts = try await Self.fetchFacts(connection, userID: attempt.userID, environmentID: environmentID) else {
                 throw DirectoryError.unknownUser
             }
@@ -60,6 +63,7 @@ extension PostgresStore {
             }
             guard let subject = user.idpSubject else { return }
             try await connection.execute("UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = \(userID)")
+            try await Self.announce(.user(id: userID), on: connection)
             // What was obtained through the replaced account stops working with it, and a sign-in
             // under way would only hand a revoked device its tokens.
             let revoked = try await Self.revokeLiveDevices(connection, userID: userID, now: now.timeIntervalSince1970)
@@ -76,10 +80,11 @@ extension PostgresStore {
                 before: ["issuer": user.idpIssuer ?? "", "subject": subject], after: ["devices_revoked": "\(revoked)"], now: now
             )
         }
+        await revocationsCaughtUp()
     }
 
     public func setDisabled(_ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
-        try await write { connection in
+        let user = try await write { connection in
             guard var user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else {
                 throw DirectoryError.unknownUser
             }
@@ -87,6 +92,7 @@ extension PostgresStore {
             let timestamp = now.timeIntervalSince1970
             let disabledAt: Double? = disabled ? timestamp : nil
             try await connection.execute("UPDATE users SET disabled_at = \(disabledAt) WHERE id = \(userID)")
+            try await Self.announce(.user(id: userID), on: connection)
             if disabled { _ = try await Self.revokeLiveDevices(connection, userID: userID, now: timestamp) }
             try await Self.audit(
                 connection, environmentID: environmentID, actor: actor, action: disabled ? "user.disable" : "user.enable",
@@ -95,6 +101,8 @@ extension PostgresStore {
             user.disabled = disabled
             return user
         }
+        await revocationsCaughtUp()
+        return user
     }
 
     public func devices(userID: String, environmentID: String) async throws -> [DeviceRecord] {
@@ -133,6 +141,7 @@ extension PostgresStore {
                 before: nil, after: ["device_id": id, "name": name], now: now
             )
         }
+        await revocationsCaughtUp()
     }
 
     /// Revokes every device of the user not revoked yet; returns how many. Callers hold the
@@ -151,6 +160,7 @@ extension PostgresStore {
     /// Callers hold the lock of the device's user.
     static func revokeDevice(_ connection: PostgresConnection, id: String, now: Double) async throws {
         try await connection.execute("UPDATE devices SET revoked_at = \(now) WHERE id = \(id) AND revoked_at IS NULL")
+        try await announce(.device(id: id), on: connection)
         try await connection.execute(
             """
             UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, \(now)), successor_sealed = NULL
