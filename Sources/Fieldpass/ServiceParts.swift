@@ -42,7 +42,9 @@ struct ServiceParts {
             configuration.limits.limiter(limit).map { (limit, $0) }
         })
         serviceAccounts = ServiceAccountDirectory(environments: configuration.environments, failures: limiters[.clientAuthentication])
-        validator = AccessTokenValidator(keys: keys, credentials: store, serviceAccounts: serviceAccounts.environments)
+        validator = AccessTokenValidator(
+            keys: keys, credentials: store, revocations: store.revocations, serviceAccounts: serviceAccounts.environments
+        )
         clientAddress = ClientAddress(trustedProxies: configuration.server.trustedProxies, ipv6Prefix: configuration.limits.ipv6Prefix)
         longPolls = ConcurrencyGate(
             capacity: configuration.limits.integrationLongPolls, keys: Set(serviceAccounts.environments.values).count

@@ -1,7 +1,8 @@
 """Several instances on one PostgreSQL database: a device's socket on one instance gets the
 events that others store, the realm feed has no gaps when registrations land everywhere at
-once, an instance that dies mid-onboarding loses nothing, and PostgreSQL may restart under
-a running server.
+once, a revocation made through one instance counts on the others within a second (also
+while their LISTEN connections keep being lost), an instance that dies mid-onboarding loses
+nothing, and PostgreSQL may restart under a running server.
 
 Instances share their key and their issuer (helpers.cluster): every URL the server hands
 out names instance A, the "load balancer"; `on(instance, url)` sends it elsewhere.
@@ -13,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ import httpx
 import pytest
 
 from helpers import (
+    ADMIN_EMAIL,
     AUDIENCE,
     DEV_BACKEND,
     DIRECTORY_ENVIRONMENTS,
@@ -30,14 +32,17 @@ from helpers import (
     Cluster,
     FieldpassServer,
     IntegrationClient,
+    PostgresDatabase,
     MockIdP,
     OwnPostgres,
     Registration,
     assert_api_error,
+    assert_json,
     authorize_url,
     collect_until_terminal,
     describe,
     free_port,
+    http_client,
     new_browser,
     idp_redirect,
     is_html,
@@ -51,6 +56,7 @@ from helpers import (
     receive_until_close,
     server_env,
     server_in,
+    sign_in,
     start_cluster,
     unique_email,
     verify_jwt,
@@ -260,6 +266,126 @@ def test_an_event_stored_on_a_reaches_a_socket_on_b_within_100_ms(cluster: Clust
     print(f"\n{report} (samples in {tmp_path / 'latency.txt'})")
     assert len(latencies) >= 50
     assert percentile(latencies, 0.99) < LATENCY_LIMIT, report
+
+
+# --------------------------------------------------------------------------- revocations everywhere
+
+# README, "Several instances on PostgreSQL": the longest a revocation may go unnoticed by
+# another instance; the margin covers this test's polling and its requests.
+STALENESS = 1.0
+MARGIN = 0.5
+
+
+def me_status(instance: FieldpassServer, token: str) -> int:
+    return instance.api("GET", "/me", token=token).status_code
+
+
+def active_on(instance: FieldpassServer, token: str) -> bool:
+    """Whether `instance` itself (not the shared address) introspects `token` as active."""
+    with http_client() as client:
+        response = client.post(
+            f"{instance.url}/introspect", data={"token": token}, auth=(DEV_BACKEND.id, DEV_BACKEND.secret)
+        )
+    return assert_json(response)["active"] is True
+
+
+def revoke_on(instance: FieldpassServer, token: str) -> None:
+    with http_client() as client:
+        response = client.post(f"{instance.url}/revoke", data={"token": token})
+    assert response.status_code == 200, describe(response)
+
+
+def call_on(instance: FieldpassServer, token: str, method: str, path: str) -> dict[str, Any]:
+    return assert_json(instance.api(method, path, token=token))
+
+
+def seconds_until(condition: Callable[[], bool], what: str, limit: float = STALENESS + MARGIN) -> float:
+    """Polls `condition` until it holds; how long that took, or a failure after `limit`."""
+    started = time.monotonic()
+    while not condition():
+        elapsed = time.monotonic() - started
+        if elapsed > limit:
+            pytest.fail(f"{what}: still not so {elapsed:.2f} s later (allowed {STALENESS} s + {MARGIN} s margin)")
+        time.sleep(0.01)
+    return time.monotonic() - started
+
+
+@pytest.mark.parametrize("revoked", ["refresh_token", "access_token"])
+def test_a_revocation_through_a_refuses_the_token_on_b_within_a_second(cluster: Cluster, revoked: str) -> None:
+    a, b, _ = cluster.instances
+    device = sign_in(a, unique_email("revoked"))
+    # B has checked this person's token before: what follows is its memory being told.
+    assert me_status(b, device.access_token) == 200 and active_on(b, device.access_token)
+
+    revoke_on(a, device.token_event[revoked])
+    assert me_status(a, device.access_token) == 401, "the instance that revoked must refuse at once"
+    took = seconds_until(lambda: me_status(b, device.access_token) == 401, "B still accepts the revoked token")
+    assert not active_on(b, device.access_token)
+    print(f"\n{revoked} revoked through A: refused by B after {took * 1000:.0f} ms")
+
+
+def test_disabling_through_a_refuses_on_b_and_enabling_lets_the_person_back(cluster: Cluster) -> None:
+    a, b, c = cluster.instances
+    admin = sign_in(a, ADMIN_EMAIL)
+    person = sign_in(a, unique_email("disabled"))
+    assert me_status(b, person.access_token) == 200
+
+    call_on(a, admin.access_token, "POST", f"/admin/users/{person.user_id}/disable")
+    seconds_until(lambda: me_status(b, person.access_token) == 401, "B still accepts a disabled person")
+    assert me_status(c, person.access_token) == 401
+
+    # Enabled again, the person signs in anew (disabling revoked their devices); B, which
+    # refused them while disabled, must accept them now.
+    call_on(c, admin.access_token, "POST", f"/admin/users/{person.user_id}/enable")
+    again = sign_in(a, person.email)
+    seconds_until(lambda: me_status(b, again.access_token) == 200, "B still takes the person for disabled")
+
+
+class ListenerKiller:
+    """Terminates every instance's LISTEN connection to `database`, again and again, as a lost
+    connection would; counts the connections it ended."""
+
+    def __init__(self, database: PostgresDatabase) -> None:
+        self.database = database
+        self.terminated = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> ListenerKiller:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+    def _run(self) -> None:
+        with self.database.connect(read_only=False) as conn:
+            while not self._stop.is_set():
+                rows = conn.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = %s AND query ILIKE 'listen%%' AND pid <> pg_backend_pid()",
+                    (self.database.name,),
+                ).fetchall()
+                self.terminated += sum(1 for (ended,) in rows if ended)
+                time.sleep(0.02)
+
+
+def test_revocations_count_while_the_listen_connections_keep_being_lost(cluster: Cluster) -> None:
+    a, b, _ = cluster.instances
+    devices = [sign_in(a, unique_email("unheard")) for _ in range(2)]
+    for device in devices:
+        assert me_status(b, device.access_token) == 200
+
+    with ListenerKiller(cluster.database) as killer:
+        seconds_until(lambda: killer.terminated >= 3, "no LISTEN connection was found to end", limit=10)
+        revoke_on(a, devices[0].refresh_token)
+        seconds_until(lambda: me_status(b, devices[0].access_token) == 401, "B missed a revocation without LISTEN")
+        assert me_status(b, devices[1].access_token) == 200, "B refuses a token nobody revoked"
+
+    # Listening again, B hears of the next revocation as before.
+    revoke_on(a, devices[1].access_token)
+    seconds_until(lambda: me_status(b, devices[1].access_token) == 401, "B missed a revocation after LISTEN came back")
 
 
 # --------------------------------------------------------------------------- an instance dies

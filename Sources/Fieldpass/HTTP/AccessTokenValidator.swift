@@ -6,6 +6,10 @@ import Tokens
 /// then what the store knows since it was issued (the token or its device revoked, its user
 /// disabled or gone, its service account removed from the configuration).
 ///
+/// With ``LiveRevocations`` (PostgreSQL) that knowledge is answered from memory, at most
+/// ``StandingFreshness/bound`` behind the store, and read from the store whenever memory
+/// cannot answer.
+///
 /// The bearer middleware and introspection ask the same question, so they share this answer.
 struct AccessTokenValidator: Sendable {
     /// Why a token does not count.
@@ -25,6 +29,7 @@ struct AccessTokenValidator: Sendable {
 
     let keys: KeyRotation
     let credentials: any CredentialStore
+    let revocations: LiveRevocations?
     /// Environment id by service account id.
     let serviceAccounts: [String: String]
 
@@ -40,11 +45,11 @@ struct AccessTokenValidator: Sendable {
             guard claims.sub.hasPrefix("service:"), serviceAccounts[accountID] == claims.env else {
                 throw Rejection.serviceAccountRemoved
             }
-            let standing = try await credentials.standing(jti: claims.jti, userID: nil, deviceID: nil, environmentID: claims.env)
+            let standing = try await standing(jti: claims.jti, userID: nil, deviceID: nil, environmentID: claims.env)
             guard !standing.revoked else { throw Rejection.revoked }
             return Validated(claims: claims, identity: Identity(environmentID: claims.env, principal: .service(accountID: accountID)))
         }
-        let standing = try await credentials.standing(
+        let standing = try await standing(
             jti: claims.jti, userID: claims.sub, deviceID: claims.deviceID, environmentID: claims.env
         )
         guard let user = standing.user else { throw Rejection.userUnknown }
@@ -53,5 +58,16 @@ struct AccessTokenValidator: Sendable {
         return Validated(
             claims: claims, identity: Identity(environmentID: claims.env, principal: .user(user), deviceID: claims.deviceID)
         )
+    }
+
+    /// From memory when it can answer, else from the store.
+    private func standing(jti: String, userID: String?, deviceID: String?, environmentID: String) async throws -> TokenStanding {
+        let lookup = revocations?.lookup(jti: jti, userID: userID, deviceID: deviceID, environmentID: environmentID, now: .now)
+        if case .known(let standing) = lookup { return standing }
+        let standing = try await credentials.standing(jti: jti, userID: userID, deviceID: deviceID, environmentID: environmentID)
+        if case .unknown(let generation?) = lookup, let user = standing.user {
+            revocations?.remember(user, ifUnchangedSince: generation)
+        }
+        return standing
     }
 }

@@ -11,4 +11,7 @@ public protocol StoreChanges: Sendable {
     var realmFeed: ChangeSignal { get }
     /// How often readers look even without a signal.
     var safetyNetInterval: Duration { get }
+    /// What stands against access tokens, kept in memory from every instance's announcements;
+    /// `nil` where reading the store is as fast (SQLite, which the CLI also writes directly).
+    var revocations: LiveRevocations? { get }
 }

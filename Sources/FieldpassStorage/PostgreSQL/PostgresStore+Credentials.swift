@@ -47,6 +47,9 @@ extension PostgresStore {
             if decision.promoteToAdmin {
                 try await connection.execute("UPDATE users SET role = \(Role.admin.rawValue) WHERE id = \(attempt.userID)")
             }
+            if user.issuer != attempt.issuer || user.subject != attempt.subject || decision.promoteToAdmin {
+                try await Self.announce(.user(id: attempt.userID), on: connection)
+            }
             guard let facts = try await Self.fetchFacts(connection, userID: attempt.userID, environmentID: environmentID) else {
                 throw DirectoryError.unknownUser
             }
@@ -61,6 +64,7 @@ extension PostgresStore {
             }
             guard DirectoryRules.resetsIdentity(user), let subject = user.idpSubject else { return }
             try await connection.execute("UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = \(userID)")
+            try await Self.announce(.user(id: userID), on: connection)
             let revoked = try await Self.revokeLiveDevices(connection, userID: userID, now: now.timeIntervalSince1970)
             let expiry = SessionRules.expiry
             let unfinished = try await connection.values(
@@ -72,10 +76,11 @@ extension PostgresStore {
                 connection, environmentID: environmentID, .identityReset(actor: actor, userID: userID, issuer: user.idpIssuer, subject: subject, devicesRevoked: revoked), now: now
             )
         }
+        await revocationsCaughtUp()
     }
 
     public func setDisabled(_ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
-        try await write { connection in
+        let user = try await write { connection in
             guard var user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else {
                 throw DirectoryError.unknownUser
             }
@@ -83,6 +88,7 @@ extension PostgresStore {
             let timestamp = now.timeIntervalSince1970
             let disabledAt: Double? = disabled ? timestamp : nil
             try await connection.execute("UPDATE users SET disabled_at = \(disabledAt) WHERE id = \(userID)")
+            try await Self.announce(.user(id: userID), on: connection)
             if DirectoryRules.revokesDevices(disabling: disabled) {
                 _ = try await Self.revokeLiveDevices(connection, userID: userID, now: timestamp)
             }
@@ -90,6 +96,8 @@ extension PostgresStore {
             user.disabled = disabled
             return user
         }
+        await revocationsCaughtUp()
+        return user
     }
 
     public func devices(userID: String, environmentID: String) async throws -> [DeviceRecord] {
@@ -127,6 +135,7 @@ extension PostgresStore {
                 connection, environmentID: environmentID, .deviceRevoked(actor: actor, userID: userID, deviceID: id, name: name), now: now
             )
         }
+        await revocationsCaughtUp()
     }
 
     /// Revokes every device of the user not revoked yet; returns how many. Callers hold the
@@ -145,6 +154,7 @@ extension PostgresStore {
     /// Callers hold the lock of the device's user.
     static func revokeDevice(_ connection: PostgresConnection, id: String, now: Double) async throws {
         try await connection.execute("UPDATE devices SET revoked_at = \(now) WHERE id = \(id) AND revoked_at IS NULL")
+        try await announce(.device(id: id), on: connection)
         try await connection.execute(
             """
             UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, \(now)), successor_sealed = NULL

@@ -60,7 +60,7 @@ extension PostgresStore {
     }
 
     public func revokeRefreshToken(hash: String, now: Date) async throws -> Bool {
-        try await write { connection in
+        let known = try await write { connection in
             // Locked like a rotation: two revocations at once revoke and audit once.
             guard try await Self.lockRefreshToken(connection, hash: hash),
                 let token = try await Self.fetchRefreshToken(connection, hash: hash)
@@ -74,6 +74,8 @@ extension PostgresStore {
             )
             return true
         }
+        await revocationsCaughtUp()
+        return known
     }
 
     public func revokeAccessToken(jti: String, expiresAt: Date) async throws {
@@ -84,7 +86,9 @@ extension PostgresStore {
                 ON CONFLICT (jti) DO NOTHING
                 """
             )
+            try await Self.announce(.token(jti: jti, expiresAt: expiresAt.timeIntervalSince1970), on: connection)
         }
+        await revocationsCaughtUp()
     }
 
     public func standing(jti: String, userID: String?, deviceID: String?, environmentID: String) async throws -> TokenStanding {

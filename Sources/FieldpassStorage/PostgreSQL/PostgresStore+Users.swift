@@ -32,19 +32,22 @@ extension PostgresStore {
     }
 
     public func setRole(_ role: Role, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
-        try await write { connection in
+        let user = try await write { connection in
             // Locked, so that two changes of this person's role cannot both log the same "before".
             guard var user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else {
                 throw DirectoryError.unknownUser
             }
             guard user.role != role else { return user }
             try await connection.execute("UPDATE users SET role = \(role.rawValue) WHERE id = \(userID)")
+            try await Self.announce(.user(id: userID), on: connection)
             try await Self.audit(
                 connection, environmentID: environmentID, .roleChanged(actor: actor, userID: userID, from: user.role, to: role), now: now
             )
             user.role = role
             return user
         }
+        await revocationsCaughtUp()
+        return user
     }
 
     public func accessFacts(userID: String, environmentID: String) async throws -> AccessFacts? {

@@ -9,8 +9,9 @@ import _ConnectionPoolModule
 /// Transactions run at READ COMMITTED. Where SQLite's single writer made a read-then-write
 /// safe, this store makes the write itself conditional (`UPDATE … WHERE … RETURNING`,
 /// `ON CONFLICT`) or locks the row it depends on (`SELECT … FOR UPDATE`), so concurrent
-/// instances keep the same guarantees. Every write that stores events or moves the realm
-/// feed sends a `NOTIFY` on ``PostgresChangeListener/channel``, delivered at commit.
+/// instances keep the same guarantees. Every write that stores events, moves the realm feed
+/// or changes what stands against tokens (``StandingChange``) sends a `NOTIFY` on
+/// ``PostgresChangeListener/channel``, delivered at commit.
 public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, StoreChanges {
     let client: PostgresClient
     /// How long one operation may wait for the database before it is `StoreUnavailable`.
@@ -25,6 +26,7 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     public var realmFeed: ChangeSignal { changes.realmFeed }
     /// Notifications carry every change; the safety net only covers a lost listener connection.
     public var safetyNetInterval: Duration { .seconds(1) }
+    public var revocations: LiveRevocations? { changes.revocations }
 
     /// Statements log nothing: their binds hold tokens and codes.
     static let queryLogger = Logger(label: "fieldpass.postgres", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -17,6 +17,9 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
     let groupCommit = GroupCommit<SQLiteChange>()
     /// Signals cover this process only; the CLI's changes are found by looking this often.
     public var safetyNetInterval: Duration { .milliseconds(50) }
+    /// Bearer checks read the file: no network round trip, and they see the CLI's changes,
+    /// which no signal of this process reports.
+    public var revocations: LiveRevocations? { nil }
 
     /// Opens (creating if needed) the database at `path`. Call ``migrate()`` before serving.
     ///

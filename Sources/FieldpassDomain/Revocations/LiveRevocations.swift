@@ -1,0 +1,118 @@
+package import Foundation
+import Synchronization
+
+/// This instance's ``RevocationSet``, kept current by the store's announcements, and whether
+/// it may answer right now (see ``StandingFreshness``).
+///
+/// Bearer checks and introspection ask it first; when it cannot answer (not loaded yet, not
+/// confirmed fresh within the bound, or a person it does not know) they read the store, and a
+/// person read so is remembered unless a change to anyone was applied meanwhile.
+public final class LiveRevocations: Sendable {
+    /// What the set says of a token.
+    package enum Lookup: Equatable {
+        case known(TokenStanding)
+        /// Read the store. With a generation, the person read may be remembered through
+        /// ``remember(_:ifUnchangedSince:)``.
+        case unknown(generation: Int?)
+    }
+
+    private struct State {
+        package var set: RevocationSet?
+        package var freshness = StandingFreshness()
+        /// Moves at every change to a person and every reload, so that a record read from the
+        /// store before one is not remembered after it.
+        package var generation = 0
+        /// Who waits for a heartbeat, by its number.
+        package var waiters: [Int: [CheckedContinuation<Void, Never>]] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    package func lookup(jti: String, userID: String?, deviceID: String?, environmentID: String, now: ContinuousClock.Instant) -> Lookup {
+        state.withLock { state in
+            guard let set = state.set, state.freshness.isTrusted(at: now) else { return .unknown(generation: nil) }
+            if let standing = set.standing(jti: jti, userID: userID, deviceID: deviceID, environmentID: environmentID) {
+                return .known(standing)
+            }
+            return .unknown(generation: state.generation)
+        }
+    }
+
+    /// Keeps a record the store gave, unless a change was applied since `generation`.
+    package func remember(_ user: UserRecord, ifUnchangedSince generation: Int) {
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            state.set?.remember(user)
+        }
+    }
+
+    /// Starts over from a set read whole from the store.
+    package func replace(with set: RevocationSet) {
+        state.withLock { state in
+            state.set = set
+            state.generation += 1
+        }
+    }
+
+    package func apply(_ change: StandingChange) {
+        state.withLock { state in
+            state.set?.apply(change)
+            if case .user = change { state.generation += 1 }
+        }
+    }
+
+    /// Whether the set may answer at `now`.
+    package func isTrusted(at now: ContinuousClock.Instant) -> Bool {
+        state.withLock { $0.freshness.isTrusted(at: now) }
+    }
+
+    /// Numbers a heartbeat about to be sent.
+    package func heartbeatSent(at now: ContinuousClock.Instant) -> Int {
+        state.withLock { $0.freshness.send(at: now) }
+    }
+
+    /// A heartbeat came back: the set is current as of when it was sent.
+    package func heartbeatReceived(_ number: Int, now: Date) {
+        let woken = state.withLock { state in
+            state.freshness.received(number)
+            state.set?.dropExpired(now: now)
+            let due = state.waiters.keys.filter { state.freshness.hasConfirmed($0) }
+            return due.flatMap { state.waiters.removeValue(forKey: $0) ?? [] }
+        }
+        for waiter in woken { waiter.resume() }
+    }
+
+    /// Returns when heartbeat `number` came back, or after `duration`; in the latter case the
+    /// set is distrusted until a later heartbeat comes back.
+    package func waitForHeartbeat(_ number: Int, atMost duration: Duration) async {
+        await withCheckedContinuation { continuation in
+            let waiting = state.withLock { state in
+                guard !state.freshness.hasConfirmed(number) else { return false }
+                state.waiters[number, default: []].append(continuation)
+                return true
+            }
+            guard waiting else { return continuation.resume() }
+            Task {
+                try? await Task.sleep(for: duration)
+                let late = self.state.withLock { state in
+                    guard let late = state.waiters.removeValue(forKey: number) else { return [CheckedContinuation<Void, Never>]() }
+                    state.freshness.distrust()
+                    return late
+                }
+                for waiter in late { waiter.resume() }
+            }
+        }
+    }
+
+    /// Announcements may have been missed: the store answers until the set is confirmed again.
+    package func distrust() {
+        let woken = state.withLock { state in
+            state.freshness.distrust()
+            defer { state.waiters = [:] }
+            return state.waiters.values.flatMap { $0 }
+        }
+        for waiter in woken { waiter.resume() }
+    }
+}
