@@ -67,6 +67,37 @@ struct OnboardingStoreTests {
         }
     }
 
+    @Test(arguments: StoreKind.allCases) func aLoginsTokensAreNowhereInTheStoreOnceItsSessionEnds(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let (session, state) = try await environment.register()
+            let taken = try #require(try await store.consumeState(state, now: Date()))
+            var login = Self.login(taken)
+            login.accessToken = "access-\(UUID().uuidString)"
+            login.refreshToken = "refresh-\(UUID().uuidString)"
+            _ = try await store.completeLogin(login, now: Date())
+            // Until the device has taken its token event, the event holds both.
+            #expect(try await environment.tablesContaining(login.refreshToken) == ["session_events"])
+
+            try await store.endSession(id: session.id, now: Date())
+            #expect(try await environment.tablesContaining(login.accessToken) == [])
+            #expect(try await environment.tablesContaining(login.refreshToken) == [], "only the refresh token's hash may stay")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func anUnconfirmedUserGoesWithEverythingOfTheirs(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let (session, _) = try await environment.register(expiresIn: 60)
+            let later = Date().addingTimeInterval(120)
+            _ = try await store.sweepSessions(now: later, deleteBefore: .distantPast)
+            #expect(try await environment.tablesContaining(session.userID).contains("realms"))
+
+            #expect(try await store.removeUnconfirmedUsers(registeredBefore: later) == 1)
+            #expect(try await environment.tablesContaining(session.userID) == [], "the user's realm, device or session stayed")
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func theSweepExpiresUnfinishedSessionsAndLaterDeletesThem(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store

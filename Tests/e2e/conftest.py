@@ -104,8 +104,9 @@ def short_ttl_server(
 def quiet_server(
     fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[FieldpassServer]:
-    """A server used by one module only, so that row counts change only through it."""
-    yield from _serve(fieldpass_bin, idp, tmp_path_factory, "server-quiet")
+    """A server used by one module only, so that its users, realms and registrations change
+    only through it; with the environments of `directory_server`, for their service accounts."""
+    yield from _serve(fieldpass_bin, idp, tmp_path_factory, "server-quiet", environments=helpers.DIRECTORY_ENVIRONMENTS)
 
 
 @pytest.fixture(scope="module")

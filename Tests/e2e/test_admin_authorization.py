@@ -33,9 +33,12 @@ from helpers import (
     b64url_encode,
     cli_output,
     describe,
+    directory_view,
+    feed_realms,
     reforge,
     sign_in,
     unique_email,
+    user_id_by_email,
 )
 
 CALLERS = ("anonymous", "worker", "manager", "admin", "service", "other_service", "other_admin")
@@ -70,13 +73,21 @@ def principals(directory_server: FieldpassServer) -> Principals:
     return Principals(tokens, user_ids)
 
 
-def fresh_user(server: FieldpassServer) -> str:
-    """A new dev user (registered, never signed in); returns its id."""
+def fresh_user(server: FieldpassServer, admin_token: str) -> str:
+    """A new dev user (registered, never signed in); returns its id, as dev's admin sees it."""
     email = unique_email("target")
     server.register(email)
-    rows = server.query("SELECT id FROM users WHERE email = ? AND environment_id = 'dev'", email)
-    assert len(rows) == 1, rows
-    return rows[0][0]
+    return user_id_by_email(server, admin_token, email)
+
+
+def observed_state(server: FieldpassServer, principals: Principals, *user_ids: str) -> tuple[Any, ...]:
+    """What both environments' admins see (with the permissions and devices of `user_ids`),
+    and dev's realms on the integration feed."""
+    return (
+        directory_view(server, principals.tokens["admin"], of_users=user_ids),
+        directory_view(server, principals.tokens["other_admin"]),
+        feed_realms(server, DEV_BACKEND),
+    )
 
 
 def fresh_team(server: FieldpassServer, admin_token: str, member: str | None = None) -> str:
@@ -128,8 +139,8 @@ def test_authorization_matrix(
 ) -> None:
     server = directory_server
     admin_token = principals.tokens["admin"]
-    user = fresh_user(server)
-    member = fresh_user(server)
+    user = fresh_user(server, admin_token)
+    member = fresh_user(server, admin_token)
     targets = {
         "user": user,
         "member": member,
@@ -146,9 +157,9 @@ def test_authorization_matrix(
     payload = json.loads(json.dumps(body).replace("{name}", targets["name"]).replace("{realm}", targets["realm"])) \
         if body is not None else None
 
-    before = server.snapshot()
+    before = observed_state(server, principals, user, member)
     response = server.api(method, url, token=principals.tokens[caller], json_body=payload)
-    after = server.snapshot()
+    after = observed_state(server, principals, user, member)
 
     assert response.status_code == status, describe(response)
     if status == 204:

@@ -21,7 +21,9 @@ from helpers import (
     assert_json,
     audit_entries,
     cli_output,
+    cli_users,
     describe,
+    directory_view,
     sign_in,
     unique_email,
 )
@@ -163,7 +165,7 @@ def test_cli_grant_role_is_audited_as_cli(directory_server: FieldpassServer, adm
 
 def test_cli_grant_role_refuses_bad_input(directory_server: FieldpassServer, admin: SignedIn) -> None:
     server = directory_server
-    before = server.snapshot()
+    before = directory_view(server, admin.access_token), cli_users(server, "other")
     for email, role, env in (
         (unique_email(), "overlord", "dev"),
         (unique_email(), "manager", "nowhere"),
@@ -174,7 +176,9 @@ def test_cli_grant_role_refuses_bad_input(directory_server: FieldpassServer, adm
         result = server.grant_role(email, role, env)
         assert result.returncode != 0, cli_output(result)
         assert result.stderr.strip() or result.stdout.strip(), cli_output(result)
-    assert server.snapshot() == before, "a refused grant-role changed the store"
+    assert (directory_view(server, admin.access_token), cli_users(server, "other")) == before, (
+        "a refused grant-role changed the directory"
+    )
 
 
 def test_audit_log_pages_newest_first(directory_server: FieldpassServer, admin: SignedIn) -> None:
@@ -250,7 +254,7 @@ def test_refresh_token_works_once(directory_server: FieldpassServer) -> None:
     ids=["failing-client-auth", "another-clients-token"],
 )
 def test_refresh_with_client_authentication_is_checked(
-    directory_server: FieldpassServer, secret: str, status: int, error: str
+    directory_server: FieldpassServer, admin: SignedIn, secret: str, status: int, error: str
 ) -> None:
     """RFC 6749 section 6: the server must authenticate the client when the request includes
     client authentication, and ensure the refresh token was issued to that client. A device's
@@ -258,12 +262,14 @@ def test_refresh_with_client_authentication_is_checked(
     the device keeps its token."""
     server = directory_server
     device = sign_in(server, unique_email())
-    before = server.snapshot()
+    before = directory_view(server, admin.access_token, of_users=[device.user_id])
     response = server.post_token(
         {"grant_type": "refresh_token", "refresh_token": device.refresh_token}, auth=(DEV_BACKEND.id, secret)
     )
     assert_api_error(response, status, error)
-    assert server.snapshot() == before, "a refused refresh changed the store"
+    assert directory_view(server, admin.access_token, of_users=[device.user_id]) == before, (
+        "a refused refresh changed the device or the directory"
+    )
     refresh_ok(server, device.refresh_token)
 
 

@@ -1,9 +1,9 @@
 """Bad input on the admin, integration and token endpoints: a clear 4xx, and nothing changed.
 
-Runs against its own server (`directory_server` is per module), so the rows of users,
-realms, teams, team_members, realm_grants, audit_log and refresh_tokens change only
-through the requests made here; every case compares all of them before and after, and
-the audit log's length as the admin API reports it.
+Runs against its own server (`directory_server` is per module), so what the admins of both
+environments see (users, teams, the audit log, the worker's permissions and devices) and
+both integration feeds change only through the requests made here; every case compares
+all of them before and after, and the audit log's length as the admin API reports it.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import pytest
 from helpers import (
     ADMIN_EMAIL,
     DEV_BACKEND,
+    OTHER_ADMIN_EMAIL,
     OTHER_BACKEND,
     OTHER_DOMAIN,
     FieldpassServer,
@@ -28,9 +29,12 @@ from helpers import (
     assert_api_error,
     assert_json,
     describe,
+    directory_view,
+    feed_realms,
     http_client,
     sign_in,
     unique_email,
+    user_id_by_email,
 )
 
 UNKNOWN_ID = str(uuid.uuid4())
@@ -39,6 +43,7 @@ UNKNOWN_ID = str(uuid.uuid4())
 @dataclass
 class Context:
     admin: SignedIn
+    other_admin: SignedIn
     worker: SignedIn
     service_token: str
     other_service_token: str
@@ -55,9 +60,10 @@ def ctx(directory_server: FieldpassServer) -> Context:
     assert_json(server.api("PUT", f"/admin/teams/{team['id']}/members/{worker.user_id}", token=admin.access_token))
     assert_json(server.api("PUT", f"/admin/users/{worker.user_id}/grants", token=admin.access_token,
                            json_body={"realm_path": "/tasks", "access": "read"}))
+    other_admin = sign_in(server, OTHER_ADMIN_EMAIL)
     other_email = unique_email("far", OTHER_DOMAIN)
     server.register(other_email)
-    ((other_user,),) = server.query("SELECT id FROM users WHERE email = ?", other_email)
+    other_user = user_id_by_email(server, other_admin.access_token, other_email)
     tokens = {}
     for account in (DEV_BACKEND, OTHER_BACKEND):
         with IntegrationClient(server.public_url, account.id, account.secret) as client:
@@ -72,7 +78,18 @@ def ctx(directory_server: FieldpassServer) -> Context:
         "other_realm": f"/users/{other_user}",
         "unknown": UNKNOWN_ID,
     }
-    return Context(admin, worker, tokens[DEV_BACKEND.id], tokens[OTHER_BACKEND.id], values)
+    return Context(admin, other_admin, worker, tokens[DEV_BACKEND.id], tokens[OTHER_BACKEND.id], values)
+
+
+def observed_state(server: FieldpassServer, ctx: Context) -> tuple[Any, ...]:
+    """What both admins see (with the worker's and the other user's permissions and devices),
+    and both environments' realms on their integration feeds."""
+    return (
+        directory_view(server, ctx.admin.access_token, of_users=[ctx.worker.user_id]),
+        directory_view(server, ctx.other_admin.access_token, of_users=[ctx.values["other_user"]]),
+        feed_realms(server, DEV_BACKEND),
+        feed_realms(server, OTHER_BACKEND),
+    )
 
 
 def audit_length(server: FieldpassServer, admin: SignedIn) -> int:
@@ -255,8 +272,8 @@ def _token(ctx: Context, caller: str) -> str | None:
 
 
 def assert_unchanged(server: FieldpassServer, ctx: Context, before: tuple[Any, int], what: str) -> None:
-    snapshot, audit = before
-    assert server.snapshot() == snapshot, f"{what} changed the store"
+    state, audit = before
+    assert observed_state(server, ctx) == state, f"{what} changed the store"
     assert audit_length(server, ctx.admin) == audit, f"{what} added to the audit log"
 
 
@@ -264,7 +281,7 @@ def assert_unchanged(server: FieldpassServer, ctx: Context, before: tuple[Any, i
 def test_bad_input_is_refused_and_changes_nothing(directory_server: FieldpassServer, ctx: Context, case: Case) -> None:
     server = directory_server
     headers = {"content-type": case.content_type} if case.content_type else None
-    before = (server.snapshot(), audit_length(server, ctx.admin))
+    before = (observed_state(server, ctx), audit_length(server, ctx.admin))
     response = server.api(
         case.method, _fill(case.path, ctx.values), token=_token(ctx, case.caller),
         json_body=_fill(case.json_body, ctx.values), content=case.content,
@@ -302,7 +319,7 @@ def test_bad_token_request_is_refused(
     status: int, error: str | set[str],
 ) -> None:
     server = directory_server
-    before = (server.snapshot(), audit_length(server, ctx.admin))
+    before = (observed_state(server, ctx), audit_length(server, ctx.admin))
     response = server.post_token(form, auth=auth)
     assert_api_error(response, status, error)
     if status == 401 and auth is not None:
@@ -342,10 +359,10 @@ def test_valid_changes_are_visible_to_the_checks(directory_server: FieldpassServ
     values = ctx.values
 
     def changed(method: str, path: str, token: str, **kwargs: Any) -> None:
-        before = (server.snapshot(), audit_length(server, ctx.admin))
+        before = (observed_state(server, ctx), audit_length(server, ctx.admin))
         response = server.api(method, path, token=token, **kwargs)
         assert response.status_code < 300, describe(response)
-        assert server.snapshot() != before[0], f"{method} {path} changed nothing"
+        assert observed_state(server, ctx) != before[0], f"{method} {path} changed nothing"
 
     changed("PUT", f"/admin/users/{values['worker']}/grants", admin, json_body={"realm_path": "/common", "access": "manage"})
     changed("DELETE", f"/admin/users/{values['worker']}/grants", admin, params={"realm_path": "/common"})

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FieldpassServer, MockIdP, SignedIn, start_server, unique_email
+from helpers import FieldpassServer, MockIdP, SignedIn, start_server, unique_email, user_id_by_email
 from identity_flows import (
     assert_sign_in_refused,
     audit_ids,
@@ -53,7 +53,7 @@ def test_first_sign_in_binds_the_idp_identity(directory_server: FieldpassServer,
     email = unique_email()
     (sub,) = idp_users(server, email, 1)
     server.register(email)
-    ((user_id,),) = server.query("SELECT id FROM users WHERE email = ?", email)
+    user_id = user_id_by_email(server, admin.access_token, email)
     unbound = user_record(server, admin, user_id)
 
     signed_in = sign_in_as(server, email, sub)
@@ -71,11 +71,12 @@ def test_another_subject_with_the_same_email_is_refused(directory_server: Fieldp
     sub_a, sub_b = idp_users(server, email, 2)
     first = sign_in_as(server, email, sub_a)
     seen = audit_ids(server, admin)
-    tokens_before = server.query("SELECT COUNT(*) FROM refresh_tokens WHERE user_id = ?", first.user_id)
+    devices = f"/admin/users/{first.user_id}/devices"
+    devices_before = call(server, admin.access_token, "GET", devices)
 
     assert_sign_in_refused(server, email, "identity_mismatch", sub_b, callback_statuses={400})
 
-    assert server.query("SELECT COUNT(*) FROM refresh_tokens WHERE user_id = ?", first.user_id) == tokens_before
+    assert call(server, admin.access_token, "GET", devices) == devices_before, "the refused sign-in reached a device"
     assert user_record(server, admin, first.user_id).get("idp_subject") == sub_a
     entry = new_entry(server, admin, seen, "identity.mismatch", first.user_id)
     assert entry["actor"] == "idp" and entry["target"] == f"user:{first.user_id}", entry

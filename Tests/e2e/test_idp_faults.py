@@ -2,7 +2,7 @@
 real development IdP (helpers.faulty_idp).
 
 The device gets a clear `login_failed` within `environments.*.idp.timeout` and nothing is
-half done: no identity bound, no refresh token, and the next sign-in works. Discovery
+half done: no identity bound, the device not signed in, and the next sign-in works. Discovery
 failures are remembered and concurrent discoveries merged, and the unknown-`kid` key
 refresh has a cooldown, so a burst of requests is not a burst of IdP calls.
 """
@@ -19,16 +19,20 @@ import pytest
 from helpers import (
     FieldpassServer,
     MockIdP,
+    admin_cli,
     browser_login,
+    cli_users,
     describe,
     is_html,
+    onboarding_steps,
     receive_until_close,
+    registrations,
     start_server,
-    sign_in,
     unique_email,
     ws_connect,
 )
 from helpers.faulty_idp import EMPTY_JWKS, ERROR_500, HANG, TRICKLE, FaultyIdP, faulty_idp
+from identity_flows import idp_users, sign_in_as
 
 TIMEOUT = 2
 # The callback may take the timeout plus the time to store the failure; never the 10 s default.
@@ -54,13 +58,16 @@ def server(proxy: FaultyIdP, fieldpass_bin: Path, tmp_path_factory: pytest.TempP
         server.stop()
 
 
-def nothing_half_done(server: FieldpassServer, email: str) -> None:
-    (subject,) = server.query("SELECT idp_subject FROM users WHERE email = ?", email)[0]
-    assert subject is None, "a failed sign-in bound an identity"
-    tokens = server.query(
-        "SELECT COUNT(*) FROM refresh_tokens r JOIN users u ON u.id = r.user_id WHERE u.email = ?", email
-    )
-    assert tokens[0][0] == 0, "a failed sign-in left a refresh token"
+def sign_in_traces(server: FieldpassServer, email: str) -> tuple[str, int]:
+    """What a completed sign-in changes: the device's `last seen` (`fieldpass admin devices`)
+    and the sign-ins counted."""
+    return admin_cli(server, "devices", email), onboarding_steps(server)["signed_in"]
+
+
+def assert_nothing_bound(server: FieldpassServer, email: str) -> None:
+    """Another IdP account with the same email may still make the first sign-in."""
+    (another_subject,) = idp_users(server, email, 1)
+    sign_in_as(server, email, another_subject)
 
 
 @pytest.mark.parametrize(
@@ -72,6 +79,7 @@ def test_a_failing_token_endpoint_gives_login_failed_in_time(
 ) -> None:
     email = unique_email("idp-fault")
     registration = server.register(email)
+    before = sign_in_traces(server, email)
     token_path = proxy.path_of("token_endpoint")
     proxy.faults[token_path] = fault
     try:
@@ -88,9 +96,9 @@ def test_a_failing_token_endpoint_gives_login_failed_in_time(
     failure = got.events[0]
     assert failure["error"] == "idp_unavailable", failure
     assert says in failure["error_description"], failure
-    nothing_half_done(server, email)
-    # The IdP is back: the same worker signs in on a new registration.
-    sign_in(server, email)
+    assert sign_in_traces(server, email) == before, "the failed sign-in stored part of a sign-in"
+    # The IdP is back: the same worker signs in on a new registration, bound to no account yet.
+    assert_nothing_bound(server, email)
 
 
 def test_concurrent_registrations_share_one_failed_discovery(
@@ -107,7 +115,8 @@ def test_concurrent_registrations_share_one_failed_discovery(
             assert {r.status_code for r in responses} == {503}, [describe(r) for r in responses[:3]]
             assert {r.json()["error"] for r in responses} == {"idp_unavailable"}
             assert proxy.count(discovery) - before == 1, "each registration asked the failing IdP again"
-            assert fresh.row_counts()["sessions"] == 0
+            assert registrations(fresh) == 0
+            assert cli_users(fresh) == [], "a refused registration created a user"
         finally:
             fresh.stop()
     finally:

@@ -25,11 +25,14 @@ from helpers import (
     FieldpassServer,
     IntegrationClient,
     MockIdP,
+    Samples,
     browser_login,
     http_client,
     is_confirmation_url,
+    metric,
     receive,
     receive_until_close,
+    scrape,
     server_env,
     server_in,
     start_server,
@@ -37,9 +40,6 @@ from helpers import (
     wait_until,
     ws_connect,
 )
-
-Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
-
 
 @pytest.fixture(scope="module")
 def server(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory) -> Iterator[FieldpassServer]:
@@ -52,24 +52,8 @@ def server(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathF
         server.stop()
 
 
-def scrape(server: FieldpassServer) -> tuple[str, Samples]:
-    with http_client() as client:
-        response = client.get(f"{server.url}/metrics")
-    assert response.status_code == 200, response.text
-    assert response.headers["content-type"].startswith("text/plain; version=0.0.4"), response.headers
-    samples: Samples = {}
-    for family in text_string_to_metric_families(response.text):
-        for sample in family.samples:
-            samples[(sample.name, frozenset(sample.labels.items()))] = sample.value
-    return response.text, samples
-
-
-def value(samples: Samples, name: str, **labels: str) -> float:
-    return samples.get((name, frozenset(labels.items())), 0.0)
-
-
 def moved(before: Samples, after: Samples, name: str, **labels: str) -> float:
-    return value(after, name, **labels) - value(before, name, **labels)
+    return metric(after, name, **labels) - metric(before, name, **labels)
 
 
 def test_an_onboarding_moves_each_counter_by_what_it_did(server: FieldpassServer) -> None:
@@ -79,7 +63,7 @@ def test_an_onboarding_moves_each_counter_by_what_it_did(server: FieldpassServer
     confirmed = 1 if is_confirmation_url(registration.login_url) else 0
     with ws_connect(registration.websocket_url) as ws:
         _, during = scrape(server)
-        assert value(during, "fieldpass_event_sockets") >= 1
+        assert metric(during, "fieldpass_event_sockets") >= 1
         assert browser_login(registration.login_url, email).status_code == 200
         token_event, realm_event = receive(ws, 2)
         with IntegrationClient(server.public_url, DEV_BACKEND.id, DEV_BACKEND.secret) as backend:
@@ -95,7 +79,7 @@ def test_an_onboarding_moves_each_counter_by_what_it_did(server: FieldpassServer
         assert client.post(f"{server.url}/token", data={"grant_type": "password"}).status_code == 400
         assert client.post(f"{server.url}/token", data={"grant_type": "client_credentials"},
                            auth=httpx.BasicAuth(DEV_BACKEND.id, "wrong")).status_code == 401
-    wait_until(lambda: value(scrape(server)[1], "fieldpass_event_sockets") == 0, timeout=5, what="the socket gauge back to 0")
+    wait_until(lambda: metric(scrape(server)[1], "fieldpass_event_sockets") == 0, timeout=5, what="the socket gauge back to 0")
 
     text, after = scrape(server)
     assert moved(before, after, "fieldpass_onboarding_total", step="registered") == 2

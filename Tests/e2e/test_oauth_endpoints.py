@@ -20,18 +20,21 @@ import httpx
 import pytest
 
 from helpers import (
-    DB_TABLES,
     DEV_BACKEND,
-    DIRECTORY_TABLES,
     FieldpassServer,
     IntegrationClient,
+    SignedIn,
     assert_api_error,
     assert_json,
     describe,
+    directory_view,
+    feed_realms,
     http_client,
+    registrations,
     sign_in,
     unique_email,
 )
+from oauth_flows import introspection
 
 METADATA_PATHS = ("/.well-known/oauth-authorization-server", "/.well-known/openid-configuration")
 ENDPOINTS = {"token_endpoint": "/token", "revocation_endpoint": "/revoke", "introspection_endpoint": "/introspect"}
@@ -46,7 +49,6 @@ KNOWN_AUTH_METHODS = {
     "tls_client_auth", "self_signed_tls_client_auth",
 }
 FORM = "application/x-www-form-urlencoded"
-SNAPSHOT_TABLES = (*DIRECTORY_TABLES, "devices", "revoked_tokens")
 
 
 # --------------------------------------------------------------------------- metadata
@@ -145,6 +147,7 @@ class Live:
     access: str
     refresh: str
     service: str
+    user_id: str
 
 
 @pytest.fixture(scope="module")
@@ -152,7 +155,7 @@ def live(directory_server: FieldpassServer) -> Live:
     device = sign_in(directory_server, unique_email("bystander"))
     with IntegrationClient(directory_server.public_url, DEV_BACKEND.id, DEV_BACKEND.secret) as client:
         service = client.authenticate()["access_token"]
-    return Live(device.access_token, device.refresh_token, service)
+    return Live(device.access_token, device.refresh_token, service, device.user_id)
 
 
 def basic(raw: bytes) -> str:
@@ -308,14 +311,24 @@ def send(server: FieldpassServer, case: Case, live: Live) -> httpx.Response:
             pytest.fail(f"no HTTP response: {failure!r}")
 
 
-def state(server: FieldpassServer) -> tuple[Any, Any]:
-    return server.snapshot(SNAPSHOT_TABLES), server.row_counts(DB_TABLES)
+def state(server: FieldpassServer, admin: SignedIn, user_id: str, tokens: list[str]) -> tuple[Any, ...]:
+    """What dev's admin sees (with the devices of `user_id`), the realm feed, the registrations
+    counted, and what introspection says of each of `tokens`."""
+    return (
+        directory_view(server, admin.access_token, of_users=[user_id]),
+        feed_realms(server, DEV_BACKEND),
+        registrations(server),
+        [introspection(server, token) for token in tokens],
+    )
 
 
 @pytest.mark.parametrize("case", [case.param() for case in CASES])
-def test_bad_request_is_refused_and_changes_nothing(directory_server: FieldpassServer, live: Live, case: Case) -> None:
+def test_bad_request_is_refused_and_changes_nothing(
+    directory_server: FieldpassServer, admin: SignedIn, live: Live, case: Case
+) -> None:
     server = directory_server
-    before = state(server)
+    tokens = [live.access, live.refresh, live.service]
+    before = state(server, admin, live.user_id, tokens)
 
     response = send(server, case, live)
 
@@ -325,7 +338,7 @@ def test_bad_request_is_refused_and_changes_nothing(directory_server: FieldpassS
         assert response.headers.get("www-authenticate", "").lower().startswith("basic"), describe(response)
     for leak in ("access_token", '"active":true', '"active": true'):
         assert leak not in response.text, describe(response)
-    assert state(server) == before, f"{case.id} changed the store"
+    assert state(server, admin, live.user_id, tokens) == before, f"{case.id} changed the store"
 
 
 def post_form(server: FieldpassServer, path: str, data: dict[str, str]) -> httpx.Response:
@@ -335,7 +348,7 @@ def post_form(server: FieldpassServer, path: str, data: dict[str, str]) -> httpx
     return response
 
 
-def test_valid_requests_change_what_the_checks_compare(directory_server: FieldpassServer) -> None:
+def test_valid_requests_change_what_the_checks_compare(directory_server: FieldpassServer, admin: SignedIn) -> None:
     """The comparison above is real: each valid request does show in it."""
     server = directory_server
     device = sign_in(server, unique_email("control"))
@@ -351,6 +364,8 @@ def test_valid_requests_change_what_the_checks_compare(directory_server: Fieldpa
         ("revoke the refresh token", lambda: post_form(server, "/revoke", {"token": successor["refresh_token"]})),
     ]
     for what, step in steps:
-        before = state(server)
+        tokens = [device.access_token, device.refresh_token]
+        tokens += [successor[key] for key in ("access_token", "refresh_token") if key in successor]
+        before = state(server, admin, device.user_id, tokens)
         step()
-        assert state(server) != before, f"{what} changed nothing visible"
+        assert state(server, admin, device.user_id, tokens) != before, f"{what} changed nothing visible"

@@ -19,13 +19,14 @@ import httpx
 import pytest
 
 from helpers import (
-    DIRECTORY_TABLES,
     OTHER_ADMIN_EMAIL,
     FieldpassServer,
     SignedIn,
     assert_api_error,
+    admin_cli,
     assert_json,
     cli_output,
+    directory_view,
     sign_in,
     unique_email,
 )
@@ -153,17 +154,17 @@ def test_revoking_another_own_device_stops_it(directory_server: FieldpassServer,
     call(server, phone.access_token, "DELETE", f"/me/devices/{device_id(tablet)}", 204)  # repeating is fine
 
 
-def test_unknown_or_foreign_device_is_404(directory_server: FieldpassServer) -> None:
+def test_unknown_or_foreign_device_is_404(directory_server: FieldpassServer, admin: SignedIn) -> None:
     server = directory_server
     mine, theirs = sign_in(server, unique_email()), sign_in(server, unique_email())
-    before = store_state(server)
+    before = store_state(server, admin, mine.user_id, theirs.user_id)
 
     foreign = server.api("DELETE", f"/me/devices/{device_id(theirs)}", token=mine.access_token)
     unknown = server.api("DELETE", f"/me/devices/{UNKNOWN_ID}", token=mine.access_token)
 
     assert_api_error(foreign, 404, "unknown_device")
     assert_api_error(unknown, 404, "unknown_device")
-    assert store_state(server) == before
+    assert store_state(server, admin, mine.user_id, theirs.user_id) == before
     assert_refresh_works(server, theirs.refresh_token)
 
 
@@ -258,29 +259,29 @@ def test_enabling_a_user_allows_a_new_onboarding(directory_server: FieldpassServ
 @pytest.mark.parametrize("caller", ["manager", "worker"])
 @pytest.mark.parametrize("action", ["disable", "enable"])
 def test_only_admins_may_disable_or_enable(
-    directory_server: FieldpassServer, manager: SignedIn, caller: str, action: str,
+    directory_server: FieldpassServer, admin: SignedIn, manager: SignedIn, caller: str, action: str,
 ) -> None:
     server = directory_server
     target = sign_in(server, unique_email())
     token = manager.access_token if caller == "manager" else sign_in(server, unique_email()).access_token
-    before = store_state(server)
+    before = store_state(server, admin, target.user_id)
 
     response = server.api("POST", f"/admin/users/{target.user_id}/{action}", token=token)
 
     assert_api_error(response, 403)
-    assert store_state(server) == before
+    assert store_state(server, admin, target.user_id) == before
     assert_refresh_works(server, target.refresh_token)
 
 
 def test_an_admin_cannot_disable_themselves(directory_server: FieldpassServer) -> None:
     server = directory_server
     boss = signed_in_with_role(server, "admin")
-    before = store_state(server)
+    before = store_state(server, boss, boss.user_id)
 
     response = server.api("POST", f"/admin/users/{boss.user_id}/disable", token=boss.access_token)
 
     assert_api_error(response, 409, "cannot_disable_self")
-    assert store_state(server) == before
+    assert store_state(server, boss, boss.user_id) == before
     assert_json(server.api("GET", "/admin/users", token=boss.access_token))
 
 
@@ -296,29 +297,23 @@ OTHER_ENV_CALLS = [
 
 @pytest.mark.parametrize(("method", "path", "error"), OTHER_ENV_CALLS, ids=[f"{m} {p}" for m, p, _ in OTHER_ENV_CALLS])
 def test_other_environments_admin_gets_404(
-    directory_server: FieldpassServer, other_admin: SignedIn, method: str, path: str, error: str | set[str],
+    directory_server: FieldpassServer, admin: SignedIn, other_admin: SignedIn, method: str, path: str,
+    error: str | set[str],
 ) -> None:
     server = directory_server
     target = sign_in(server, unique_email())
-    before = store_state(server)
+    before = store_state(server, admin, target.user_id), store_state(server, other_admin)
 
     response = server.api(
         method, path.format(user=target.user_id, device=device_id(target)), token=other_admin.access_token
     )
 
     assert_api_error(response, 404, error)
-    assert store_state(server) == before
+    assert (store_state(server, admin, target.user_id), store_state(server, other_admin)) == before
     assert_refresh_works(server, target.refresh_token)
 
 
 # --------------------------------------------------------------------------- the CLI
-
-
-def admin_cli(server: FieldpassServer, *args: str) -> str:
-    """`fieldpass admin ARGS --env dev --config PATH`; must succeed; returns its stdout."""
-    result = server.cli("admin", *args, "--env", "dev", "--config", str(server.config_path))
-    assert result.returncode == 0, cli_output(result)
-    return result.stdout
 
 
 def test_cli_lists_and_revokes_devices(directory_server: FieldpassServer, admin: SignedIn) -> None:
@@ -364,13 +359,9 @@ def test_cli_resets_the_identity(directory_server: FieldpassServer, admin: Signe
 # --------------------------------------------------------------------------- bad input
 
 
-def store_state(server: FieldpassServer) -> tuple[Any, ...]:
-    """Every directory row and every device (without last_seen_at, which use may move)."""
-    devices = server.query(
-        "SELECT id, user_id, name, platform, created_at, revoked_at FROM devices ORDER BY id"
-    )
-    users = server.query("SELECT id, idp_issuer, idp_subject, disabled_at FROM users ORDER BY id")
-    return server.snapshot(DIRECTORY_TABLES), devices, users
+def store_state(server: FieldpassServer, admin: SignedIn, *user_ids: str) -> dict[str, Any]:
+    """What dev's admin sees of the directory, with the devices and permissions of `user_ids`."""
+    return directory_view(server, admin.access_token, of_users=user_ids)
 
 
 @pytest.fixture(scope="module")
@@ -427,14 +418,14 @@ BAD_INPUT = [
 @pytest.mark.parametrize(("caller", "method", "path", "status", "error"), [c[1:] for c in BAD_INPUT],
                          ids=[c[0] for c in BAD_INPUT])
 def test_bad_input_is_refused_and_changes_nothing(
-    directory_server: FieldpassServer, targets: dict[str, str],
+    directory_server: FieldpassServer, admin: SignedIn, targets: dict[str, str],
     caller: str, method: str, path: str, status: int, error: str | set[str] | None,
 ) -> None:
     server = directory_server
     token = {"worker": targets["worker_token"], "admin": targets["admin_token"], "none": None}[caller]
-    before = store_state(server)
+    before = store_state(server, admin, targets["worker"], admin.user_id)
 
     response: httpx.Response = server.api(method, path.format_map(targets), token=token)
 
     assert_api_error(response, status, error)
-    assert store_state(server) == before
+    assert store_state(server, admin, targets["worker"], admin.user_id) == before

@@ -30,9 +30,11 @@ from helpers import (
     describe,
     is_html,
     login_params,
+    metric,
     new_browser,
     open_confirmation,
     receive_until_close,
+    scrape,
     sign_in,
     start_server,
     unique_email,
@@ -40,7 +42,6 @@ from helpers import (
 )
 from identity_flows import audit_ids, call, new_entry, sign_in_as, user_record
 from oauth_flows import assert_me_refused, assert_refresh_refused
-from test_metrics import scrape, value
 
 ATTACKER_DEVICE = {"name": "Pixel 8", "platform": "android"}
 BINDING_COOKIE = "fieldpass_signin_"  # one cookie per sign-in, named after its state
@@ -223,7 +224,7 @@ def test_a_socket_for_an_ended_session_is_closed_at_once(directory_server: Field
     assert got.seqs == ([1] if since == 0 else []), got
     # The process's socket count goes back down (the server counts a socket out as it ends).
     deadline = time.monotonic() + 2
-    while value(scrape(server)[1], "fieldpass_event_sockets") > value(before, "fieldpass_event_sockets"):
+    while metric(scrape(server)[1], "fieldpass_event_sockets") > metric(before, "fieldpass_event_sockets"):
         assert time.monotonic() < deadline, "the event socket count did not go back down"
         time.sleep(0.05)
 
@@ -269,7 +270,7 @@ def test_an_invented_error_adds_no_metric_series(directory_server: FieldpassServ
     assert len(event["error_description"]) <= 200 and event["error_description"].isprintable(), event
     assert invented not in text, "a caller's error code became a metric label"
     failed = "fieldpass_login_failed_total"
-    assert value(after, failed, reason="other") - value(before, failed, reason="other") == 1, text
+    assert metric(after, failed, reason="other") - metric(before, failed, reason="other") == 1, text
 
 
 def test_a_known_error_keeps_its_own_label(directory_server: FieldpassServer) -> None:
@@ -281,5 +282,5 @@ def test_a_known_error_keeps_its_own_label(directory_server: FieldpassServer) ->
         receive_until_close(ws)
     _, after = scrape(server)
     failed = "fieldpass_login_failed_total"
-    assert value(after, failed, reason="access_denied") - value(before, failed, reason="access_denied") == 1
+    assert metric(after, failed, reason="access_denied") - metric(before, failed, reason="access_denied") == 1
 

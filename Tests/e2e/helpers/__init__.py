@@ -57,6 +57,19 @@ from .environments import (
 from .idp import MockIdP, start_idp
 from .integration import IntegrationClient
 from .onboarding import Onboarded, SignedIn, login_and_receive_token, onboard_to_data_ready, sign_in
+from .observed import (
+    Samples,
+    admin_cli,
+    cli_devices,
+    cli_users,
+    directory_view,
+    feed_realms,
+    metric,
+    onboarding_steps,
+    registrations,
+    scrape,
+    user_id_by_email,
+)
 from .processes import (
     RUNNING,
     ManagedProcess,
@@ -73,8 +86,6 @@ from .settings import (
     ACCESS_TOKEN_TTL,
     AUDIENCE,
     CLI_TIMEOUT,
-    DB_TABLES,
-    DIRECTORY_TABLES,
     EMAIL_DOMAIN,
     EVENT_TIMEOUT,
     HTTP_TIMEOUT,
@@ -95,14 +106,23 @@ from .tokens import b64url_decode, b64url_encode, jwk_thumbprint, reforge, verif
 from .web import assert_api_error, assert_json, cookie_attributes, describe, http_client, is_html
 
 __all__ = [
+    "Samples",
+    "admin_cli",
+    "cli_devices",
+    "cli_users",
+    "directory_view",
+    "feed_realms",
+    "metric",
+    "onboarding_steps",
+    "registrations",
+    "scrape",
+    "user_id_by_email",
     "ACCESS_TOKEN_TTL",
     "ADMIN_EMAIL",
     "AUDIENCE",
     "CLI_TIMEOUT",
-    "DB_TABLES",
     "DEV_BACKEND",
     "DIRECTORY_ENVIRONMENTS",
-    "DIRECTORY_TABLES",
     "EMAIL_DOMAIN",
     "EVENT_TIMEOUT",
     "HTTP_TIMEOUT",

@@ -1,5 +1,6 @@
-"""The store a server under test keeps its state in, SQLite or PostgreSQL, as the suite
-reads it: read-only, with `?` placeholders whichever the store.
+"""Where a server under test keeps its state, SQLite or PostgreSQL: how its config names
+the store, and how a test run makes and drops whole databases. The tests never read or
+write what is inside; they see it through the API, the CLI, the metrics and the logs.
 
 FIELDPASS_E2E_STORE picks the store (sqlite by default). With postgres, every server gets
 a fresh database on the server FIELDPASS_TEST_POSTGRES_URL names (the password from
@@ -11,13 +12,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import re
-import sqlite3
 import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 STORE_ENV = "FIELDPASS_E2E_STORE"
@@ -45,15 +43,9 @@ def store_problem() -> str | None:
 
 
 class Database(Protocol):
-    """What the tests read a server's state through, and how its config names it."""
+    """How a server's config names its store, and how the test run drops it."""
 
     def config_lines(self) -> list[str]: ...
-
-    def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
-
-    def fetch_tables(self, tables: Sequence[str], sql: str) -> dict[str, list[tuple[Any, ...]]]: ...
-
-    def table_names(self) -> list[str]: ...
 
     def drop(self) -> None: ...
 
@@ -65,45 +57,8 @@ class SQLiteDatabase:
     def config_lines(self) -> list[str]:
         return ["storage:", f"  sqlite_path: {json.dumps(str(self.path))}"]
 
-    def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=5)
-
-    def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        conn = self._connect()
-        try:
-            return conn.execute(sql, tuple(args)).fetchall()
-        finally:
-            conn.close()
-
-    def fetch_tables(self, tables: Sequence[str], sql: str) -> dict[str, list[tuple[Any, ...]]]:
-        """`sql` (with `{table}`) for each table, in one connection."""
-        conn = self._connect()
-        try:
-            return {table: conn.execute(sql.format(table=table)).fetchall() for table in tables}
-        finally:
-            conn.close()
-
-    def table_names(self) -> list[str]:
-        return [row[0] for row in self.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")]
-
     def drop(self) -> None:
         """The file stays with the test's other files."""
-
-
-# A `?` outside quotes and comments is a placeholder; a `%` must be doubled for psycopg.
-_SQL_TOKENS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|\?|%")
-
-
-def to_psycopg(sql: str) -> str:
-    """`sql` with `?` placeholders in psycopg's `%s` style (quoted text is left alone)."""
-
-    def replace(match: re.Match[str]) -> str:
-        token = match.group(0)
-        if token == "?":
-            return "%s"
-        return token.replace("%", "%%")
-
-    return _SQL_TOKENS.sub(replace, sql)
 
 
 @dataclass
@@ -137,32 +92,11 @@ class PostgresDatabase:
             lines.append(f"    ca_file: {json.dumps(str(self.ca_file))}")
         return lines
 
-    def connect(self, *, read_only: bool = True, connect_timeout: int = 5):
+    def connect(self, *, connect_timeout: int = 5):
+        """A connection to this database, to create and drop others from it."""
         import psycopg
 
-        options = "-c default_transaction_read_only=on" if read_only else ""
-        return psycopg.connect(
-            self.url, password=self.password, autocommit=True, connect_timeout=connect_timeout,
-            options=options,
-        )
-
-    def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        with self.connect() as conn:
-            return conn.execute(to_psycopg(sql), tuple(args)).fetchall()
-
-    def fetch_tables(self, tables: Sequence[str], sql: str) -> dict[str, list[tuple[Any, ...]]]:
-        """`sql` (with `{table}`) for each table, in one read-only snapshot of the database."""
-        with self.connect() as conn:
-            with conn.transaction():
-                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                return {table: conn.execute(sql.format(table=table)).fetchall() for table in tables}
-
-    def table_names(self) -> list[str]:
-        rows = self.fetchall(
-            "SELECT table_name FROM information_schema.tables "
-            "WHERE table_schema = 'public' AND table_type = 'BASE TABLE'"
-        )
-        return [row[0] for row in rows]
+        return psycopg.connect(self.url, password=self.password, autocommit=True, connect_timeout=connect_timeout)
 
     def with_database(self, name: str) -> PostgresDatabase:
         parts = urlsplit(self.url)
@@ -172,7 +106,7 @@ class PostgresDatabase:
         """A new empty database (`name`, else fieldpass_e2e_<hex>) on this one's server;
         `track`: dropped at the latest when the test session ends."""
         name = name or f"fieldpass_e2e_{uuid.uuid4().hex[:16]}"
-        with self.connect(read_only=False) as conn:
+        with self.connect() as conn:
             conn.execute(f'CREATE DATABASE "{name}"')
         created = dataclasses.replace(self.with_database(name), admin_database=self.name)
         if track:
@@ -183,7 +117,7 @@ class PostgresDatabase:
         """Drop this database (its connections too), best effort: a leftover is no failure."""
         maintenance = self.with_database(self.admin_database)
         try:
-            with maintenance.connect(read_only=False, connect_timeout=3) as conn:
+            with maintenance.connect(connect_timeout=3) as conn:
                 conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
         except Exception:  # noqa: BLE001 - the server may be gone; the test's outcome stands
             return
@@ -221,10 +155,3 @@ def fresh_database(workdir: Path) -> Database:
         return fresh_postgres_database()
     return SQLiteDatabase(workdir / "fieldpass.sqlite")
 
-
-def cell_contains(cell: Any, needle: str) -> bool:
-    if isinstance(cell, str):
-        return needle in cell
-    if isinstance(cell, (bytes, bytearray, memoryview)):
-        return needle.encode() in bytes(cell)
-    return False

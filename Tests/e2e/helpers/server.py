@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .database import Database, PostgresDatabase, SQLiteDatabase, cell_contains, fresh_database
+from .database import Database, PostgresDatabase, SQLiteDatabase, fresh_database
 from .environments import EnvironmentSpec, ServiceAccountSpec
 from .idp import MockIdP
 from .processes import (
@@ -29,8 +29,6 @@ from .settings import (
     ACCESS_TOKEN_TTL,
     AUDIENCE,
     CLI_TIMEOUT,
-    DB_TABLES,
-    DIRECTORY_TABLES,
     EMAIL_DOMAIN,
     HTTP_TIMEOUT,
     IDP_CLIENT_ID,
@@ -344,30 +342,6 @@ class FieldpassServer:
         return verify_jwt(
             token, self.jwks(), issuer=self.public_url, audience=AUDIENCE, algorithms=[self.key_alg]
         )
-
-    # ---- storage (read-only; `?` placeholders whichever the store)
-
-    def row_counts(self, tables: Sequence[str] = DB_TABLES) -> dict[str, int]:
-        rows = self.database.fetch_tables(tables, 'SELECT COUNT(*) FROM "{table}"')
-        return {table: rows[table][0][0] for table in tables}
-
-    def snapshot(self, tables: Sequence[str] = DIRECTORY_TABLES) -> dict[str, list[tuple[Any, ...]]]:
-        """Every row of `tables`, sorted: equal snapshots mean nothing in them changed."""
-        rows = self.database.fetch_tables(tables, 'SELECT * FROM "{table}"')
-        return {table: sorted(rows[table], key=repr) for table in tables}
-
-    def query(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-        """A read-only query of the server's database."""
-        return self.database.fetchall(sql, args)
-
-    def tables_containing(self, needle: str) -> list[str]:
-        """Names of tables where some cell contains `needle` (text or blob)."""
-        tables = self.database.table_names()
-        everything = self.database.fetch_tables(tables, 'SELECT * FROM "{table}"')
-        return [
-            table for table in tables
-            if any(cell_contains(cell, needle) for row in everything[table] for cell in row)
-        ]
 
 
 def server_env(

@@ -12,8 +12,3 @@ ACCESS_TOKEN_TTL = 900
 IDP_CLIENT_ID = "fieldpass"
 IDP_CLIENT_SECRET = "e2e-client-secret"
 EMAIL_DOMAIN = "example.com"
-DB_TABLES = ("users", "devices", "sessions", "session_events", "realms")
-# What the directory (roles, teams, grants, audit) and the integration API may change.
-DIRECTORY_TABLES = (
-    "users", "realms", "teams", "team_members", "realm_grants", "audit_log", "refresh_tokens",
-)
