@@ -12,45 +12,41 @@ extension PostgresStore {
             guard try await Self.lockRefreshToken(connection, hash: rotation.oldHash),
                 let token = try await Self.fetchRefreshToken(connection, hash: rotation.oldHash)
             else { return .refused }
-            guard token.isHonoured(now: timestamp) else { return .refused }
-            if let rotatedAt = token.rotatedAt {
-                if timestamp - rotatedAt <= Double(rotation.grace), let sealed = token.successorSealed,
-                    let successorHash = token.successorHash,
-                    try await Self.isUnrotated(connection, hash: successorHash)
-                {
-                    return .retried(token.grant, sealedSuccessor: sealed)
-                }
-                // A used token came back: someone holds a copy. Cut the device off (RFC 9700 4.14.2).
-                try await Self.revokeDevice(connection, id: token.grant.deviceID, now: timestamp)
-                try await Self.audit(
-                    connection, environmentID: token.grant.environmentID, actor: "fieldpass", action: "device.revoke",
-                    target: "user:\(token.grant.userID)", before: nil,
-                    after: ["device_id": token.grant.deviceID, "reason": "refresh_token_reuse"], now: now
-                )
-                return .refused
+            var successorUnrotated = false
+            if RefreshRules.needsSuccessorLookup(token, grace: rotation.grace, now: timestamp), let hash = token.successorHash {
+                successorUnrotated = try await Self.fetchRefreshToken(connection, hash: hash).map { $0.rotatedAt == nil } ?? false
             }
-            let sealedSuccessor = rotation.sealedSuccessor.map { Data($0) }
-            try await connection.execute(
-                """
-                UPDATE refresh_tokens
-                SET rotated_at = \(timestamp), successor_hash = \(rotation.newHash), successor_sealed = \(sealedSuccessor)
-                WHERE token_hash = \(rotation.oldHash)
-                """
-            )
-            try await Self.insertRefreshToken(
-                connection, hash: rotation.newHash, userID: token.grant.userID, deviceID: token.grant.deviceID,
-                now: timestamp, expiresAt: min(timestamp + Double(rotation.ttl), token.maxExpiresAt),
-                maxExpiresAt: token.maxExpiresAt
-            )
-            try await connection.execute("UPDATE devices SET last_seen_at = \(timestamp) WHERE id = \(token.grant.deviceID)")
-            return .rotated(token.grant)
+            switch RefreshRules.decide(token, successorUnrotated: successorUnrotated, rotation: rotation, now: timestamp) {
+            case .refuse:
+                return .refused
+            case .retry(let sealed):
+                return .retried(token.grant, sealedSuccessor: sealed)
+            case .cutOff(let entry):
+                try await Self.revokeDevice(connection, id: token.grant.deviceID, now: timestamp)
+                try await Self.audit(connection, environmentID: token.grant.environmentID, entry, now: now)
+                return .refused
+            case .rotate(let successorExpiresAt):
+                let sealedSuccessor = rotation.sealedSuccessor.map { Data($0) }
+                try await connection.execute(
+                    """
+                    UPDATE refresh_tokens
+                    SET rotated_at = \(timestamp), successor_hash = \(rotation.newHash), successor_sealed = \(sealedSuccessor)
+                    WHERE token_hash = \(rotation.oldHash)
+                    """
+                )
+                try await Self.insertRefreshToken(
+                    connection, hash: rotation.newHash, userID: token.grant.userID, deviceID: token.grant.deviceID,
+                    now: timestamp, expiresAt: successorExpiresAt, maxExpiresAt: token.maxExpiresAt
+                )
+                try await connection.execute("UPDATE devices SET last_seen_at = \(timestamp) WHERE id = \(token.grant.deviceID)")
+                return .rotated(token.grant)
+            }
         }
     }
 
     public func liveRefreshToken(hash: String, now: Date) async throws -> LiveRefreshToken? {
         try await read { connection in
-            guard let token = try await Self.fetchRefreshToken(connection, hash: hash),
-                token.isHonoured(now: now.timeIntervalSince1970), token.rotatedAt == nil
+            guard let token = try await Self.fetchRefreshToken(connection, hash: hash), token.isLive(now: now.timeIntervalSince1970)
             else { return nil }
             return LiveRefreshToken(
                 grant: token.grant, issuedAt: Date(timeIntervalSince1970: token.createdAt),
@@ -65,13 +61,9 @@ extension PostgresStore {
             guard try await Self.lockRefreshToken(connection, hash: hash),
                 let token = try await Self.fetchRefreshToken(connection, hash: hash)
             else { return false }
-            guard token.deviceRevokedAt == nil else { return true }
+            guard let entry = RefreshRules.revocation(token) else { return true }
             try await Self.revokeDevice(connection, id: token.grant.deviceID, now: now.timeIntervalSince1970)
-            try await Self.audit(
-                connection, environmentID: token.grant.environmentID, actor: "user:\(token.grant.userID)",
-                action: "device.revoke", target: "user:\(token.grant.userID)", before: nil,
-                after: ["device_id": token.grant.deviceID, "reason": "token_revocation"], now: now
-            )
+            try await Self.audit(connection, environmentID: token.grant.environmentID, entry, now: now)
             return true
         }
         await revocationsCaughtUp()
@@ -172,7 +164,7 @@ extension PostgresStore {
         ) != nil
     }
 
-    private static func fetchRefreshToken(_ connection: PostgresConnection, hash: String) async throws -> RefreshTokenRow? {
+    private static func fetchRefreshToken(_ connection: PostgresConnection, hash: String) async throws -> RefreshRules.Token? {
         try await connection.first(
             """
             SELECT r.user_id, r.device_id, r.created_at, r.expires_at, r.max_expires_at, r.revoked_at, r.rotated_at,
@@ -180,48 +172,16 @@ extension PostgresStore {
             FROM refresh_tokens r JOIN users u ON u.id = r.user_id JOIN devices d ON d.id = r.device_id
             WHERE r.token_hash = \(hash)
             """
-        ).map { try RefreshTokenRow($0) }
-    }
-
-    /// Whether the token with this hash exists and was never rotated.
-    private static func isUnrotated(_ connection: PostgresConnection, hash: String) async throws -> Bool {
-        guard let row = try await connection.first("SELECT rotated_at FROM refresh_tokens WHERE token_hash = \(hash)") else {
-            return false
+        ).map { row in
+            RefreshRules.Token(
+                grant: RefreshGrant(
+                    userID: try row.get("user_id"), deviceID: try row.get("device_id"), environmentID: try row.get("environment_id")
+                ),
+                createdAt: try row.get("created_at"), expiresAt: try row.get("expires_at"), maxExpiresAt: try row.get("max_expires_at"),
+                revokedAt: try row.get("revoked_at"), rotatedAt: try row.get("rotated_at"), successorHash: try row.get("successor_hash"),
+                successorSealed: try row.get("successor_sealed", as: Data?.self).map { [UInt8]($0) },
+                userDisabledAt: try row.get("disabled_at"), deviceRevokedAt: try row.get("device_revoked_at")
+            )
         }
-        return try row.get("rotated_at", as: Double?.self) == nil
-    }
-}
-
-/// A refresh token with the standing of its user and device.
-private struct RefreshTokenRow {
-    var grant: RefreshGrant
-    var createdAt: Double
-    var expiresAt: Double
-    var maxExpiresAt: Double
-    var revokedAt: Double?
-    var rotatedAt: Double?
-    var successorHash: String?
-    var successorSealed: [UInt8]?
-    var userDisabledAt: Double?
-    var deviceRevokedAt: Double?
-
-    init(_ row: PostgresRandomAccessRow) throws {
-        grant = RefreshGrant(
-            userID: try row.get("user_id"), deviceID: try row.get("device_id"), environmentID: try row.get("environment_id")
-        )
-        createdAt = try row.get("created_at")
-        expiresAt = try row.get("expires_at")
-        maxExpiresAt = try row.get("max_expires_at")
-        revokedAt = try row.get("revoked_at")
-        rotatedAt = try row.get("rotated_at")
-        successorHash = try row.get("successor_hash")
-        successorSealed = try row.get("successor_sealed", as: Data?.self).map { [UInt8]($0) }
-        userDisabledAt = try row.get("disabled_at")
-        deviceRevokedAt = try row.get("device_revoked_at")
-    }
-
-    /// Not revoked, unexpired, and its device and user still in good standing.
-    func isHonoured(now: Double) -> Bool {
-        revokedAt == nil && deviceRevokedAt == nil && userDisabledAt == nil && expiresAt > now
     }
 }
