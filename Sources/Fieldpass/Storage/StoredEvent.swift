@@ -1,6 +1,7 @@
 /// A session event as stored: its frame text is final, so sending it needs no encoding.
 public struct StoredEvent: Sendable, Equatable {
-    /// Global row id: the order of the cross-process feed.
+    /// Global row id: the order of the cross-process feed (0 where PostgreSQL has not placed
+    /// the event in it yet, see `PostgresFeed`).
     public var rowID: Int64
     public var sessionID: String
     public var seq: Int

@@ -101,7 +101,7 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     }
 
     public func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession {
-        try await writeGrouped { connection in
+        try await writeGrouped(announcing: .realms) { connection in
             let now = registration.now.timeIntervalSince1970
             let userID = try await Self.findOrCreateUser(
                 connection, email: registration.email, environmentID: registration.environmentID, now: now

@@ -1,0 +1,50 @@
+import PostgresNIO
+
+extension PostgresStore {
+    /// Places every row of `feed` that committed before this call (see ``PostgresFeed``), so
+    /// that a read after it sees them: a change is in the feed once its write has answered.
+    ///
+    /// Waits while a transaction older than those rows is still open, since their positions
+    /// must come after that transaction's rows; at most ``placingWait``, after which the read
+    /// goes on without them (a follower gets them at a later read: late, never skipped).
+    func placeCommitted(_ feed: PostgresFeed) async throws {
+        guard let newest = try await read({ connection in try await connection.value(feed.newestUnplacedWriter, as: String.self) })
+        else { return }
+        let deadline = ContinuousClock.now + Self.placingWait
+        while ContinuousClock.now < deadline {
+            let waiting = try await write { connection in
+                try await connection.execute("SELECT pg_advisory_xact_lock(\(feed.placingLock))")
+                try await connection.execute(feed.placement)
+                return try await connection.value(feed.unplaced(upTo: newest), as: Bool.self) ?? false
+            }
+            guard waiting else { return }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    /// How long a feed read waits for older transactions to end (see ``placeCommitted(_:)``):
+    /// the safety net's interval, after which a follower would look again anyway.
+    static let placingWait = Duration.seconds(1)
+
+    /// Wakes the readers of `feed` on every instance, once the change is committed.
+    ///
+    /// Not from inside the writing transaction: PostgreSQL queues notifications under one
+    /// lock for the whole server, held through the committing transaction's WAL flush, so
+    /// every notifying commit would wait for the one before. Sent on its own with
+    /// `synchronous_commit` off (a notification does not outlive a crash anyway), it holds
+    /// that lock for a moment only. A lost one is made up for by the readers' safety net.
+    func announce(_ feed: PostgresFeed) async {
+        _ = try? await read { connection in
+            try await connection.execute(
+                "SELECT set_config('synchronous_commit', 'off', true), pg_notify(\(PostgresChangeListener.channel), \(feed.payload))"
+            )
+        }
+    }
+
+    /// Runs `body` in one transaction (see ``write(_:)``), then announces the events it stored.
+    func writeEvents(_ body: @escaping @Sendable (PostgresConnection) async throws -> [StoredEvent]) async throws -> [StoredEvent] {
+        let events = try await write(body)
+        if !events.isEmpty { await announce(.sessionEvents) }
+        return events
+    }
+}
