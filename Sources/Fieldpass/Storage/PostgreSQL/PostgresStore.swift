@@ -18,7 +18,9 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     /// How the events it stores name realms (see ``RealmPrefixes``).
     let realmPrefixes: RealmPrefixes
     /// Registrations and refresh rotations share write transactions (see ``GroupCommit``).
-    let groupCommit = GroupCommit<PostgresChange>()
+    /// Several commit at once: nothing they share is locked through a commit, and PostgreSQL
+    /// flushes concurrent commits' WAL together.
+    let groupCommit = GroupCommit<PostgresChange>(concurrentTransactions: 4)
 
     public var sessionEvents: ChangeSignal { changes.sessionEvents }
     public var realmFeed: ChangeSignal { changes.realmFeed }
