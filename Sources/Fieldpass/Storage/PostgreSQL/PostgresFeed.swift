@@ -4,10 +4,11 @@ import PostgresNIO
 /// session events, which the event hubs follow, or the realm feed of the integration API.
 ///
 /// Writers do not number their rows. A row is stored unplaced (no position), with the id of
-/// its transaction and the order it was written in; a reader places the committed rows
-/// before it reads (``PostgresStore/placeCommitted(_:)``). So no writer holds a lock that
-/// another writer waits for, and concurrent commits do not queue behind one another's WAL
-/// flush. Placing:
+/// its transaction and the order it was written in. After its commit the writer places the
+/// committed rows if no other placing is under way (``PostgresStore/publish(_:)``), and a
+/// reader places whatever is left before it reads (``PostgresStore/placeCommitted(_:)``).
+/// So no writer holds a lock that another writer waits for, and concurrent commits do not
+/// queue behind one another's WAL flush. Placing:
 /// - happens only after a row committed, under a lock that only placing takes, so positions
 ///   become visible in the order they are given: a reader never skips a row that committed
 ///   late, and rolled-back rows take no position (no gaps);

@@ -76,7 +76,7 @@ extension PostgresStore {
                 before: ["issuer": user.idpIssuer ?? "", "subject": subject], after: ["devices_revoked": "\(revoked)"], now: now
             )
         }
-        await announce(.sessionEvents)
+        await publish(.sessionEvents)
     }
 
     public func setDisabled(_ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {

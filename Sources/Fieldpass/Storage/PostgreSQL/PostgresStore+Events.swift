@@ -180,14 +180,14 @@ extension PostgresStore {
             return events
         }
         if events != nil {
-            await announce(.realms)
-            await announce(.sessionEvents)
+            await publish(.realms)
+            await publish(.sessionEvents)
         }
         return events
     }
 
     /// Appends events, each with its session's next `seq`, unplaced in the feed (see the
-    /// type's comment): announce them after commit.
+    /// type's comment): publish them after commit.
     static func append(
         _ events: [(event: SessionEvent, sessionID: String)], on connection: PostgresConnection, now: Double
     ) async throws -> [StoredEvent] {

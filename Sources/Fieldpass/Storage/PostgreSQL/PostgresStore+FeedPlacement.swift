@@ -26,14 +26,24 @@ extension PostgresStore {
     /// the safety net's interval, after which a follower would look again anyway.
     static let placingWait = Duration.seconds(1)
 
-    /// Wakes the readers of `feed` on every instance, once the change is committed.
+    /// Makes a committed write to `feed` visible: places the committed rows unless another
+    /// placing is under way (a writer never waits for one), then wakes the readers of `feed`
+    /// on every instance. A write that finds placing busy leaves its rows to the next read,
+    /// which places them before reading; so a read changes nothing when writes come one at
+    /// a time.
     ///
-    /// Not from inside the writing transaction: PostgreSQL queues notifications under one
-    /// lock for the whole server, held through the committing transaction's WAL flush, so
-    /// every notifying commit would wait for the one before. Sent on its own with
-    /// `synchronous_commit` off (a notification does not outlive a crash anyway), it holds
-    /// that lock for a moment only. A lost one is made up for by the readers' safety net.
-    func announce(_ feed: PostgresFeed) async {
+    /// The notification is not sent from inside the writing transaction: PostgreSQL queues
+    /// notifications under one lock for the whole server, held through the committing
+    /// transaction's WAL flush, so every notifying commit would wait for the one before.
+    /// Sent on its own with `synchronous_commit` off (a notification does not outlive a crash
+    /// anyway), it holds that lock for a moment only. Failures are left to the readers'
+    /// safety net: the write itself has committed.
+    func publish(_ feed: PostgresFeed) async {
+        _ = try? await write { connection in
+            guard try await connection.value("SELECT pg_try_advisory_xact_lock(\(feed.placingLock))", as: Bool.self) == true
+            else { return }
+            try await connection.execute(feed.placement)
+        }
         _ = try? await read { connection in
             try await connection.execute(
                 "SELECT set_config('synchronous_commit', 'off', true), pg_notify(\(PostgresChangeListener.channel), \(feed.payload))"
@@ -41,10 +51,10 @@ extension PostgresStore {
         }
     }
 
-    /// Runs `body` in one transaction (see ``write(_:)``), then announces the events it stored.
+    /// Runs `body` in one transaction (see ``write(_:)``), then publishes the events it stored.
     func writeEvents(_ body: @escaping @Sendable (PostgresConnection) async throws -> [StoredEvent]) async throws -> [StoredEvent] {
         let events = try await write(body)
-        if !events.isEmpty { await announce(.sessionEvents) }
+        if !events.isEmpty { await publish(.sessionEvents) }
         return events
     }
 }

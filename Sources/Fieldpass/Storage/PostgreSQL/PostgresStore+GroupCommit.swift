@@ -7,16 +7,16 @@ struct PostgresChange: GroupedChange {
     /// deadlock), which is then run again or fails every change in it.
     let apply: @Sendable (PostgresConnection) async throws -> @Sendable () -> Void
     let abandon: @Sendable (any Error) -> Void
-    /// The feed to announce once the transaction committed, if the change writes to one.
-    let announces: PostgresFeed?
+    /// The feed to publish once the transaction committed, if the change writes to one.
+    let publishes: PostgresFeed?
 }
 
 extension PostgresStore {
     /// Runs `body` as one change of the next shared write transaction (see ``GroupCommit``).
     /// Returns after that transaction committed; a `body` that throws is rolled back alone.
-    /// A change that may write to a feed names it in `announcing`.
+    /// A change that may write to a feed names it in `publishing`.
     func writeGrouped<T: Sendable>(
-        announcing feed: PostgresFeed? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+        publishing feed: PostgresFeed? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let change = PostgresChange(
@@ -34,7 +34,7 @@ extension PostgresStore {
                     }
                 },
                 abandon: { continuation.resume(throwing: $0) },
-                announces: feed
+                publishes: feed
             )
             // One transaction for the batch, run again whole after a deadlock.
             groupCommit.submit(change) { batch in
@@ -43,7 +43,7 @@ extension PostgresStore {
                     for change in batch { answers.append(try await change.apply(connection)) }
                     return answers
                 }
-                for feed in Set(batch.compactMap(\.announces)) { await announce(feed) }
+                for feed in Set(batch.compactMap(\.publishes)) { await publish(feed) }
                 return answers
             }
         }

@@ -28,7 +28,7 @@ extension PostgresStore {
             }
             return user
         }
-        await announce(.realms)
+        await publish(.realms)
         return user
     }
 
@@ -54,7 +54,7 @@ extension PostgresStore {
     }
 
     /// The id of the user with `email`, created with their personal realm when absent. The
-    /// realm enters the realm feed after commit (see ``PostgresFeed``); announce it then.
+    /// realm enters the realm feed after commit (see ``PostgresFeed``); publish it then.
     ///
     /// Race-safe: of two transactions creating the same email, the second waits on the unique
     /// key until the first commits, inserts nothing, and then finds the committed row. Only the

@@ -103,7 +103,7 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     }
 
     public func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession {
-        try await writeGrouped(announcing: .realms) { connection in
+        try await writeGrouped(publishing: .realms) { connection in
             let now = registration.now.timeIntervalSince1970
             let userID = try await Self.findOrCreateUser(
                 connection, email: registration.email, environmentID: registration.environmentID, now: now
