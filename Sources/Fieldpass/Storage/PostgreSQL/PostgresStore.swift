@@ -19,8 +19,9 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     let realmPrefixes: RealmPrefixes
     /// Registrations and refresh rotations share write transactions (see ``GroupCommit``).
     /// Several commit at once: nothing they share is locked through a commit, and PostgreSQL
-    /// flushes concurrent commits' WAL together.
-    let groupCommit = GroupCommit<PostgresChange>(concurrentTransactions: 4)
+    /// flushes concurrent commits' WAL together. Smaller batches than SQLite's keep as many
+    /// changes under way while each transaction stays short.
+    let groupCommit = GroupCommit<PostgresChange>(maximumBatch: 32, concurrentTransactions: 4)
 
     public var sessionEvents: ChangeSignal { changes.sessionEvents }
     public var realmFeed: ChangeSignal { changes.realmFeed }
