@@ -43,6 +43,7 @@ from deployment import (  # noqa: E402
 from loadgen import HarnessError, Job, Load, WrkShape, run_wrk  # noqa: E402
 from report import machine, table, write_results  # noqa: E402
 from sockets import raise_open_file_limit  # noqa: E402
+from write_limit import measure_pgbench  # noqa: E402
 
 STORES = ("sqlite", "postgres")
 PUSH_RATE = 1000.0
@@ -90,6 +91,9 @@ FIGURES = (
 )
 PACED_P99_GOAL_MS = 10.0
 PUSH_P99_GOAL_MS = 20.0
+# register_device and refresh_token on PostgreSQL, as a share of pgbench -N on the same cluster.
+WRITE_GOAL = 0.5
+WRITE_FIGURES = ("register_device", "refresh_token")
 START_GOAL_MS = 300.0
 IDLE_RSS_GOAL_MB = 50.0
 SOCKET_GOAL_BYTES = 16 * 1024
@@ -112,8 +116,12 @@ def measure_es256(seconds: int) -> dict[str, float]:
 class StoreBench:
     """The figures of one running deployment."""
 
-    def __init__(self, deployment: Deployment, mode: Mode, shape: WrkShape, es256: dict[str, float], workdir: Path) -> None:
+    def __init__(
+        self, deployment: Deployment, mode: Mode, shape: WrkShape, es256: dict[str, float], workdir: Path,
+        write_limit: dict[str, float | int] | None = None,
+    ) -> None:
         self.deployment = deployment
+        self.write_limit = write_limit
         self.mode = mode
         self.shape = shape
         self.es256 = es256
@@ -135,7 +143,7 @@ class StoreBench:
             "idle_rss_kb": idle_rss_kb,
             "http": http,
             "sockets": sockets,
-            "other": self._other_rows(idle_rss_kb, sockets),
+            "other": self._write_limit_rows(http) + self._other_rows(idle_rss_kb, sockets),
         }
 
     def _onboard(self, count: int) -> list[SignedIn]:
@@ -213,31 +221,46 @@ class StoreBench:
             raise HarnessError(f"sockets.py failed (status {result.returncode}):\n{log.read_text()[-3000:]}")
         return json.loads(result.stdout)
 
+    def _write_limit_rows(self, http: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+        """pgbench -N on the same cluster (PostgreSQL only), and the write figures against it."""
+        if self.write_limit is None:
+            return []
+        tps = self.write_limit["write_tps"]
+        rows = [other_row(f"pgbench -N, {self.write_limit['clients']} clients (the limit)", tps, "tx/s")]
+        for name in WRITE_FIGURES:
+            share = http[name]["req_s"] / tps
+            rows.append(other_row(
+                f"{name}, share of pgbench -N", round(100 * share, 1), "%", f">= {100 * WRITE_GOAL:g} % of pgbench -N",
+                share >= WRITE_GOAL,
+            ))
+        return rows
+
     def _other_rows(self, idle_rss_kb: list[int], sockets: dict[str, Any]) -> list[dict[str, Any]]:
         push = sockets["push"]
         start = max(self.deployment.start_to_ready_ms)
         idle_mb = max(idle_rss_kb) / 1024
         per_socket = sockets["bytes_per_socket"]
         p99_sent = push["p99_after_sent_ms"]
-
-        def row(figure: str, value: float | None, unit: str, goal: str = "", met: bool | None = None) -> dict[str, Any]:
-            return {"figure": figure, "value": value, "unit": unit, "goal": goal, "met": met}
-
         return [
-            row("start to ready (slowest instance)", round(start, 1), "ms", f"< {START_GOAL_MS:g} ms", start < START_GOAL_MS),
-            row("idle RSS (largest instance)", round(idle_mb, 1), "MB", f"< {IDLE_RSS_GOAL_MB:g} MB", idle_mb < IDLE_RSS_GOAL_MB),
-            row(f"RSS before {sockets['sockets']} sockets (sum)", round(sockets["rss_before_kb"] / 1024, 1), "MB"),
-            row(f"RSS with {sockets['opened']} sockets open (sum)", round(sockets["rss_after_kb"] / 1024, 1), "MB"),
-            row("server bytes per socket", per_socket, "B", f"<= {SOCKET_GOAL_BYTES} B",
+            other_row("start to ready (slowest instance)", round(start, 1), "ms", f"< {START_GOAL_MS:g} ms", start < START_GOAL_MS),
+            other_row("idle RSS (largest instance)", round(idle_mb, 1), "MB", f"< {IDLE_RSS_GOAL_MB:g} MB", idle_mb < IDLE_RSS_GOAL_MB),
+            other_row(f"RSS before {sockets['sockets']} sockets (sum)", round(sockets["rss_before_kb"] / 1024, 1), "MB"),
+            other_row(f"RSS with {sockets['opened']} sockets open (sum)", round(sockets["rss_after_kb"] / 1024, 1), "MB"),
+            other_row("server bytes per socket", per_socket, "B", f"<= {SOCKET_GOAL_BYTES} B",
                 per_socket is not None and per_socket <= SOCKET_GOAL_BYTES),
-            row(f"push events sent ({push['rate_target']:g}/s wanted)", push["rate_sent"], "/s"),
-            row("push p50, frame - request sent", push["p50_after_sent_ms"], "ms"),
-            row("push p99, frame - request sent", p99_sent, "ms", f"< {PUSH_P99_GOAL_MS:g} ms",
+            other_row(f"push events sent ({push['rate_target']:g}/s wanted)", push["rate_sent"], "/s"),
+            other_row("push p50, frame - request sent", push["p50_after_sent_ms"], "ms"),
+            other_row("push p99, frame - request sent", p99_sent, "ms", f"< {PUSH_P99_GOAL_MS:g} ms",
                 p99_sent is not None and p99_sent < PUSH_P99_GOAL_MS),
-            row("push p50, frame - answer received", push["p50_after_answer_ms"], "ms"),
-            row("push p99, frame - answer received", push["p99_after_answer_ms"], "ms"),
-            row(f"push errors (of {push['events']} events)", push["errors"], ""),
+            other_row("push p50, frame - answer received", push["p50_after_answer_ms"], "ms"),
+            other_row("push p99, frame - answer received", push["p99_after_answer_ms"], "ms"),
+            other_row(f"push errors (of {push['events']} events)", push["errors"], ""),
         ]
+
+
+def other_row(figure: str, value: float | None, unit: str, goal: str = "", met: bool | None = None) -> dict[str, Any]:
+    """One row of the table below the wrk figures."""
+    return {"figure": figure, "value": value, "unit": unit, "goal": goal, "met": met}
 
 
 def progress(step: str) -> None:
@@ -321,13 +344,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         results["es256"] = measure_es256(mode.openssl_seconds)
         idp = start_idp(sys.executable, workdir / "idp")
         for store in stores:
+            write_limit = None
+            if postgres is not None and store == "postgres":
+                progress(f"{store}: pgbench -N, the write limit")
+                write_limit = measure_pgbench(postgres, mode.wrk_seconds)
             progress(f"{store}: starting")
             if postgres is not None and store == "postgres":
                 deployment = start_postgres(binary, idp, workdir, postgres)
             else:
                 deployment = start_sqlite(binary, idp, workdir)
             try:
-                results["stores"][store] = StoreBench(deployment, mode, shape, results["es256"], workdir).run()
+                results["stores"][store] = StoreBench(deployment, mode, shape, results["es256"], workdir, write_limit).run()
             finally:
                 deployment.stop()
     except (Exception, pytest.fail.Exception) as error:

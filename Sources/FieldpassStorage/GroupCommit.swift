@@ -9,8 +9,8 @@ protocol GroupedChange: Sendable {
 /// Group commit: changes that arrive while a transaction is committing wait, and the next
 /// transaction applies all of them together.
 ///
-/// A burst of registrations then costs one `BEGIN`/`COMMIT` (one WAL sync, one turn at the
-/// feed counter) instead of one each. Every caller is answered only after the transaction
+/// A burst of registrations then costs one `BEGIN`/`COMMIT` (one WAL sync) instead of one
+/// each. Every caller is answered only after the transaction
 /// that holds its change has committed ("stored before answered"); the stores run each
 /// change in a savepoint of its own, so one that fails is rolled back and fails alone.
 final class GroupCommit<Change: GroupedChange>: Sendable {
@@ -20,24 +20,29 @@ final class GroupCommit<Change: GroupedChange>: Sendable {
 
     private struct Queue {
         var waiting: [Change] = []
-        var committing = false
+        var committers = 0
     }
 
     private let queue = Mutex(Queue())
     private let maximumBatch: Int
+    private let concurrentTransactions: Int
 
     /// `maximumBatch` bounds one transaction, so that its locks and its answers stay short.
-    init(maximumBatch: Int = 128) {
+    /// `concurrentTransactions` is how many may be under way at once: one for a store with a
+    /// single writer (SQLite), more where commits can overlap (PostgreSQL).
+    init(maximumBatch: Int = 128, concurrentTransactions: Int = 1) {
         self.maximumBatch = maximumBatch
+        self.concurrentTransactions = concurrentTransactions
     }
 
-    /// Queues `change`. The first change of an idle queue starts a loop that commits with
-    /// `commit` until nothing waits; every caller of one store passes the same function.
+    /// Queues `change`. While fewer than `concurrentTransactions` loops run, it starts one
+    /// that commits with `commit` until nothing waits; every caller of one store passes the
+    /// same function.
     func submit(_ change: Change, commit: @escaping Commit) {
         let startsLoop = queue.withLock { queue in
             queue.waiting.append(change)
-            guard !queue.committing else { return false }
-            queue.committing = true
+            guard queue.committers < concurrentTransactions else { return false }
+            queue.committers += 1
             return true
         }
         if startsLoop { Task { await commitWhileWaiting(commit) } }
@@ -48,7 +53,7 @@ final class GroupCommit<Change: GroupedChange>: Sendable {
             let batch = queue.withLock { queue -> [Change] in
                 let batch = Array(queue.waiting.prefix(maximumBatch))
                 queue.waiting.removeFirst(batch.count)
-                if batch.isEmpty { queue.committing = false }
+                if batch.isEmpty { queue.committers -= 1 }
                 return batch
             }
             guard !batch.isEmpty else { return }

@@ -122,12 +122,14 @@ struct TestEnvironment {
         )
     }
 
-    /// A registration straight into the store, as `register_device` makes it.
+    /// A registration straight into the store (or into `other`, another instance's store on
+    /// the same database), as `register_device` makes it.
     func register(
-        email: String = "alice@example.com", sessionID: String? = nil, expiresIn: TimeInterval = 600
+        email: String = "alice@example.com", sessionID: String? = nil, expiresIn: TimeInterval = 600,
+        on other: (any OnboardingStore)? = nil
     ) async throws -> (OnboardingSession, state: String) {
         let state = try Crypto.randomToken()
-        let session = try await store.registerDevice(
+        let session = try await (other ?? store).registerDevice(
             DeviceRegistration(
                 email: email, environmentID: "dev", deviceName: "Pixel", platform: "android",
                 sessionID: try sessionID ?? Crypto.randomToken(), state: state, nonce: try Crypto.randomToken(),

@@ -1,6 +1,7 @@
 /// A session event as stored, with its place in the session and in the store.
 public struct StoredEvent: Sendable, Equatable {
-    /// Global row id: the order of the cross-process feed.
+    /// Global row id: the order of the cross-process feed (0 where PostgreSQL has not placed
+    /// the event in it yet, see `PostgresFeed`).
     public var rowID: Int64
     public var sessionID: String
     public var seq: Int

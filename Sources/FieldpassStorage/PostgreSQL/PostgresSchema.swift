@@ -140,6 +140,22 @@ enum PostgresSchema {
             CREATE INDEX refresh_tokens_rotated ON refresh_tokens(rotated_at) WHERE rotated_at IS NOT NULL;
             """
         ),
+        (
+            // Feed positions are given after commit, by readers (PostgresFeed): rows are stored
+            // unplaced, with their transaction's id and their order of writing.
+            "4-feed-placement",
+            """
+            CREATE SEQUENCE feed_writes;
+            ALTER TABLE session_events DROP CONSTRAINT session_events_pkey;
+            ALTER TABLE session_events ALTER COLUMN id DROP NOT NULL;
+            CREATE UNIQUE INDEX session_events_position ON session_events(id);
+            ALTER TABLE session_events ADD COLUMN writer_xid xid8, ADD COLUMN written bigint;
+            CREATE INDEX session_events_unplaced ON session_events(writer_xid) WHERE id IS NULL;
+            ALTER TABLE realms ALTER COLUMN feed_seq DROP NOT NULL;
+            ALTER TABLE realms ADD COLUMN writer_xid xid8, ADD COLUMN written bigint;
+            CREATE INDEX realms_unplaced ON realms(writer_xid) WHERE feed_seq IS NULL;
+            """
+        ),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

@@ -4,17 +4,15 @@ import PostgresNIO
 
 /// Session events and the cross-instance event feed.
 ///
-/// Feed order: an event's row id is taken from the `counters` row 'session_events', not from
-/// a sequence. Taking it locks that row until the transaction ends, so a second writer
-/// waits for the first to commit or roll back before it gets the next id: ids become visible
-/// in the order they were handed out, with no holes. A reader that remembers the highest
-/// id it has seen therefore never skips an event that commits late, which a sequence (whose
-/// values commit out of order) could not promise. The lock is taken as the last step of
-/// each transaction that stores events, so it is held for little more than the commit.
+/// Feed order: an event's row id is its position in the feed, given after its transaction
+/// committed (see ``PostgresFeed``), so ids become visible in order, with no holes, and a
+/// reader that remembers the highest id it has seen never skips an event that commits late.
+/// The events a write returns, and those a session's own read finds not placed yet, carry
+/// row id 0.
 extension PostgresStore {
     public func completeLogin(_ login: CompletedLogin, now: Date) async throws -> [StoredEvent] {
         let announced = realmPrefixes.outward(login.session.realmPath, environmentID: login.session.environmentID)
-        return try await write { connection in
+        return try await writeEvents { connection in
             let session = login.session
             let timestamp = now.timeIntervalSince1970
             // The person first, as every change to a person's devices and tokens does.
@@ -48,7 +46,7 @@ extension PostgresStore {
     }
 
     public func failLogin(sessionID: String, error: String, description: String, audited: Bool, now: Date) async throws -> [StoredEvent] {
-        try await write { connection in
+        try await writeEvents { connection in
             guard let session = try await connection.first(
                 """
                 UPDATE sessions SET status = 'failed' WHERE id = \(sessionID) AND status IN ('pending', 'exchanging')
@@ -73,7 +71,7 @@ extension PostgresStore {
             try await Self.storedEvents(
                 connection.rows(
                     """
-                    SELECT id, session_id, seq, frame, created_at FROM session_events
+                    SELECT coalesce(id, 0) AS id, session_id, seq, frame, created_at FROM session_events
                     WHERE session_id = \(sessionID) AND seq > \(after) ORDER BY seq
                     """
                 )
@@ -82,7 +80,8 @@ extension PostgresStore {
     }
 
     public func events(afterRowID id: Int64, limit: Int) async throws -> [StoredEvent] {
-        try await read { connection in
+        try await placeCommitted(.sessionEvents)
+        return try await read { connection in
             try await Self.storedEvents(
                 connection.rows(
                     "SELECT id, session_id, seq, frame, created_at FROM session_events WHERE id > \(id) ORDER BY id LIMIT \(limit)"
@@ -130,7 +129,7 @@ extension PostgresStore {
     }
 
     public func sweepSessions(now: Date, deleteBefore: Date) async throws -> [StoredEvent] {
-        let events = try await write { connection in
+        try await writeEvents { connection in
             let timestamp = now.timeIntervalSince1970
             // Conditional, so two instances sweeping at once expire each session once.
             let expired = try await connection.values(
@@ -155,11 +154,10 @@ extension PostgresStore {
             try await Self.purgeSpentTokens(connection, now: timestamp)
             return try await Self.append(expired.sorted().map { (.sessionExpired, $0) }, on: connection, now: timestamp)
         }
-        return events
     }
 
     public func markRealmInitialized(path: String, environmentID: String?, now: Date) async throws -> [StoredEvent]? {
-        try await write { [realmPrefixes] connection -> [StoredEvent]? in
+        let events = try await write { [realmPrefixes] connection -> [StoredEvent]? in
             let timestamp = now.timeIntervalSince1970
             guard let realm = try await connection.first(
                 "SELECT user_id, environment_id, initialized FROM realms WHERE path = \(path) FOR UPDATE"
@@ -178,18 +176,27 @@ extension PostgresStore {
             let announced = realmPrefixes.outward(path, environmentID: realmEnvironment)
             let events = try await Self.append(waiting.sorted().map { (.dataReady(realmPath: announced), $0) }, on: connection, now: timestamp)
             if !(try realm.get("initialized", as: Bool.self)) {
-                // A change the integration feed shows again, now as initialized.
-                let position = try await Self.nextFeedSeq(connection)
+                // A change the integration feed shows again, now as initialized: unplaced, it
+                // takes a new position after commit.
                 try await connection.execute(
-                    "UPDATE realms SET initialized = true, initialized_at = \(timestamp), feed_seq = \(position) WHERE path = \(path)"
+                    """
+                    UPDATE realms SET initialized = true, initialized_at = \(timestamp), feed_seq = NULL,
+                        (writer_xid, written) = (\(unescaped: PostgresFeed.unplacedMark))
+                    WHERE path = \(path)
+                    """
                 )
             }
             return events
         }
+        if events != nil {
+            await publish(.realms)
+            await publish(.sessionEvents)
+        }
+        return events
     }
 
-    /// Appends events, each with its session's next `seq`, then gives them their feed ids
-    /// (see the type's comment) and wakes every instance's hub at commit.
+    /// Appends events, each with its session's next `seq`, unplaced in the feed (see the
+    /// type's comment): publish them after commit.
     static func append(
         _ events: [(event: SessionEvent, sessionID: String)], on connection: PostgresConnection, now: Double
     ) async throws -> [StoredEvent] {
@@ -201,24 +208,19 @@ extension PostgresStore {
             ) else { throw StoreInconsistency("no session for event") }
             numbered.append((event, sessionID, seq, try event.storedForm()))
         }
-        let count = Int64(numbered.count)
-        guard let last = try await connection.value(
-            "UPDATE counters SET value = value + \(count) WHERE name = 'session_events' RETURNING value", as: Int64.self
-        ) else { throw StoreInconsistency("session event counter missing") }
         var stored: [StoredEvent] = []
-        for (offset, item) in numbered.enumerated() {
-            let rowID = last - count + 1 + Int64(offset)
+        for item in numbered {
             try await connection.execute(
                 """
-                INSERT INTO session_events (id, session_id, seq, type, frame, terminal, created_at)
-                VALUES (\(rowID), \(item.sessionID), \(item.seq), \(item.event.type), \(item.storedForm), \(item.event.isTerminal), \(now))
+                INSERT INTO session_events (session_id, seq, type, frame, terminal, created_at, writer_xid, written)
+                VALUES (\(item.sessionID), \(item.seq), \(item.event.type), \(item.storedForm), \(item.event.isTerminal), \(now),
+                        \(unescaped: PostgresFeed.unplacedMark))
                 """
             )
             stored.append(StoredEvent(
-                rowID: rowID, sessionID: item.sessionID, seq: item.seq, event: item.event, storedAt: now
+                rowID: 0, sessionID: item.sessionID, seq: item.seq, event: item.event, storedAt: now
             ))
         }
-        try await connection.execute("SELECT pg_notify(\(PostgresChangeListener.channel), 'events')")
         return stored
     }
 

@@ -7,12 +7,17 @@ struct PostgresChange: GroupedChange {
     /// deadlock), which is then run again or fails every change in it.
     let apply: @Sendable (PostgresConnection) async throws -> @Sendable () -> Void
     let abandon: @Sendable (any Error) -> Void
+    /// The feed to publish once the transaction committed, if the change writes to one.
+    let publishes: PostgresFeed?
 }
 
 extension PostgresStore {
     /// Runs `body` as one change of the next shared write transaction (see ``GroupCommit``).
     /// Returns after that transaction committed; a `body` that throws is rolled back alone.
-    func writeGrouped<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    /// A change that may write to a feed names it in `publishing`.
+    func writeGrouped<T: Sendable>(
+        publishing feed: PostgresFeed? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let change = PostgresChange(
                 apply: { connection in
@@ -28,15 +33,18 @@ extension PostgresStore {
                         return { continuation.resume(throwing: error) }
                     }
                 },
-                abandon: { continuation.resume(throwing: $0) }
+                abandon: { continuation.resume(throwing: $0) },
+                publishes: feed
             )
             // One transaction for the batch, run again whole after a deadlock.
             groupCommit.submit(change) { batch in
-                try await write { connection in
+                let answers = try await write { connection in
                     var answers: [@Sendable () -> Void] = []
                     for change in batch { answers.append(try await change.apply(connection)) }
                     return answers
                 }
+                for feed in Set(batch.compactMap(\.publishes)) { await publish(feed) }
+                return answers
             }
         }
     }

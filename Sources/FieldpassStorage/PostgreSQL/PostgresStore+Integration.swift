@@ -3,10 +3,11 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    /// Positions become visible in commit order (see ``nextFeedSeq(_:)``), so a reader that
-    /// continues after the last position it saw never skips a realm.
+    /// Positions become visible in the order they are given (see ``PostgresFeed``), so a
+    /// reader that continues after the last position it saw never skips a realm.
     public func realmFeed(environmentID: String, after: Int64, initialized: Bool?, limit: Int) async throws -> [RealmFeedEntry] {
-        try await read { connection in
+        try await placeCommitted(.realms)
+        return try await read { connection in
             try await connection.rows(
                 """
                 SELECT r.feed_seq, r.path, r.user_id, u.email, r.initialized, u.signed_in_at IS NOT NULL AS signed_in, r.created_at
@@ -26,7 +27,8 @@ extension PostgresStore {
     }
 
     public func realmFeedPosition() async throws -> Int64 {
-        try await read { connection in
+        try await placeCommitted(.realms)
+        return try await read { connection in
             try await connection.value("SELECT value FROM counters WHERE name = 'realm_feed'", as: Int64.self) ?? 0
         }
     }

@@ -20,7 +20,7 @@ extension PostgresStore {
     }
 
     public func ensureUser(email: String, environmentID: String, now: Date) async throws -> UserRecord {
-        try await write { connection in
+        let user = try await write { connection in
             let id = try await Self.findOrCreateUser(
                 connection, email: email, environmentID: environmentID, now: now.timeIntervalSince1970
             )
@@ -29,6 +29,8 @@ extension PostgresStore {
             }
             return user
         }
+        await publish(.realms)
+        return user
     }
 
     public func setRole(_ role: Role, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
@@ -54,7 +56,8 @@ extension PostgresStore {
         try await read { connection in try await Self.fetchFacts(connection, userID: userID, environmentID: environmentID) }
     }
 
-    /// The id of the user with `email`, created with their personal realm when absent.
+    /// The id of the user with `email`, created with their personal realm when absent. The
+    /// realm enters the realm feed after commit (see ``PostgresFeed``); publish it then.
     ///
     /// Race-safe: of two transactions creating the same email, the second waits on the unique
     /// key until the first commits, inserts nothing, and then finds the committed row. Only the
@@ -70,11 +73,10 @@ extension PostgresStore {
             """,
             as: String.self
         ) {
-            let feedSeq = try await nextFeedSeq(connection)
             try await connection.execute(
                 """
-                INSERT INTO realms (path, environment_id, user_id, created_at, feed_seq)
-                VALUES (\(RealmPath.personal(userID: id)), \(environmentID), \(id), \(now), \(feedSeq))
+                INSERT INTO realms (path, environment_id, user_id, created_at, writer_xid, written)
+                VALUES (\(RealmPath.personal(userID: id)), \(environmentID), \(id), \(now), \(unescaped: PostgresFeed.unplacedMark))
                 """
             )
             return id
@@ -83,21 +85,6 @@ extension PostgresStore {
             "SELECT id FROM users WHERE environment_id = \(environmentID) AND email = \(email)", as: String.self
         ) else { throw DirectoryError.unknownUser }
         return id
-    }
-
-    /// The next position in the realm feed: a counter, so positions are never reused.
-    ///
-    /// The `UPDATE` keeps the counter row locked until this transaction ends, so transactions
-    /// that take positions commit in position order: a feed reader never sees a position while
-    /// a smaller one is still to commit, and so never skips one that commits late. Other feed
-    /// writers wait on that lock, so call this as late in the transaction as possible. The
-    /// notification is delivered at commit and wakes the feed's long-polls on every instance.
-    static func nextFeedSeq(_ connection: PostgresConnection) async throws -> Int64 {
-        guard let seq = try await connection.value(
-            "UPDATE counters SET value = value + 1 WHERE name = 'realm_feed' RETURNING value", as: Int64.self
-        ) else { throw StoreInconsistency("realm feed counter missing") }
-        try await connection.execute("SELECT pg_notify(\(PostgresChangeListener.channel), 'realms')")
-        return seq
     }
 
     /// The user, if they are of `environmentID`. With `forUpdate`, their row stays locked until

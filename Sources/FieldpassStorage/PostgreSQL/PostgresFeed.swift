@@ -1,0 +1,79 @@
+import PostgresNIO
+
+/// A feed that readers follow with a cursor (everything after the last position seen): the
+/// session events, which the event hubs follow, or the realm feed of the integration API.
+///
+/// Writers do not number their rows. A row is stored unplaced (no position), with the id of
+/// its transaction and the order it was written in. After its commit the writer places the
+/// committed rows if no other placing is under way (``PostgresStore/publish(_:)``), and a
+/// reader places whatever is left before it reads (``PostgresStore/placeCommitted(_:)``).
+/// So no writer holds a lock that another writer waits for, and concurrent commits do not
+/// queue behind one another's WAL flush. Placing:
+/// - happens only after a row committed, under a lock that only placing takes, so positions
+///   become visible in the order they are given: a reader never skips a row that committed
+///   late, and rolled-back rows take no position (no gaps);
+/// - waits until every transaction of this database that could still commit an earlier row
+///   has ended (the row's transaction id is below the oldest of them) and follows
+///   transaction ids, so rows keep the order their transactions began writing in, as with a
+///   counter row's lock. Other databases' transactions do not hold it back.
+enum PostgresFeed: String, Sendable {
+    case sessionEvents = "events"
+    case realms
+
+    /// The values of `writer_xid, written` for a row stored unplaced.
+    static let unplacedMark = "pg_current_xact_id(), nextval('feed_writes')"
+
+    /// The `NOTIFY` payload that wakes this feed's readers (see ``PostgresChangeListener``).
+    var payload: String { rawValue }
+
+    private var table: String { self == .sessionEvents ? "session_events" : "realms" }
+    private var position: String { self == .sessionEvents ? "id" : "feed_seq" }
+    private var counter: String { self == .sessionEvents ? "session_events" : "realm_feed" }
+    private var keys: [String] { self == .sessionEvents ? ["session_id", "seq"] : ["path"] }
+
+    /// The advisory lock placing holds: one placing transaction at a time per feed.
+    var placingLock: Int64 { self == .sessionEvents ? 0x6670_6665_6564_0001 : 0x6670_6665_6564_0002 }
+
+    /// The id, as text, of the newest transaction whose committed rows are still unplaced.
+    var newestUnplacedWriter: PostgresQuery {
+        PostgresQuery(unsafeSQL: "SELECT writer_xid::text FROM \(table) WHERE \(position) IS NULL ORDER BY writer_xid DESC LIMIT 1")
+    }
+
+    /// Whether rows of the transaction `writer` (from ``newestUnplacedWriter``) or older wait.
+    func unplaced(upTo writer: String) -> PostgresQuery {
+        var binds = PostgresBindings()
+        binds.append(writer)
+        return PostgresQuery(
+            unsafeSQL: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE \(position) IS NULL AND writer_xid <= $1::xid8)", binds: binds
+        )
+    }
+
+    /// Gives the committed rows that may be placed the next positions of the feed's counter,
+    /// in (transaction id, write order). Run holding ``placingLock``: the statement's snapshot
+    /// is then taken after the previous placing committed. The rows that may be placed are
+    /// those older than every transaction of this database that the snapshot sees running.
+    var placement: PostgresQuery {
+        let keyList = keys.joined(separator: ", ")
+        let join = keys.map { "t.\($0) = ready.\($0)" }.joined(separator: " AND ")
+        return PostgresQuery(
+            unsafeSQL: """
+                WITH snapshot AS (SELECT pg_current_snapshot() AS s), oldest_running AS (
+                    SELECT coalesce(
+                        (SELECT min(x) FROM snapshot, pg_snapshot_xip(s) AS x
+                         WHERE x::xid IN (SELECT backend_xid FROM pg_stat_activity WHERE datname = current_database())),
+                        (SELECT pg_snapshot_xmax(s) FROM snapshot)
+                    ) AS xid
+                ), ready AS (
+                    SELECT \(keyList), row_number() OVER (ORDER BY writer_xid, written) AS n
+                    FROM \(table) WHERE \(position) IS NULL AND writer_xid < (SELECT xid FROM oldest_running)
+                ), base AS (
+                    UPDATE counters SET value = value + (SELECT count(*) FROM ready)
+                    WHERE name = '\(counter)' AND EXISTS (SELECT 1 FROM ready)
+                    RETURNING value - (SELECT count(*) FROM ready) AS value
+                )
+                UPDATE \(table) t SET \(position) = base.value + ready.n
+                FROM ready, base WHERE \(join) AND t.\(position) IS NULL
+                """
+        )
+    }
+}

@@ -1,0 +1,61 @@
+import FieldpassDomain
+import PostgresNIO
+
+extension PostgresStore {
+    /// Places every row of `feed` that committed before this call (see ``PostgresFeed``), so
+    /// that a read after it sees them: a change is in the feed once its write has answered.
+    ///
+    /// Waits while a transaction older than those rows is still open, since their positions
+    /// must come after that transaction's rows; at most ``placingWait``, after which the read
+    /// goes on without them (a follower gets them at a later read: late, never skipped).
+    func placeCommitted(_ feed: PostgresFeed) async throws {
+        guard let newest = try await read({ connection in try await connection.value(feed.newestUnplacedWriter, as: String.self) })
+        else { return }
+        let deadline = ContinuousClock.now + Self.placingWait
+        while ContinuousClock.now < deadline {
+            let waiting = try await write { connection in
+                try await connection.execute("SELECT pg_advisory_xact_lock(\(feed.placingLock))")
+                try await connection.execute(feed.placement)
+                return try await connection.value(feed.unplaced(upTo: newest), as: Bool.self) ?? false
+            }
+            guard waiting else { return }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    /// How long a feed read waits for older transactions to end (see ``placeCommitted(_:)``):
+    /// the safety net's interval, after which a follower would look again anyway.
+    static let placingWait = Duration.seconds(1)
+
+    /// Makes a committed write to `feed` visible: places the committed rows unless another
+    /// placing is under way (a writer never waits for one), then wakes the readers of `feed`
+    /// on every instance. A write that finds placing busy leaves its rows to the next read,
+    /// which places them before reading; so a read changes nothing when writes come one at
+    /// a time.
+    ///
+    /// The notification is not sent from inside the writing transaction: PostgreSQL queues
+    /// notifications under one lock for the whole server, held through the committing
+    /// transaction's WAL flush, so every notifying commit would wait for the one before.
+    /// Sent on its own with `synchronous_commit` off (a notification does not outlive a crash
+    /// anyway), it holds that lock for a moment only. Failures are left to the readers'
+    /// safety net: the write itself has committed.
+    func publish(_ feed: PostgresFeed) async {
+        _ = try? await write { connection in
+            guard try await connection.value("SELECT pg_try_advisory_xact_lock(\(feed.placingLock))", as: Bool.self) == true
+            else { return }
+            try await connection.execute(feed.placement)
+        }
+        _ = try? await read { connection in
+            try await connection.execute(
+                "SELECT set_config('synchronous_commit', 'off', true), pg_notify(\(PostgresChangeListener.channel), \(feed.payload))"
+            )
+        }
+    }
+
+    /// Runs `body` in one transaction (see ``write(_:)``), then publishes the events it stored.
+    func writeEvents(_ body: @escaping @Sendable (PostgresConnection) async throws -> [StoredEvent]) async throws -> [StoredEvent] {
+        let events = try await write(body)
+        if !events.isEmpty { await publish(.sessionEvents) }
+        return events
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PostgresNIO
+import Testing
+@testable import Fieldpass
+@testable import FieldpassDomain
+@testable import FieldpassStorage
+
+/// Registrations on several instances must not commit one at a time, and the realm feed must
+/// still list every one of them once, in order.
+@Suite("Concurrent commits on PostgreSQL", .timeLimit(.minutes(1)))
+struct ConcurrentCommitTests {
+    /// While a transaction that created a realm stays open, 200 registrations over two
+    /// instances' stores must all commit: none may wait for another feed writer's commit.
+    /// Then the integration feed, followed with its cursor, lists all 201 realms once, the
+    /// open transaction's first, at consecutive positions.
+    @Test func twoHundredRegistrationsOverTwoInstancesCommitWhileAnotherFeedWriterIsOpen() async throws {
+        try await TestEnvironment.with(store: .postgres) { environment in
+            let first = try #require(environment.store as? PostgresStore)
+            let opened = try StoreFactory.open(
+                environment.configuration.storage, realmPrefixes: environment.configuration.realmPrefixes, logger: Logger(label: "test")
+            )
+            try await opened.use { other in
+                let second = try #require(other as? PostgresStore)
+                let start = try await first.realmFeedPosition()
+                let (began, beganSignal) = AsyncStream.makeStream(of: Void.self)
+                let (release, releaseSignal) = AsyncStream.makeStream(of: Void.self)
+                // Answers whether it was released while still open (rather than giving up).
+                let feedWriter = Task {
+                    try await first.write { connection in
+                        _ = try await PostgresStore.findOrCreateUser(connection, email: "open@example.com", environmentID: "dev", now: 0)
+                        beganSignal.yield()
+                        return await Self.arrives(release, within: .seconds(20))
+                    }
+                }
+                for await _ in began { break }
+                let emails = (0..<200).map { "worker\($0)@example.com" }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (index, email) in emails.enumerated() {
+                        group.addTask { _ = try await environment.register(email: email, on: index.isMultiple(of: 2) ? first : second) }
+                    }
+                    try await group.waitForAll()
+                }
+                releaseSignal.yield()
+                #expect(try await feedWriter.value, "registrations waited for an open transaction's commit")
+
+                let listed = try await Self.followFeed(environment)
+                #expect(listed.first == "open@example.com")
+                #expect(listed.count == 201)
+                #expect(Set(listed) == Set(emails + ["open@example.com"]))
+                let positions = try await second.realmFeed(environmentID: "dev", after: start, initialized: nil, limit: 1000).map(\.feedSeq)
+                #expect(positions == Array((start + 1)...(start + 201)))
+            }
+        }
+    }
+
+    /// Whether `signal` yields before `timeout` passes.
+    private static func arrives(_ signal: AsyncStream<Void>, within timeout: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await _ in signal { return true }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? false
+        }
+    }
+
+    /// The emails of every realm in the integration feed, page after page, as a backend reads it.
+    private static func followFeed(_ environment: TestEnvironment) async throws -> [String] {
+        let headers: HTTPFields = [.authorization: "Bearer \(try environment.serviceToken())"]
+        return try await environment.application().test(.router) { client in
+            var emails: [String] = []
+            var cursor: String?
+            while true {
+                let query = cursor.map { "&cursor=\($0)" } ?? ""
+                let page = try await client.execute(uri: "/integration/realms?limit=50\(query)", method: .get, headers: headers) { response in
+                    try JSONDecoder().decode(FeedPage.self, from: Data(buffer: response.body))
+                }
+                guard !page.realms.isEmpty else { return emails }
+                emails += page.realms.map(\.email)
+                cursor = page.cursor
+            }
+        }
+    }
+
+    /// What the test reads of a feed page.
+    private struct FeedPage: Decodable {
+        struct Realm: Decodable {
+            var email: String
+        }
+
+        var realms: [Realm]
+        var cursor: String
+    }
+}
