@@ -22,10 +22,12 @@ extension PostgresStore {
             let initialized = try await connection.value(
                 "SELECT initialized FROM realms WHERE path = \(session.realmPath) FOR SHARE", as: Bool.self
             ) ?? false
+            // Signed in, and on to `data_ready` at once when the realm is filled already.
+            let status = initialized ? SessionRules.dataReady.to : SessionRules.signIn.to
             let updated = try await connection.rows(
                 """
-                UPDATE sessions SET status = \(initialized ? "completed" : "authenticated")
-                WHERE id = \(session.id) AND status = 'exchanging' AND expires_at > \(timestamp) RETURNING 1
+                UPDATE sessions SET status = \(status.rawValue)
+                WHERE id = \(session.id) AND status = ANY(\(SessionRules.signIn.fromValues)) AND expires_at > \(timestamp) RETURNING 1
                 """
             )
             // The sweeper may have expired the session while the IdP was answering.
@@ -36,29 +38,23 @@ extension PostgresStore {
                 expiresAt: login.refreshTokenExpiresAt.timeIntervalSince1970,
                 maxExpiresAt: login.refreshTokenMaxExpiresAt.timeIntervalSince1970
             )
-            var events: [SessionEvent] = [
-                .token(accessToken: login.accessToken, refreshToken: login.refreshToken, expiresIn: login.accessTokenTTL),
-                .realmInitialized(realmPath: announced),
-            ]
-            if initialized { events.append(.dataReady(realmPath: announced)) }
+            let events = SessionRules.signInEvents(login, announcedRealm: announced, realmInitialized: initialized)
             return try await Self.append(events.map { ($0, session.id) }, on: connection, now: timestamp)
         }
     }
 
     public func failLogin(sessionID: String, error: String, description: String, audited: Bool, now: Date) async throws -> [StoredEvent] {
         try await writeEvents { connection in
+            let failure = SessionRules.failure
             guard let session = try await connection.first(
                 """
-                UPDATE sessions SET status = 'failed' WHERE id = \(sessionID) AND status IN ('pending', 'exchanging')
+                UPDATE sessions SET status = \(failure.to.rawValue) WHERE id = \(sessionID) AND status = ANY(\(failure.fromValues))
                 RETURNING environment_id, user_id, device_id
                 """
             ) else { return [] }
             if audited {
-                let userID: String = try session.get("user_id")
-                try await Self.audit(
-                    connection, environmentID: try session.get("environment_id"), actor: "browser", action: "login.\(error)",
-                    target: "user:\(userID)", before: nil, after: ["device_id": try session.get("device_id")], now: now
-                )
+                let entry = AuditRecord.loginFailed(error: error, userID: try session.get("user_id"), deviceID: try session.get("device_id"))
+                try await Self.audit(connection, environmentID: try session.get("environment_id"), entry, now: now)
             }
             return try await Self.append(
                 [(.loginFailed(error: error, description: description), sessionID)], on: connection, now: now.timeIntervalSince1970
@@ -99,7 +95,7 @@ extension PostgresStore {
 
     public func endSession(id: String, now: Date) async throws {
         try await write { connection in
-            try await connection.execute("DELETE FROM session_events WHERE session_id = \(id) AND type = 'token'")
+            try await connection.execute("DELETE FROM session_events WHERE session_id = \(id) AND type = \(SessionRules.tokenEventType)")
             try await connection.execute(
                 "UPDATE sessions SET ended_at = \(now.timeIntervalSince1970) WHERE id = \(id) AND ended_at IS NULL"
             )
@@ -132,10 +128,11 @@ extension PostgresStore {
         try await writeEvents { connection in
             let timestamp = now.timeIntervalSince1970
             // Conditional, so two instances sweeping at once expire each session once.
+            let expiry = SessionRules.expiry
             let expired = try await connection.values(
                 """
-                UPDATE sessions SET status = 'expired'
-                WHERE expires_at <= \(timestamp) AND status IN ('pending', 'exchanging', 'authenticated')
+                UPDATE sessions SET status = \(expiry.to.rawValue)
+                WHERE expires_at <= \(timestamp) AND status = ANY(\(expiry.fromValues))
                 RETURNING id
                 """,
                 as: String.self
@@ -143,7 +140,7 @@ extension PostgresStore {
             // A session past its expiry has ended, whether or not its device heard the end.
             try await connection.execute(
                 """
-                DELETE FROM session_events WHERE type = 'token'
+                DELETE FROM session_events WHERE type = \(SessionRules.tokenEventType)
                 AND session_id IN (SELECT id FROM sessions WHERE expires_at <= \(timestamp) AND ended_at IS NULL)
                 """
             )
@@ -165,10 +162,11 @@ extension PostgresStore {
             let realmEnvironment: String = try realm.get("environment_id")
             guard environmentID == nil || realmEnvironment == environmentID else { return nil }
             let userID: String = try realm.get("user_id")
+            let dataReady = SessionRules.dataReady
             let waiting = try await connection.values(
                 """
-                UPDATE sessions SET status = 'completed'
-                WHERE user_id = \(userID) AND status = 'authenticated' AND expires_at > \(timestamp)
+                UPDATE sessions SET status = \(dataReady.to.rawValue)
+                WHERE user_id = \(userID) AND status = ANY(\(dataReady.fromValues)) AND expires_at > \(timestamp)
                 RETURNING id
                 """,
                 as: String.self

@@ -82,31 +82,15 @@ extension PostgresStore {
         try json.map { try JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
     }
 
-    /// Writes one audit entry; `before` and `after` are stored as JSON objects.
-    static func audit(
-        _ connection: PostgresConnection, environmentID: String, actor: String, action: String, target: String,
-        before: [String: String]?, after: [String: String]?, now: Date
-    ) async throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        func json(_ value: [String: String]?) throws -> String? {
-            try value.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
-        }
-        let beforeJSON = try json(before)
-        let afterJSON = try json(after)
+    /// Writes an entry a rule decided on; `before` and `after` are stored as JSON objects.
+    static func audit(_ connection: PostgresConnection, environmentID: String, _ entry: AuditRecord, now: Date) async throws {
+        let before = try entry.before.map(StableJSON.text)
+        let after = try entry.after.map(StableJSON.text)
         try await connection.execute(
             """
             INSERT INTO audit_log (environment_id, actor, action, target, before, after, at)
-            VALUES (\(environmentID), \(actor), \(action), \(target), \(beforeJSON), \(afterJSON), \(now.timeIntervalSince1970))
+            VALUES (\(environmentID), \(entry.actor), \(entry.action), \(entry.target), \(before), \(after), \(now.timeIntervalSince1970))
             """
-        )
-    }
-
-    /// Writes an entry a rule decided on.
-    static func audit(_ connection: PostgresConnection, environmentID: String, _ entry: AuditRecord, now: Date) async throws {
-        try await audit(
-            connection, environmentID: environmentID, actor: entry.actor, action: entry.action, target: entry.target,
-            before: entry.before, after: entry.after, now: now
         )
     }
 }

@@ -138,7 +138,7 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
                 VALUES (\(registration.sessionID), \(userID), \(deviceID), \(registration.environmentID),
                         \(registration.email), \(registration.state), \(registration.nonce), \(registration.codeVerifier),
                         \(registration.userCode), \(registration.confirmation?.loginID), \(registration.confirmation?.csrfToken),
-                        'pending', \(now), \(registration.expiresAt.timeIntervalSince1970))
+                        \(SessionRules.registered.rawValue), \(now), \(registration.expiresAt.timeIntervalSince1970))
                 """
             )
             return registration.pendingSession(userID: userID, deviceID: deviceID, role: role)
@@ -149,8 +149,9 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
         try await write { connection in
             guard let id = try await connection.value(
                 """
-                UPDATE sessions SET state_used = true, status = 'exchanging'
-                WHERE state = \(state) AND NOT state_used AND status = 'pending' AND expires_at > \(now.timeIntervalSince1970)
+                UPDATE sessions SET state_used = true, status = \(SessionRules.exchange.to.rawValue)
+                WHERE state = \(state) AND NOT state_used AND status = ANY(\(SessionRules.exchange.fromValues))
+                  AND expires_at > \(now.timeIntervalSince1970)
                   AND (login_id IS NULL OR confirmed_at IS NOT NULL)
                 RETURNING id
                 """,
