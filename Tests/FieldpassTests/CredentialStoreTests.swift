@@ -209,13 +209,18 @@ struct CredentialStoreTests {
         }
     }
 
+    /// Kept while a verifier could still accept the token: until its expiry plus the clock leeway.
     @Test(arguments: StoreKind.allCases) func aRevokedAccessTokenIsRememberedUntilItExpires(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
-            try await store.revokeAccessToken(jti: "gone", expiresAt: Date().addingTimeInterval(1))
+            let expiry = Date().addingTimeInterval(1)
+            let leeway = JWTVerificationPolicy().leeway
+            try await store.revokeAccessToken(jti: "gone", expiresAt: expiry)
             #expect(try await store.standing(jti: "gone", userID: nil, deviceID: nil, environmentID: "dev").revoked)
             #expect(!(try await store.standing(jti: "other", userID: nil, deviceID: nil, environmentID: "dev").revoked))
-            _ = try await store.sweepSessions(now: Date().addingTimeInterval(2), deleteBefore: Date())
+            _ = try await store.sweepSessions(now: expiry.addingTimeInterval(leeway - 1), deleteBefore: Date())
+            #expect(try await store.standing(jti: "gone", userID: nil, deviceID: nil, environmentID: "dev").revoked)
+            _ = try await store.sweepSessions(now: expiry.addingTimeInterval(leeway + 1), deleteBefore: Date())
             #expect(!(try await store.standing(jti: "gone", userID: nil, deviceID: nil, environmentID: "dev").revoked))
         }
     }

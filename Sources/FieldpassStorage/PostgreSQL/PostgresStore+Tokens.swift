@@ -116,7 +116,7 @@ extension PostgresStore {
     /// Deletes and clears what ``TokenPurge`` says no answer depends on any more.
     static func purgeSpentTokens(_ connection: PostgresConnection, now: Double) async throws {
         let purge = TokenPurge(now: now)
-        try await connection.execute("DELETE FROM revoked_tokens WHERE expires_at <= \(purge.expiredBy)")
+        try await connection.execute("DELETE FROM revoked_tokens WHERE expires_at <= \(purge.revocationsExpiredBy)")
         // Both skip tokens another transaction has locked (a rotation, a revocation): they are
         // done at the next sweep, and waiting for them could deadlock against a device
         // revocation that locks the same tokens in another order.

@@ -94,7 +94,7 @@ extension SQLiteStore {
     /// Deletes and clears what ``TokenPurge`` says no answer depends on any more.
     static func purgeSpentTokens(_ db: Database, now: Double) throws {
         let purge = TokenPurge(now: now)
-        try db.execute(cached: "DELETE FROM revoked_tokens WHERE expires_at <= ?", arguments: [purge.expiredBy])
+        try db.execute(cached: "DELETE FROM revoked_tokens WHERE expires_at <= ?", arguments: [purge.revocationsExpiredBy])
         try db.execute(cached: "DELETE FROM refresh_tokens WHERE expires_at <= ?", arguments: [purge.expiredBy])
         try db.execute(
             cached: """
