@@ -37,7 +37,7 @@ public func buildApplication(
             address: .hostname(configuration.server.host, port: configuration.server.port),
             serverName: "Fieldpass"
         ),
-        services: opened.services + [keys, hub, sweeper, userSweeper],
+        services: opened.services + opened.serverServices + [keys, hub, sweeper, userSweeper],
         onServerRunning: { channel in
             readiness.markServing()
             logger.info("Fieldpass listening", metadata: [

@@ -17,7 +17,7 @@ public enum StoreFactory {
             let store = PostgresStore(
                 client: client, listener: listener, timeout: .seconds(endpoint.settings.timeout), realmPrefixes: realmPrefixes
             )
-            return OpenedStore(store: store, services: [client, listener])
+            return OpenedStore(store: store, services: [client], serverServices: [listener])
         }
     }
 

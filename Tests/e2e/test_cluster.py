@@ -360,7 +360,7 @@ class ListenerKiller:
         self._thread.join(5)
 
     def _run(self) -> None:
-        with self.database.connect(read_only=False) as conn:
+        with self.database.connect() as conn:
             while not self._stop.is_set():
                 rows = conn.execute(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
