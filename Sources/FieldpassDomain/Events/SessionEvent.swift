@@ -32,24 +32,25 @@ extension SessionEvent {
     /// The form a store keeps: the event's fields as a JSON object, named as on the socket but
     /// without the sequence number, which the socket's frame adds when it is sent.
     package func storedForm() throws -> String {
-        try StableJSON.text(StoredFields(self))
+        try StableJSON.text(SessionEventFields(self))
     }
 
     /// The event a store kept. Frames stored whole by earlier versions read the same way.
     package init(storedForm: String) throws {
-        self = try JSONDecoder().decode(StoredFields.self, from: Data(storedForm.utf8)).event()
+        self = try JSONDecoder().decode(SessionEventFields.self, from: Data(storedForm.utf8)).event()
     }
 }
 
-/// The stored form's fields.
-private struct StoredFields: Codable {
-    var type: String
-    var accessToken: String?
-    var refreshToken: String?
-    var expiresIn: Int?
-    var realmPath: String?
-    var error: String?
-    var errorDescription: String?
+/// An event's fields as they are named on the socket: what a store keeps, and what the
+/// socket's frame carries besides `seq` and `token_type`.
+package struct SessionEventFields: Codable {
+    package var type: String
+    package var accessToken: String?
+    package var refreshToken: String?
+    package var expiresIn: Int?
+    package var realmPath: String?
+    package var error: String?
+    package var errorDescription: String?
 
     enum CodingKeys: String, CodingKey {
         case type
@@ -61,7 +62,7 @@ private struct StoredFields: Codable {
         case errorDescription = "error_description"
     }
 
-    init(_ event: SessionEvent) {
+    package init(_ event: SessionEvent) {
         type = event.type
         switch event {
         case .token(let accessToken, let refreshToken, let expiresIn):
