@@ -19,8 +19,10 @@ struct MeController: Sendable {
         guard let facts = try await directory.accessFacts(userID: user.id, environmentID: user.environmentID) else {
             throw DirectoryError.unknownUser
         }
-        let teams = try await directory.teams(environmentID: user.environmentID).filter { facts.teams.contains($0.id) }
-        return Me(user: user, role: user.role, teams: teams.map { Me.Team(id: $0.id, name: $0.name) }, realms: policy.realms(for: facts))
+        // By name regardless of case, as the team list orders them.
+        let teams = facts.teams.compactMap { id in facts.teamNames[id].map { Me.Team(id: id, name: $0) } }
+            .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+        return Me(user: user, role: user.role, teams: teams, realms: policy.realms(for: facts))
     }
 
     @Sendable func devices(_ request: Request, context: IdentifiedRequestContext) async throws -> DeviceList {

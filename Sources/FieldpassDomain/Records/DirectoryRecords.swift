@@ -91,11 +91,14 @@ public struct AccessFacts: Sendable, Equatable {
     public var teams: [String]
     /// Explicit grants by an admin: realm path (or pattern) → level.
     public var grants: [String: RealmAccess]
+    /// The names of `teams`, by id, read with them so that `/me` needs no second read.
+    public var teamNames: [String: String]
 
-    public init(user: UserRecord, teams: [String], grants: [String: RealmAccess]) {
+    public init(user: UserRecord, teams: [String], grants: [String: RealmAccess], teamNames: [String: String] = [:]) {
         self.user = user
         self.teams = teams
         self.grants = grants
+        self.teamNames = teamNames
     }
 }
 

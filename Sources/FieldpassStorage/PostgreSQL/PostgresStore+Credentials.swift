@@ -76,7 +76,7 @@ extension PostgresStore {
                 connection, environmentID: environmentID, .identityReset(actor: actor, userID: userID, issuer: user.idpIssuer, subject: subject, devicesRevoked: revoked), now: now
             )
         }
-        await publish(.sessionEvents)
+        publish(.sessionEvents)
         await revocationsCaughtUp()
     }
 

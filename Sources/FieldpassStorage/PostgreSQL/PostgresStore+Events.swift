@@ -43,23 +43,38 @@ extension PostgresStore {
         }
     }
 
+    /// One statement (ends the session and stores its event), committed on its own unless an
+    /// audit entry joins it: the callback's last step costs one round trip.
     public func failLogin(sessionID: String, error: String, description: String, audited: Bool, now: Date) async throws -> [StoredEvent] {
-        try await writeEvents { connection in
+        let event = SessionEvent.loginFailed(error: error, description: description)
+        let storedForm = try event.storedForm()
+        let timestamp = now.timeIntervalSince1970
+        let fail: @Sendable (PostgresConnection) async throws -> [StoredEvent] = { connection in
             let failure = SessionRules.failure
-            guard let session = try await connection.first(
+            guard let row = try await connection.first(
                 """
-                UPDATE sessions SET status = \(failure.to.rawValue) WHERE id = \(sessionID) AND status = ANY(\(failure.fromValues))
-                RETURNING environment_id, user_id, device_id
+                WITH failed AS (
+                    UPDATE sessions SET status = \(failure.to.rawValue), last_seq = last_seq + 1
+                    WHERE id = \(sessionID) AND status = ANY(\(failure.fromValues))
+                    RETURNING environment_id, user_id, device_id, last_seq
+                ), stored AS (
+                    INSERT INTO session_events (session_id, seq, type, frame, terminal, created_at, writer_xid, written)
+                    SELECT \(sessionID), last_seq, \(event.type), \(storedForm), \(event.isTerminal), \(timestamp),
+                           \(unescaped: PostgresFeed.unplacedMark)
+                    FROM failed RETURNING seq
+                )
+                SELECT environment_id, user_id, device_id, seq FROM failed, stored
                 """
             ) else { return [] }
             if audited {
-                let entry = AuditRecord.loginFailed(error: error, userID: try session.get("user_id"), deviceID: try session.get("device_id"))
-                try await Self.audit(connection, environmentID: try session.get("environment_id"), entry, now: now)
+                let entry = AuditRecord.loginFailed(error: error, userID: try row.get("user_id"), deviceID: try row.get("device_id"))
+                try await Self.audit(connection, environmentID: try row.get("environment_id"), entry, now: now)
             }
-            return try await Self.append(
-                [(.loginFailed(error: error, description: description), sessionID)], on: connection, now: now.timeIntervalSince1970
-            )
+            return [StoredEvent(rowID: 0, sessionID: sessionID, seq: try row.get("seq"), event: event, storedAt: timestamp)]
         }
+        let events = audited ? try await write(fail) : try await read(fail)
+        if !events.isEmpty { publish(.sessionEvents) }
+        return events
     }
 
     public func events(sessionID: String, after: Int) async throws -> [StoredEvent] {
@@ -187,8 +202,8 @@ extension PostgresStore {
             return events
         }
         if events != nil {
-            await publish(.realms)
-            await publish(.sessionEvents)
+            publish(.realms)
+            publish(.sessionEvents)
         }
         return events
     }

@@ -27,19 +27,24 @@ extension PostgresStore {
     /// the safety net's interval, after which a follower would look again anyway.
     static let placingWait = Duration.seconds(1)
 
-    /// Makes a committed write to `feed` visible: places the committed rows unless another
-    /// placing is under way (a writer never waits for one), then wakes the readers of `feed`
-    /// on every instance. A write that finds placing busy leaves its rows to the next read,
-    /// which places them before reading; so a read changes nothing when writes come one at
-    /// a time.
+    /// Makes committed writes to `feed` visible soon, without waiting (see ``FeedPublisher``):
+    /// the caller's answer needs no placing, since a read places what is left first.
+    func publish(_ feed: PostgresFeed) {
+        publisher.request(feed) { [self] feed in await placeAndNotify(feed) }
+    }
+
+    /// Places the committed rows unless another placing is under way (a writer never waits
+    /// for one), then wakes the readers of `feed` on every instance. Rows it leaves are
+    /// placed by the next read before it reads; so a read changes nothing when writes come
+    /// one at a time.
     ///
-    /// The notification is not sent from inside the writing transaction: PostgreSQL queues
+    /// The notification is not sent from inside a writing transaction: PostgreSQL queues
     /// notifications under one lock for the whole server, held through the committing
     /// transaction's WAL flush, so every notifying commit would wait for the one before.
     /// Sent on its own with `synchronous_commit` off (a notification does not outlive a crash
     /// anyway), it holds that lock for a moment only. Failures are left to the readers'
-    /// safety net: the write itself has committed.
-    func publish(_ feed: PostgresFeed) async {
+    /// safety net: the writes themselves have committed.
+    private func placeAndNotify(_ feed: PostgresFeed) async {
         _ = try? await write { connection in
             guard try await connection.value("SELECT pg_try_advisory_xact_lock(\(feed.placingLock))", as: Bool.self) == true
             else { return }
@@ -55,7 +60,7 @@ extension PostgresStore {
     /// Runs `body` in one transaction (see ``write(_:)``), then publishes the events it stored.
     func writeEvents(_ body: @escaping @Sendable (PostgresConnection) async throws -> [StoredEvent]) async throws -> [StoredEvent] {
         let events = try await write(body)
-        if !events.isEmpty { await publish(.sessionEvents) }
+        if !events.isEmpty { publish(.sessionEvents) }
         return events
     }
 }

@@ -43,7 +43,7 @@ extension PostgresStore {
                     for change in batch { answers.append(try await change.apply(connection)) }
                     return answers
                 }
-                for feed in Set(batch.compactMap(\.publishes)) { await publish(feed) }
+                for feed in Set(batch.compactMap(\.publishes)) { publish(feed) }
                 return answers
             }
         }

@@ -29,7 +29,7 @@ extension PostgresStore {
             }
             return user
         }
-        await publish(.realms)
+        publish(.realms)
         return user
     }
 
@@ -100,17 +100,31 @@ extension PostgresStore {
         ).map(userRecord)
     }
 
+    /// The person with their teams (ids and names) and grants, in one statement.
     static func fetchFacts(_ connection: PostgresConnection, userID: String, environmentID: String) async throws -> AccessFacts? {
-        guard let user = try await fetchUser(connection, id: userID, environmentID: environmentID) else { return nil }
-        let teams = try await connection.values(
-            "SELECT team_id FROM team_members WHERE user_id = \(userID) ORDER BY team_id COLLATE \"C\"", as: String.self
-        )
+        guard let row = try await connection.first(
+            """
+            SELECT id, environment_id, email, role, created_at, idp_issuer, idp_subject, disabled_at,
+                   ARRAY(SELECT m.team_id FROM team_members m WHERE m.user_id = u.id ORDER BY m.team_id COLLATE "C") AS team_ids,
+                   ARRAY(SELECT t.name FROM team_members m JOIN teams t ON t.id = m.team_id
+                         WHERE m.user_id = u.id ORDER BY m.team_id COLLATE "C") AS team_names,
+                   ARRAY(SELECT g.realm_path FROM realm_grants g WHERE g.user_id = u.id ORDER BY g.realm_path) AS grant_paths,
+                   ARRAY(SELECT g.access FROM realm_grants g WHERE g.user_id = u.id ORDER BY g.realm_path) AS grant_access
+            FROM users u WHERE id = \(userID) AND environment_id = \(environmentID)
+            """
+        ) else { return nil }
+        let teams: [String] = try row.get("team_ids")
+        let names: [String] = try row.get("team_names")
+        let paths: [String] = try row.get("grant_paths")
+        let levels: [String] = try row.get("grant_access")
         var grants: [String: RealmAccess] = [:]
-        for row in try await connection.rows("SELECT realm_path, access FROM realm_grants WHERE user_id = \(userID)") {
-            let path: String = try row.get("realm_path")
-            if let access = RealmAccess(rawValue: try row.get("access")) { grants[path] = access }
+        for (path, level) in zip(paths, levels) {
+            if let access = RealmAccess(rawValue: level) { grants[path] = access }
         }
-        return AccessFacts(user: user, teams: teams, grants: grants)
+        return AccessFacts(
+            user: try userRecord(row), teams: teams, grants: grants,
+            teamNames: Dictionary(zip(teams, names), uniquingKeysWith: { first, _ in first })
+        )
     }
 
     /// A user from a row with the columns `id, environment_id, email, role, created_at,

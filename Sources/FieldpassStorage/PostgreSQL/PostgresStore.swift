@@ -24,6 +24,8 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     /// flushes concurrent commits' WAL together. Smaller batches than SQLite's keep as many
     /// changes under way while each transaction stays short.
     let groupCommit = GroupCommit<PostgresChange>(maximumBatch: 32, concurrentTransactions: 4)
+    /// Places and announces feeds after commits, one run per feed at a time (see ``FeedPublisher``).
+    let publisher = FeedPublisher()
 
     public var sessionEvents: ChangeSignal { changes.sessionEvents }
     public var realmFeed: ChangeSignal { changes.realmFeed }
@@ -67,7 +69,8 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
         return state == "40P01" || state == "40001"
     }
 
-    /// Runs `body` on a pooled connection, outside a transaction.
+    /// Runs `body` on a pooled connection, outside a transaction: each statement commits on
+    /// its own, so a write that is one statement needs no `BEGIN` and `COMMIT` round trips.
     func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await withinTimeout {
             try await client.withConnection { connection in try await body(connection) }
@@ -145,19 +148,22 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
         }
     }
 
+    /// One statement, committed on its own: the callback's first step costs one round trip.
     public func consumeState(_ state: String, now: Date) async throws -> OnboardingSession? {
-        try await write { connection in
-            guard let id = try await connection.value(
+        try await read { connection in
+            guard let row = try await connection.first(
                 """
-                UPDATE sessions SET state_used = true, status = \(SessionRules.exchange.to.rawValue)
-                WHERE state = \(state) AND NOT state_used AND status = ANY(\(SessionRules.exchange.fromValues))
-                  AND expires_at > \(now.timeIntervalSince1970)
-                  AND (login_id IS NULL OR confirmed_at IS NOT NULL)
-                RETURNING id
-                """,
-                as: String.self
+                WITH s AS (
+                    UPDATE sessions SET state_used = true, status = \(SessionRules.exchange.to.rawValue)
+                    WHERE state = \(state) AND NOT state_used AND status = ANY(\(SessionRules.exchange.fromValues))
+                      AND expires_at > \(now.timeIntervalSince1970)
+                      AND (login_id IS NULL OR confirmed_at IS NOT NULL)
+                    RETURNING *
+                )
+                SELECT \(unescaped: Self.sessionColumns) FROM s JOIN users u ON u.id = s.user_id
+                """
             ) else { return nil }
-            return try await Self.fetchSession(connection, id: id)
+            return try Self.session(row)
         }
     }
 
@@ -166,14 +172,19 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     }
 
     static func fetchSession(_ connection: PostgresConnection, id: String) async throws -> OnboardingSession? {
-        guard let row = try await connection.first(
-            """
-            SELECT s.id, s.user_id, s.device_id, s.environment_id, s.email, s.nonce, s.code_verifier,
-                   s.status, s.expires_at, s.login_id IS NOT NULL AS confirms_device, s.browser_binding, u.role
-            FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = \(id)
-            """
-        ) else { return nil }
-        return OnboardingSession(
+        try await connection.first(
+            "SELECT \(unescaped: sessionColumns) FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = \(id)"
+        ).map(session)
+    }
+
+    /// What ``session(_:)`` reads, from a session `s` joined with its user `u`.
+    private static let sessionColumns = """
+        s.id, s.user_id, s.device_id, s.environment_id, s.email, s.nonce, s.code_verifier,
+        s.status, s.expires_at, s.login_id IS NOT NULL AS confirms_device, s.browser_binding, u.role
+        """
+
+    private static func session(_ row: PostgresRandomAccessRow) throws -> OnboardingSession {
+        OnboardingSession(
             id: try row.get("id"), userID: try row.get("user_id"), deviceID: try row.get("device_id"),
             environmentID: try row.get("environment_id"), email: try row.get("email"), role: try row.get("role"),
             nonce: try row.get("nonce"), codeVerifier: try row.get("code_verifier"),

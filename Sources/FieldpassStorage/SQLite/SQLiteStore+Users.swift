@@ -77,14 +77,20 @@ extension SQLiteStore {
 
     static func fetchFacts(_ db: Database, userID: String, environmentID: String) throws -> AccessFacts? {
         guard let user = try fetchUser(db, id: userID, environmentID: environmentID) else { return nil }
-        let teams = try String.fetchAll(
-            db.cachedStatement(sql: "SELECT team_id FROM team_members WHERE user_id = ? ORDER BY team_id"), arguments: [userID]
-        )
+        let teams = try Row.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT m.team_id, t.name FROM team_members m JOIN teams t ON t.id = m.team_id WHERE m.user_id = ? ORDER BY m.team_id"
+            ),
+            arguments: [userID]
+        ).map { (id: $0["team_id"] as String, name: $0["name"] as String) }
         var grants: [String: RealmAccess] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT realm_path, access FROM realm_grants WHERE user_id = ?"), arguments: [userID]) {
             if let access = RealmAccess(rawValue: row["access"]) { grants[row["realm_path"]] = access }
         }
-        return AccessFacts(user: user, teams: teams, grants: grants)
+        return AccessFacts(
+            user: user, teams: teams.map(\.id), grants: grants,
+            teamNames: Dictionary(teams.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        )
     }
 
     static func userRecord(_ row: Row) -> UserRecord {
