@@ -32,8 +32,7 @@ extension PostgresStore {
             )
             // The sweeper may have expired the session while the IdP was answering.
             guard updated.count == 1 else { return [] }
-            try await connection.execute("UPDATE devices SET last_seen_at = \(timestamp) WHERE id = \(session.deviceID)")
-            try await Self.insertRefreshToken(
+            try await Self.issueRefreshToken(
                 connection, hash: login.refreshTokenHash, userID: session.userID, deviceID: session.deviceID, now: timestamp,
                 expiresAt: login.refreshTokenExpiresAt.timeIntervalSince1970,
                 maxExpiresAt: login.refreshTokenMaxExpiresAt.timeIntervalSince1970

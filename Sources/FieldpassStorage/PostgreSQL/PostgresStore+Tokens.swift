@@ -9,9 +9,7 @@ extension PostgresStore {
             // Concurrent refreshes of one token, on any instance, queue on its lock; each then reads
             // what the one before committed, so exactly one rotates and the others retry or count
             // as a reuse.
-            guard try await Self.lockRefreshToken(connection, hash: rotation.oldHash),
-                let token = try await Self.fetchRefreshToken(connection, hash: rotation.oldHash)
-            else { return .refused }
+            guard let token = try await Self.lockRefreshToken(connection, hash: rotation.oldHash) else { return .refused }
             var successorUnrotated = false
             if RefreshRules.needsSuccessorLookup(token, grace: rotation.grace, now: timestamp), let hash = token.successorHash {
                 successorUnrotated = try await Self.fetchRefreshToken(connection, hash: hash).map { $0.rotatedAt == nil } ?? false
@@ -34,11 +32,10 @@ extension PostgresStore {
                     WHERE token_hash = \(rotation.oldHash)
                     """
                 )
-                try await Self.insertRefreshToken(
+                try await Self.issueRefreshToken(
                     connection, hash: rotation.newHash, userID: token.grant.userID, deviceID: token.grant.deviceID,
                     now: timestamp, expiresAt: successorExpiresAt, maxExpiresAt: token.maxExpiresAt
                 )
-                try await connection.execute("UPDATE devices SET last_seen_at = \(timestamp) WHERE id = \(token.grant.deviceID)")
                 return .rotated(token.grant)
             }
         }
@@ -58,8 +55,7 @@ extension PostgresStore {
     public func revokeRefreshToken(hash: String, now: Date) async throws -> Bool {
         let known = try await write { connection in
             // Locked like a rotation: two revocations at once revoke and audit once.
-            guard try await Self.lockRefreshToken(connection, hash: hash),
-                let token = try await Self.fetchRefreshToken(connection, hash: hash)
+            guard let token = try await Self.lockRefreshToken(connection, hash: hash)
             else { return false }
             guard let entry = RefreshRules.revocation(token) else { return true }
             try await Self.revokeDevice(connection, id: token.grant.deviceID, now: now.timeIntervalSince1970)
@@ -100,13 +96,15 @@ extension PostgresStore {
         }
     }
 
-    /// Stores a refresh token by its hash, the only form of it that is kept.
-    static func insertRefreshToken(
+    /// Stores a refresh token by its hash, the only form of it that is kept, and marks its
+    /// device seen now, in one statement.
+    static func issueRefreshToken(
         _ connection: PostgresConnection, hash: String, userID: String, deviceID: String, now: Double, expiresAt: Double,
         maxExpiresAt: Double
     ) async throws {
         try await connection.execute(
             """
+            WITH seen AS (UPDATE devices SET last_seen_at = \(now) WHERE id = \(deviceID))
             INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at, max_expires_at)
             VALUES (\(hash), \(userID), \(deviceID), \(now), \(expiresAt), \(maxExpiresAt))
             """
@@ -150,27 +148,29 @@ extension PostgresStore {
         )
     }
 
-    /// Locks the token's user, then the token. The user first, as every change to a person's
-    /// things does, so a rotation never deadlocks with a revocation of the same device.
-    /// Returns `false` for an unknown token.
-    private static func lockRefreshToken(_ connection: PostgresConnection, hash: String) async throws -> Bool {
+    /// Locks the token's user, then reads and locks the token. The user first, as every change
+    /// to a person's things does, so a rotation never deadlocks with a revocation of the same
+    /// device. Returns `nil` for an unknown token.
+    private static func lockRefreshToken(_ connection: PostgresConnection, hash: String) async throws -> RefreshRules.Token? {
         // A token's user never changes, so finding it before the lock is safe.
         guard try await connection.value(
             "SELECT id FROM users WHERE id = (SELECT user_id FROM refresh_tokens WHERE token_hash = \(hash)) FOR UPDATE",
             as: String.self
-        ) != nil else { return false }
-        return try await connection.value(
-            "SELECT token_hash FROM refresh_tokens WHERE token_hash = \(hash) FOR UPDATE", as: String.self
-        ) != nil
+        ) != nil else { return nil }
+        return try await fetchRefreshToken(connection, hash: hash, forUpdate: true)
     }
 
-    private static func fetchRefreshToken(_ connection: PostgresConnection, hash: String) async throws -> RefreshRules.Token? {
+    /// The token with its user's and device's standing; with `forUpdate`, the token's row
+    /// stays locked until the transaction ends.
+    private static func fetchRefreshToken(
+        _ connection: PostgresConnection, hash: String, forUpdate: Bool = false
+    ) async throws -> RefreshRules.Token? {
         try await connection.first(
             """
             SELECT r.user_id, r.device_id, r.created_at, r.expires_at, r.max_expires_at, r.revoked_at, r.rotated_at,
                    r.successor_hash, r.successor_sealed, u.environment_id, u.disabled_at, d.revoked_at AS device_revoked_at
             FROM refresh_tokens r JOIN users u ON u.id = r.user_id JOIN devices d ON d.id = r.device_id
-            WHERE r.token_hash = \(hash)
+            WHERE r.token_hash = \(hash)\(unescaped: forUpdate ? " FOR UPDATE OF r" : "")
             """
         ).map { row in
             RefreshRules.Token(

@@ -23,7 +23,7 @@ extension PostgresStore {
         let user = try await write { connection in
             let id = try await Self.findOrCreateUser(
                 connection, email: email, environmentID: environmentID, now: now.timeIntervalSince1970
-            )
+            ).id
             guard let user = try await Self.fetchUser(connection, id: id, environmentID: environmentID) else {
                 throw DirectoryError.unknownUser
             }
@@ -56,35 +56,40 @@ extension PostgresStore {
         try await read { connection in try await Self.fetchFacts(connection, userID: userID, environmentID: environmentID) }
     }
 
-    /// The id of the user with `email`, created with their personal realm when absent. The
-    /// realm enters the realm feed after commit (see ``PostgresFeed``); publish it then.
+    /// The id and role of the user with `email`, created with their personal realm when
+    /// absent, and locked until the transaction ends. The realm enters the realm feed after
+    /// commit (see ``PostgresFeed``); publish it then. One round trip for a newcomer, two for
+    /// someone known.
     ///
     /// Race-safe: of two transactions creating the same email, the second waits on the unique
-    /// key until the first commits, inserts nothing, and then finds the committed row. Only the
-    /// transaction that inserted the user creates the realm.
-    static func findOrCreateUser(_ connection: PostgresConnection, email: String, environmentID: String, now: Double) async throws -> String {
+    /// key until the first commits, inserts nothing, and then finds and locks the committed
+    /// row. Only the transaction that inserted the user creates the realm.
+    static func findOrCreateUser(
+        _ connection: PostgresConnection, email: String, environmentID: String, now: Double
+    ) async throws -> (id: String, role: String) {
         let newID = UUID().uuidString.lowercased()
-        if let id = try await connection.value(
+        var row = try await connection.first(
             """
-            INSERT INTO users (id, environment_id, email, role, created_at)
-            VALUES (\(newID), \(environmentID), \(email), \(DirectoryRules.newcomerRole.rawValue), \(now))
-            ON CONFLICT (environment_id, email) DO NOTHING
-            RETURNING id
-            """,
-            as: String.self
-        ) {
-            try await connection.execute(
-                """
+            WITH created AS (
+                INSERT INTO users (id, environment_id, email, role, created_at)
+                VALUES (\(newID), \(environmentID), \(email), \(DirectoryRules.newcomerRole.rawValue), \(now))
+                ON CONFLICT (environment_id, email) DO NOTHING
+                RETURNING id, role
+            ), realm AS (
                 INSERT INTO realms (path, environment_id, user_id, created_at, writer_xid, written)
-                VALUES (\(RealmPath.personal(userID: id)), \(environmentID), \(id), \(now), \(unescaped: PostgresFeed.unplacedMark))
-                """
+                SELECT \(RealmPath.personal(userID: newID)), \(environmentID), id, \(now), \(unescaped: PostgresFeed.unplacedMark)
+                FROM created
             )
-            return id
+            SELECT id, role FROM created
+            """
+        )
+        if row == nil {
+            row = try await connection.first(
+                "SELECT id, role FROM users WHERE environment_id = \(environmentID) AND email = \(email) FOR UPDATE"
+            )
         }
-        guard let id = try await connection.value(
-            "SELECT id FROM users WHERE environment_id = \(environmentID) AND email = \(email)", as: String.self
-        ) else { throw DirectoryError.unknownUser }
-        return id
+        guard let row else { throw DirectoryError.unknownUser }
+        return (try row.get("id"), try row.get("role"))
     }
 
     /// The user, if they are of `environmentID`. With `forUpdate`, their row stays locked until

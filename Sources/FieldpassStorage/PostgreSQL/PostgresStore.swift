@@ -109,42 +109,41 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
         return state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") || state == "25006"
     }
 
+    /// Three round trips besides the batch's savepoint: the person (found or created, and
+    /// locked), then the device and the session in one statement.
     public func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession {
         try await writeGrouped(publishing: .realms) { connection in
             let now = registration.now.timeIntervalSince1970
-            let userID = try await Self.findOrCreateUser(
+            // Locked: registrations and sign-ins of one person run one after another.
+            let user = try await Self.findOrCreateUser(
                 connection, email: registration.email, environmentID: registration.environmentID, now: now
             )
-            // Locks the user: registrations and sign-ins of one person run one after another.
-            let role = try await connection.value(
-                "SELECT role FROM users WHERE id = \(userID) FOR UPDATE", as: String.self
-            ) ?? Role.worker.rawValue
-            let deviceID = try await connection.value(
+            // The live device of that name is used again, with a new session.
+            guard let deviceID = try await connection.value(
                 """
-                SELECT id FROM devices
-                WHERE user_id = \(userID) AND name = \(registration.deviceName) AND platform = \(registration.platform)
-                  AND revoked_at IS NULL
-                """,
-                as: String.self
-            ) ?? UUID().uuidString.lowercased()
-            try await connection.execute(
-                """
-                INSERT INTO devices (id, user_id, name, platform, created_at, last_seen_at)
-                VALUES (\(deviceID), \(userID), \(registration.deviceName), \(registration.platform), \(now), \(now))
-                ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at
-                """
-            )
-            try await connection.execute(
-                """
+                WITH live AS (
+                    SELECT id FROM devices
+                    WHERE user_id = \(user.id) AND name = \(registration.deviceName) AND platform = \(registration.platform)
+                      AND revoked_at IS NULL
+                ), device AS (
+                    INSERT INTO devices (id, user_id, name, platform, created_at, last_seen_at)
+                    VALUES (coalesce((SELECT id FROM live), \(UUID().uuidString.lowercased())), \(user.id),
+                            \(registration.deviceName), \(registration.platform), \(now), \(now))
+                    ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at
+                    RETURNING id
+                )
                 INSERT INTO sessions (id, user_id, device_id, environment_id, email, state, nonce, code_verifier,
                                       user_code, login_id, csrf_token, status, created_at, expires_at)
-                VALUES (\(registration.sessionID), \(userID), \(deviceID), \(registration.environmentID),
-                        \(registration.email), \(registration.state), \(registration.nonce), \(registration.codeVerifier),
-                        \(registration.userCode), \(registration.confirmation?.loginID), \(registration.confirmation?.csrfToken),
-                        \(SessionRules.registered.rawValue), \(now), \(registration.expiresAt.timeIntervalSince1970))
-                """
-            )
-            return registration.pendingSession(userID: userID, deviceID: deviceID, role: role)
+                SELECT \(registration.sessionID), \(user.id), device.id, \(registration.environmentID),
+                       \(registration.email), \(registration.state), \(registration.nonce), \(registration.codeVerifier),
+                       \(registration.userCode), \(registration.confirmation?.loginID), \(registration.confirmation?.csrfToken),
+                       \(SessionRules.registered.rawValue), \(now), \(registration.expiresAt.timeIntervalSince1970)
+                FROM device
+                RETURNING device_id
+                """,
+                as: String.self
+            ) else { throw StoreInconsistency("no device for a registration") }
+            return registration.pendingSession(userID: user.id, deviceID: deviceID, role: user.role)
         }
     }
 
