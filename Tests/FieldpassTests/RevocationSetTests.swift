@@ -57,6 +57,32 @@ struct RevocationSetTests {
         #expect(set.standing(jti: "j9", userID: "u1", deviceID: "d9", environmentID: "env") == nil)
     }
 
+    @Test func whatAPersonMayReachIsAnsweredUntilAChangeToThemIsAnnounced() {
+        var set = RevocationSet()
+        let facts = AccessFacts(user: Self.user(), teams: ["t1"], grants: ["common": .write], teamNames: ["t1": "North"])
+        #expect(set.accessFacts(userID: "u1", environmentID: "env") == nil)
+        set.remember(facts)
+        #expect(set.accessFacts(userID: "u1", environmentID: "env") == facts)
+        #expect(set.accessFacts(userID: "u1", environmentID: "other") == nil)
+        #expect(set.standing(jti: "j1", userID: "u1", deviceID: "d1", environmentID: "env")?.user == Self.user())
+        set.apply(.user(id: "u2"))
+        #expect(set.accessFacts(userID: "u1", environmentID: "env") == facts)
+        set.apply(.user(id: "u1"))
+        #expect(set.accessFacts(userID: "u1", environmentID: "env") == nil)
+        #expect(set.standing(jti: "j1", userID: "u1", deviceID: "d1", environmentID: "env") == nil)
+    }
+
+    @Test func reachReadBeforeAChangeIsNotRemembered() {
+        let live = Self.trusted()
+        guard case .unknown(let generation?) = live.accessFacts(userID: "u1", environmentID: "env", now: Self.start) else {
+            Issue.record("a trusted set must hand out a generation")
+            return
+        }
+        live.apply(.user(id: "u1"))
+        live.remember(AccessFacts(user: Self.user(), teams: [], grants: [:]), ifUnchangedSince: generation)
+        #expect(live.accessFacts(userID: "u1", environmentID: "env", now: Self.start) == .unknown(generation: generation + 1))
+    }
+
     @Test func aRevokedTokenIsForgottenOnlyOnceItFailsVerificationAnyway() {
         var set = RevocationSet(revokedTokens: ["old": 1_000, "young": 2_000])
         set.dropExpired(now: Date(timeIntervalSince1970: 1_000 + RevocationSet.expiryMargin - 1))

@@ -8,11 +8,11 @@ import Synchronization
 /// confirmed fresh within the bound, or a person it does not know) they read the store, and a
 /// person read so is remembered unless a change to anyone was applied meanwhile.
 public final class LiveRevocations: Sendable {
-    /// What the set says of a token.
-    package enum Lookup: Equatable {
-        case known(TokenStanding)
-        /// Read the store. With a generation, the person read may be remembered through
-        /// ``remember(_:ifUnchangedSince:)``.
+    /// What the set says of a token's standing or a person's reach.
+    package enum Lookup<Known: Equatable>: Equatable {
+        case known(Known)
+        /// Read the store. With a generation, what was read may be remembered through
+        /// `remember(_:ifUnchangedSince:)`.
         case unknown(generation: Int?)
     }
 
@@ -30,12 +30,22 @@ public final class LiveRevocations: Sendable {
 
     package init() {}
 
-    package func lookup(jti: String, userID: String?, deviceID: String?, environmentID: String, now: ContinuousClock.Instant) -> Lookup {
+    package func lookup(
+        jti: String, userID: String?, deviceID: String?, environmentID: String, now: ContinuousClock.Instant
+    ) -> Lookup<TokenStanding> {
+        lookup(at: now) { $0.standing(jti: jti, userID: userID, deviceID: deviceID, environmentID: environmentID) }
+    }
+
+    /// What the person may reach, for `/me` and the tokens a refresh issues: as stale as a
+    /// token's standing may be, no more.
+    package func accessFacts(userID: String, environmentID: String, now: ContinuousClock.Instant) -> Lookup<AccessFacts> {
+        lookup(at: now) { $0.accessFacts(userID: userID, environmentID: environmentID) }
+    }
+
+    private func lookup<Known>(at now: ContinuousClock.Instant, _ answer: (RevocationSet) -> Known?) -> Lookup<Known> {
         state.withLock { state in
             guard let set = state.set, state.freshness.isTrusted(at: now) else { return .unknown(generation: nil) }
-            if let standing = set.standing(jti: jti, userID: userID, deviceID: deviceID, environmentID: environmentID) {
-                return .known(standing)
-            }
+            if let known = answer(set) { return .known(known) }
             return .unknown(generation: state.generation)
         }
     }
@@ -45,6 +55,15 @@ public final class LiveRevocations: Sendable {
         state.withLock { state in
             guard state.generation == generation else { return }
             state.set?.remember(user)
+        }
+    }
+
+    /// Keeps what a person may reach as the store gave it, unless a change was applied since
+    /// `generation`.
+    package func remember(_ facts: AccessFacts, ifUnchangedSince generation: Int) {
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            state.set?.remember(facts)
         }
     }
 

@@ -3,7 +3,8 @@ import Tokens
 
 /// What stands against access tokens, kept in memory: revoked tokens (until they would fail
 /// verification anyway), revoked devices, and the records of the people whose tokens were
-/// checked lately, with their role and whether they are disabled.
+/// checked lately, with their role and whether they are disabled, and what they may reach
+/// (their ``AccessFacts``: teams and grants) when that was asked.
 ///
 /// Revoked tokens and devices are complete (loaded whole, then grown by announcements); people
 /// are remembered as their tokens are checked and forgotten when a change to them is announced,
@@ -17,6 +18,8 @@ package struct RevocationSet: Sendable, Equatable {
     package private(set) var revokedDevices: Set<String>
     /// Records by user id, as the store last gave them.
     private var users: [String: UserRecord] = [:]
+    /// Teams and grants by user id, as the store last gave them.
+    private var facts: [String: AccessFacts] = [:]
 
     package init(revokedTokens: [String: Double] = [:], revokedDevices: Set<String> = []) {
         self.revokedTokens = revokedTokens
@@ -32,14 +35,29 @@ package struct RevocationSet: Sendable, Equatable {
         return TokenStanding(user: user, revoked: revoked)
     }
 
+    /// What the person may reach, or `nil` when this set does not know it (or knows the
+    /// person in another environment): then the store answers.
+    package func accessFacts(userID: String, environmentID: String) -> AccessFacts? {
+        guard let known = facts[userID], known.user.environmentID == environmentID else { return nil }
+        return known
+    }
+
     /// Keeps a person's record as the store gave it.
     package mutating func remember(_ user: UserRecord) {
         users[user.id] = user
     }
 
+    /// Keeps what a person may reach, and their record with it, as the store gave them.
+    package mutating func remember(_ known: AccessFacts) {
+        facts[known.user.id] = known
+        users[known.user.id] = known.user
+    }
+
     package mutating func apply(_ change: StandingChange) {
         switch change {
-        case .user(let id): users[id] = nil
+        case .user(let id):
+            users[id] = nil
+            facts[id] = nil
         case .device(let id): revokedDevices.insert(id)
         case .token(let jti, let expiresAt): revokedTokens[jti] = expiresAt
         }

@@ -4,7 +4,8 @@
 /// It names what changed rather than carrying the new state: a user's record is read again
 /// when next needed, so an announcement can never overwrite a newer state with an older one.
 package enum StandingChange: Sendable, Equatable {
-    /// The person's role, binding or disabling changed: their record is read again.
+    /// The person's role, binding, disabling, teams (or a team's name) or grants changed:
+    /// their record and what they may reach are read again.
     case user(id: String)
     /// The device was revoked, which is for good.
     case device(id: String)

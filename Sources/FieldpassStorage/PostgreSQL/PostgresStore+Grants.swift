@@ -6,7 +6,7 @@ extension PostgresStore {
     public func changeGrant(
         _ access: RealmAccess?, realmPath: String, userID: String, environmentID: String, actor: String, now: Date
     ) async throws -> AccessFacts {
-        try await write { connection in
+        let facts = try await write { connection in
             // Locks the person: the previous grant read below stays theirs until commit, so a
             // concurrent change of the same grant cannot log the same "before" twice.
             guard try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) != nil,
@@ -31,11 +31,14 @@ extension PostgresStore {
             try await Self.audit(
                 connection, environmentID: environmentID, .grant(actor: actor, userID: userID, realmPath: realmPath, from: previous, to: access), now: now
             )
+            try await Self.announce(.user(id: userID), on: connection)
             guard let updated = try await Self.fetchFacts(connection, userID: userID, environmentID: environmentID) else {
                 throw DirectoryError.unknownUser
             }
             return updated
         }
+        await revocationsCaughtUp()
+        return facts
     }
 
     /// A grant may name a person's or a team's realm (or one below it) only of the admin's own

@@ -60,7 +60,7 @@ extension PostgresStore {
     }
 
     public func renameTeam(id: String, to name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
-        try await write { connection in
+        let team = try await write { connection in
             let team = try await Self.requireTeam(connection, id: id, environmentID: environmentID, forUpdate: true)
             guard team.name != name else { return team }
             // As in SQLite, the team's own name counts too: a change of case only is refused.
@@ -76,8 +76,12 @@ extension PostgresStore {
             try await Self.audit(
                 connection, environmentID: environmentID, .teamRenamed(actor: actor, teamID: id, from: team.name, to: name), now: now
             )
+            // Each member's reach carries the team's name.
+            for member in team.members { try await Self.announce(.user(id: member), on: connection) }
             return try await Self.requireTeam(connection, id: id, environmentID: environmentID)
         }
+        await revocationsCaughtUp()
+        return team
     }
 
     public func deleteTeam(id: String, environmentID: String, actor: String, now: Date) async throws {
@@ -86,13 +90,15 @@ extension PostgresStore {
             let team = try await Self.requireTeam(connection, id: id, environmentID: environmentID, forUpdate: true)
             try await connection.execute("DELETE FROM teams WHERE id = \(id)")
             try await Self.audit(connection, environmentID: environmentID, .teamDeleted(actor: actor, team: team), now: now)
+            for member in team.members { try await Self.announce(.user(id: member), on: connection) }
         }
+        await revocationsCaughtUp()
     }
 
     public func changeMembership(
         userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool
     ) async throws -> TeamRecord {
-        try await write { connection in
+        let team = try await write { connection in
             // The person first, then the team (always in this order, so that no two transactions
             // deadlock on them): a membership change waits for the person's other changes and
             // for the team's rename or deletion. An unknown team is still reported before an
@@ -114,8 +120,11 @@ extension PostgresStore {
             try await Self.audit(
                 connection, environmentID: environmentID, .teamMembership(actor: actor, teamID: teamID, userID: userID, member: member), now: now
             )
+            try await Self.announce(.user(id: userID), on: connection)
             return try await Self.requireTeam(connection, id: teamID, environmentID: environmentID)
         }
+        await revocationsCaughtUp()
+        return team
     }
 
     /// The team, or ``DirectoryError/unknownTeam``. With `forUpdate`, see ``fetchTeam(_:id:environmentID:forUpdate:)``.

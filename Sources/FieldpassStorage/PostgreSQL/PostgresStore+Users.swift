@@ -52,8 +52,13 @@ extension PostgresStore {
         return user
     }
 
+    /// From memory when it can answer (see ``LiveRevocations``), else from the store.
     public func accessFacts(userID: String, environmentID: String) async throws -> AccessFacts? {
-        try await read { connection in try await Self.fetchFacts(connection, userID: userID, environmentID: environmentID) }
+        let lookup = revocations?.accessFacts(userID: userID, environmentID: environmentID, now: .now)
+        if case .known(let facts) = lookup { return facts }
+        let facts = try await read { connection in try await Self.fetchFacts(connection, userID: userID, environmentID: environmentID) }
+        if case .unknown(let generation?) = lookup, let facts { revocations?.remember(facts, ifUnchangedSince: generation) }
+        return facts
     }
 
     /// The id and role of the user with `email`, created with their personal realm when
