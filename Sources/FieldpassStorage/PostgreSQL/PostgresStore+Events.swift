@@ -107,11 +107,15 @@ extension PostgresStore {
         }
     }
 
+    /// One statement, committed on its own: every socket that closes on a final event ends
+    /// its session, so this runs as often as sign-ins finish.
     public func endSession(id: String, now: Date) async throws {
-        try await write { connection in
-            try await connection.execute("DELETE FROM session_events WHERE session_id = \(id) AND type = \(SessionRules.tokenEventType)")
+        try await read { connection in
             try await connection.execute(
-                "UPDATE sessions SET ended_at = \(now.timeIntervalSince1970) WHERE id = \(id) AND ended_at IS NULL"
+                """
+                WITH purged AS (DELETE FROM session_events WHERE session_id = \(id) AND type = \(SessionRules.tokenEventType))
+                UPDATE sessions SET ended_at = \(now.timeIntervalSince1970) WHERE id = \(id) AND ended_at IS NULL
+                """
             )
         }
     }
