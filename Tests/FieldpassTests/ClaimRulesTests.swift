@@ -66,4 +66,23 @@ struct ClaimRulesTests {
         }
         #expect(claims == .none)
     }
+
+    @Test func everySignInTakesRolesAndMappedTeamsOutOfTheAdminsHands() {
+        #expect(throws: DirectoryError.roleManagedByIdP) { try Self.both.checkRoleChange() }
+        let mapOnly = ClaimMappings(teams: TeamClaimMapping(claim: "groups", map: ["g1": "North"], prefix: nil, sync: .everySignIn))
+        #expect(throws: DirectoryError.membershipManagedByIdP) { try mapOnly.checkMembershipChange(teamName: "north") }
+        #expect(throws: Never.self) { try mapOnly.checkMembershipChange(teamName: "Office") }
+        #expect(throws: DirectoryError.membershipManagedByIdP) { try Self.both.checkMembershipChange(teamName: "Office") }
+    }
+
+    @Test func firstSignInLeavesEverythingToTheAdminsAfterwards() throws {
+        var roles = Self.roles
+        var teams = Self.teams
+        roles.sync = .firstSignIn
+        teams.sync = .firstSignIn
+        let mappings = ClaimMappings(roles: roles, teams: teams)
+        try mappings.checkRoleChange()
+        try mappings.checkMembershipChange(teamName: "North")
+        try ClaimMappings.none.checkRoleChange()
+    }
 }
