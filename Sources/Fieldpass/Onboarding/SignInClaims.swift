@@ -14,7 +14,7 @@ enum SignInClaims {
         if !mapped.skipped.isEmpty {
             var metadata: Logger.Metadata = ["environment": "\(environmentID)"]
             for skipped in mapped.skipped { metadata[skipped.mapping.rawValue] = "\(skipped.reason.rawValue)" }
-            logger.info("Sign-in claims change no role or team", metadata: metadata)
+            logger.info("Sign-in claim unusable, its mapping changes nothing", metadata: metadata)
         }
         return mapped
     }
