@@ -90,9 +90,9 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     }
     MeController(directory: store, credentials: store, policy: parts.policy).addRoutes(to: authenticated(""))
     let admin = authenticated("admin")
-    AdminUsersController(directory: store, policy: parts.policy).addRoutes(to: admin)
+    AdminUsersController(directory: store, policy: parts.policy, claimMappings: parts.claimMappings).addRoutes(to: admin)
     AdminOffboardingController(credentials: store).addRoutes(to: admin)
-    AdminTeamsController(directory: store).addRoutes(to: admin)
+    AdminTeamsController(directory: store, claimMappings: parts.claimMappings).addRoutes(to: admin)
     IntegrationController(store: store, longPolls: parts.longPolls, realmPrefixes: configuration.realmPrefixes)
         .addRoutes(to: authenticated("integration"))
 

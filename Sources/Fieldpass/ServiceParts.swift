@@ -13,6 +13,8 @@ struct ServiceParts {
     /// Which environment an email belongs to, and its IdP.
     let environments: EnvironmentDirectory
     let policy: RealmPolicy
+    /// What each environment's IdP sets at sign-in, which the admin API then leaves alone.
+    let claimMappings: ClaimMappingDirectory
     let tokenIssuer: TokenIssuer
     let serviceAccounts: ServiceAccountDirectory
     let validator: AccessTokenValidator
@@ -37,6 +39,7 @@ struct ServiceParts {
             environments: configuration.environments, redirectURI: configuration.server.publicURL + "/auth_callback"
         )
         policy = RealmPolicy(roles: configuration.roles, prefixes: configuration.realmPrefixes)
+        claimMappings = ClaimMappingDirectory(environments: configuration.environments)
         tokenIssuer = TokenIssuer(keys: keys, issuer: configuration.server.publicURL, settings: configuration.tokens, policy: policy)
         limiters = Dictionary(uniqueKeysWithValues: RateLimit.allCases.compactMap { limit in
             configuration.limits.limiter(limit).map { (limit, $0) }

@@ -36,6 +36,13 @@ struct AdminCommand: AsyncParsableCommand {
             guard let address = EmailAddress(email), environment.emailDomains.contains(address.domain) else {
                 throw CommandFailure("\(email) is not an email address of environment '\(env)'")
             }
+            do {
+                try environment.claimMappings.checkRoleChange()
+            } catch {
+                throw CommandFailure(
+                    "roles in environment '\(env)' come from the identity provider at every sign-in (roles_from_idp); change \(email)'s role there"
+                )
+            }
             let (environmentID, role) = (environment.id, role)
             let updated = try await options.withStore { _, store in
                 let user = try await store.ensureUser(email: address.value, environmentID: environmentID, now: Date())

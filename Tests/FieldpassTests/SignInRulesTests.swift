@@ -39,7 +39,7 @@ struct SignInRulesTests {
 
     @Test func anAccountHeldByAnotherUserBindsNothingAndPromotesNobody() {
         let decision = SignInRules.decide(user: Self.user(), holder: "u2", attempt: Self.bootstrap)
-        #expect(decision.refusal == .identityInUse && !decision.promoteToAdmin)
+        #expect(decision.refusal == .identityInUse && decision.role == nil)
         #expect(decision.audit == [
             AuditRecord(
                 actor: "idp", action: "identity.in_use", target: "user:u1", before: nil,
@@ -55,10 +55,10 @@ struct SignInRulesTests {
 
     @Test func aBootstrapAdminIsPromotedAtTheFirstSignInOnly() {
         let first = SignInRules.decide(user: Self.user(), holder: nil, attempt: Self.bootstrap)
-        #expect(first.promoteToAdmin && first.audit.map(\.action) == ["user.role"] && first.audit.first?.actor == "bootstrap")
+        #expect(first.role == .admin && first.audit.map(\.action) == ["user.role"] && first.audit.first?.actor == "bootstrap")
         let later = SignInRules.decide(user: Self.user(issuer: "https://idp.test", subject: "sub-1", signedIn: true), holder: nil, attempt: Self.bootstrap)
-        #expect(!later.promoteToAdmin && later.audit.isEmpty)
+        #expect(later.role == nil && later.audit.isEmpty)
         let already = SignInRules.decide(user: Self.user(role: .admin), holder: nil, attempt: Self.bootstrap)
-        #expect(!already.promoteToAdmin && already.audit.isEmpty)
+        #expect(already.role == nil && already.audit.isEmpty)
     }
 }

@@ -1,4 +1,4 @@
-import FieldpassDomain
+public import FieldpassDomain
 
 /// A company: the email domains that belong to it and its IdP.
 ///
@@ -8,7 +8,7 @@ import FieldpassDomain
 /// ``ServiceAccountSettings``), `confirm_device` (default `true`: the login URL is
 /// Fieldpass's confirmation page; `false` sends managed devices straight to the IdP) and
 /// `realm_prefix` (default empty: put in front of every realm path of the environment, see
-/// ``RealmPrefixes``).
+/// ``RealmPrefixes``), `roles_from_idp` and `teams_from_idp` (see ``ClaimMappings``).
 public struct EnvironmentSettings: Sendable, Identifiable {
     /// Environment id, carried in tokens as `env`.
     public var id: String
@@ -24,6 +24,8 @@ public struct EnvironmentSettings: Sendable, Identifiable {
     public var confirmDevice: Bool
     /// Put in front of every realm path the environment's devices and backends see (`/acme`), or `""`.
     public var realmPrefix: String
+    /// Roles and teams set at sign-in from the IdP's claims.
+    public var claimMappings: ClaimMappings
 
     init(id: String, _ settings: SettingsReader, environment: [String: String]) throws(ConfigurationError) {
         self.id = id
@@ -45,6 +47,7 @@ public struct EnvironmentSettings: Sendable, Identifiable {
             )
         }
         idp = try IdentityProviderSettings(settings, prefix: prefix + ["idp"], environment: environment)
+        claimMappings = try ClaimMappings(settings, prefix: prefix)
         var admins: Set<String> = []
         for text in try settings.strings(prefix + ["bootstrap_admins"], default: []) {
             guard let email = EmailAddress(text), emailDomains.contains(email.domain) else {

@@ -52,6 +52,19 @@ struct SettingsReader: Sendable {
         return values.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
+    /// A mapping of text to text (`roles_from_idp.map`): in the file a YAML mapping, which
+    /// ``YAMLConfigFlattener`` keeps as one JSON object, and so a JSON object in an environment
+    /// variable. `nil` when absent.
+    func mapping(_ key: [String]) throws(ConfigurationError) -> [String: String]? {
+        guard let text = reader.string(forKey: ConfigKey(key)) else { return nil }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            let mapping = object as? [String: String]
+        else {
+            throw ConfigurationError(key: dotted(key), "must be a mapping of values to names, like {Fieldpass.Admin: admin}")
+        }
+        return mapping
+    }
+
     /// An absolute http(s) URL without query or fragment, with any trailing `/` removed.
     func baseURL(_ key: [String], default defaultValue: String? = nil) throws(ConfigurationError) -> String {
         let text = try absoluteURL(key, default: defaultValue).text

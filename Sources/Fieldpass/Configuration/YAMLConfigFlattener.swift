@@ -8,10 +8,13 @@ import Yams
 /// swift-configuration's own YAML provider only takes lists of scalars, but `environments` is a
 /// list of mappings. Each such item is keyed by its `id`, so `environments[0].idp.issuer` becomes
 /// `environments.dev.idp.issuer` (and so `ENVIRONMENTS_DEV_IDP_ISSUER` overrides it), and the list
-/// itself becomes the string array of ids.
+/// itself becomes the string array of ids. The `map` of `roles_from_idp` and `teams_from_idp`,
+/// whose keys are an IdP's values (`Fieldpass.Admin`, group ids), stays one value: a JSON object.
 struct YAMLConfigFlattener {
     /// Keys whose value is a list of mappings keyed by `id`.
     static let keyedLists: Set<String> = ["environments", "service_accounts"]
+    /// Sections whose `map` is a mapping of free-form keys to plain values.
+    static let freeFormMaps: Set<String> = ["roles_from_idp", "teams_from_idp"]
 
     func flatten(yaml: String) throws(ConfigurationError) -> [AbsoluteConfigKey: ConfigValue] {
         let root: Node?
@@ -47,6 +50,13 @@ struct YAMLConfigFlattener {
         path: [String],
         into values: inout [AbsoluteConfigKey: ConfigValue]
     ) throws(ConfigurationError) {
+        if path.last == "map" && Self.freeFormMaps.contains(path.dropLast().last ?? "") {
+            guard let mapping = node.mapping else {
+                throw ConfigurationError(key: dotted(path), "must be a mapping of values to names, like {Fieldpass.Admin: admin}")
+            }
+            values[AbsoluteConfigKey(path)] = ConfigValue(.string(try freeFormMap(mapping, path: path)), isSecret: false)
+            return
+        }
         switch node {
         case .mapping(let mapping):
             try flatten(mapping: mapping, path: path, into: &values)
@@ -91,6 +101,24 @@ struct YAMLConfigFlattener {
             try flatten(mapping: mapping, path: path + [id], into: &values)
         }
         values[AbsoluteConfigKey(path)] = ConfigValue(.stringArray(ids), isSecret: false)
+    }
+
+    /// A mapping of plain keys to plain values, as a JSON object.
+    private func freeFormMap(_ mapping: Node.Mapping, path: [String]) throws(ConfigurationError) -> String {
+        var object: [String: String] = [:]
+        for (keyNode, valueNode) in mapping {
+            guard let key = keyNode.scalar?.string, let value = valueNode.scalar?.string else {
+                throw ConfigurationError(key: dotted(path), "must map plain values to plain values")
+            }
+            guard object.updateValue(value, forKey: key) == nil else {
+                throw ConfigurationError(key: dotted(path), "has '\(key)' twice")
+            }
+        }
+        do {
+            return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+        } catch {
+            throw ConfigurationError(key: dotted(path), "cannot be read: \(error)")
+        }
     }
 
     /// Ids become parts of keys and of environment variable names.

@@ -5,6 +5,9 @@ import Hummingbird
 /// `/admin/teams…`: teams and their members. Admins and managers may read; only admins may change.
 struct AdminTeamsController: Sendable {
     let directory: any DirectoryStore
+    /// Where the IdP sets a team's members at every sign-in, membership changes are refused
+    /// (`managed_by_idp`).
+    let claimMappings: ClaimMappingDirectory
 
     func addRoutes(to group: RouterGroup<IdentifiedRequestContext>) {
         group.get("teams", use: list)
@@ -56,18 +59,24 @@ struct AdminTeamsController: Sendable {
     }
 
     @Sendable func addMember(_ request: Request, context: IdentifiedRequestContext) async throws -> TeamRecord {
-        try context.identity.requireAdmin()
-        return try await directory.addMember(
-            userID: try memberID(context), teamID: try teamID(context), environmentID: context.identity.environmentID,
-            actor: context.identity.actor, now: Date()
-        )
+        try await changeMembership(context, member: true)
     }
 
     @Sendable func removeMember(_ request: Request, context: IdentifiedRequestContext) async throws -> TeamRecord {
+        try await changeMembership(context, member: false)
+    }
+
+    private func changeMembership(_ context: IdentifiedRequestContext, member: Bool) async throws -> TeamRecord {
         try context.identity.requireAdmin()
-        return try await directory.removeMember(
-            userID: try memberID(context), teamID: try teamID(context), environmentID: context.identity.environmentID,
-            actor: context.identity.actor, now: Date()
+        let (userID, teamID, environmentID) = (try memberID(context), try teamID(context), context.identity.environmentID)
+        let mappings = claimMappings.mappings(environmentID: environmentID)
+        if mappings.teams != nil {
+            guard let team = try await directory.team(id: teamID, environmentID: environmentID) else { throw DirectoryError.unknownTeam }
+            guard try await directory.user(id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
+            try mappings.checkMembershipChange(teamName: team.name)
+        }
+        return try await directory.changeMembership(
+            userID: userID, teamID: teamID, environmentID: environmentID, actor: context.identity.actor, now: Date(), member: member
         )
     }
 

@@ -9,6 +9,8 @@ import Hummingbird
 struct AdminUsersController: Sendable {
     let directory: any DirectoryStore
     let policy: RealmPolicy
+    /// Where the IdP sets roles at every sign-in, a role change is refused (`managed_by_idp`).
+    let claimMappings: ClaimMappingDirectory
 
     func addRoutes(to group: RouterGroup<IdentifiedRequestContext>) {
         group.get("users", use: list)
@@ -36,10 +38,13 @@ struct AdminUsersController: Sendable {
     @Sendable func setRole(_ request: Request, context: IdentifiedRequestContext) async throws -> UserRecord {
         try context.identity.requireAdmin()
         let role = try await JSONBody.decode(AdminRequests.RoleChange.self, from: request, context: context).validated()
-        return try await directory.setRole(
-            role, userID: try userID(context), environmentID: context.identity.environmentID,
-            actor: context.identity.actor, now: Date()
-        )
+        let (userID, environmentID) = (try userID(context), context.identity.environmentID)
+        let mappings = claimMappings.mappings(environmentID: environmentID)
+        if mappings.roles != nil {
+            guard try await directory.user(id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
+            try mappings.checkRoleChange()
+        }
+        return try await directory.setRole(role, userID: userID, environmentID: environmentID, actor: context.identity.actor, now: Date())
     }
 
     @Sendable func permissions(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.Permissions {

@@ -9,4 +9,5 @@ enum DirectoryErrorCode: String, APIErrorCode {
     case invalidAccess = "invalid_access"
     case invalidRealmPath = "invalid_realm_path"
     case cannotDisableSelf = "cannot_disable_self"
+    case managedByIdP = "managed_by_idp"
 }

@@ -9,6 +9,16 @@ extension DirectoryError {
         case .unknownRealm: APIError(.notFound, DirectoryErrorCode.unknownRealm, "No such realm in your environment.")
         case .unknownDevice: APIError(.notFound, DirectoryErrorCode.unknownDevice, "No such device.")
         case .teamNameTaken: APIError(.conflict, DirectoryErrorCode.teamNameTaken, "A team with this name exists already.")
+        case .roleManagedByIdP:
+            APIError(
+                .conflict, DirectoryErrorCode.managedByIdP,
+                "Roles in this environment come from the identity provider at every sign-in (roles_from_idp); change the role there."
+            )
+        case .membershipManagedByIdP:
+            APIError(
+                .conflict, DirectoryErrorCode.managedByIdP,
+                "This team's members come from the identity provider at every sign-in (teams_from_idp); change the membership there."
+            )
         }
     }
 }

@@ -1,10 +1,12 @@
-/// The ID token claims Fieldpass checks beyond the registered ones.
+/// The ID token claims Fieldpass checks beyond the registered ones, and every claim for the
+/// environment's mappings.
 struct IDTokenClaims: Decodable, Sendable {
     var sub: String?
     var nonce: String?
     var azp: String?
     var email: String?
     var emailVerified: Bool?
+    var all: IdPClaims
 
     enum CodingKeys: String, CodingKey {
         case sub, nonce, azp, email
@@ -18,5 +20,6 @@ struct IDTokenClaims: Decodable, Sendable {
         azp = try container.decodeIfPresent(String.self, forKey: .azp)
         email = try container.decodeIfPresent(String.self, forKey: .email)
         emailVerified = EmailVerifiedClaim.decode(from: container, forKey: .emailVerified)
+        all = try IdPClaims(from: decoder)
     }
 }

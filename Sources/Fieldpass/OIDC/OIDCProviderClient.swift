@@ -118,14 +118,14 @@ final class OIDCProviderClient: Sendable {
         return (subject, claims)
     }
 
-    /// The email from the userinfo endpoint, whose `sub` must be the ID token's.
-    func userInfoEmail(accessToken: String, subject: String) async throws(OIDCError) -> (address: String?, verified: Bool?) {
-        guard let endpoint = try await discovery().userinfoEndpoint else { return (nil, nil) }
+    /// The userinfo endpoint's answer, whose `sub` must be the ID token's; `nil` when the IdP has none.
+    func userInfo(accessToken: String, subject: String) async throws(OIDCError) -> UserInfoResponse? {
+        guard let endpoint = try await discovery().userinfoEndpoint else { return nil }
         let info = try await http.getJSON(UserInfoResponse.self, from: endpoint, bearer: accessToken, operation: "userinfo")
         guard info.sub == subject else {
             throw OIDCError.invalidIDToken("The userinfo subject differs from the ID token's.")
         }
-        return (info.email, info.emailVerified)
+        return info
     }
 
     /// The exact issuer, for the RFC 9207 `iss` check.

@@ -1,6 +1,7 @@
 import FieldpassDomain
 import Foundation
 import Hummingbird
+import Logging
 import Tokens
 
 /// `GET /auth_callback`: where the IdP sends the browser back.
@@ -35,7 +36,7 @@ struct AuthCallbackController: Sendable {
         }
         do {
             guard BrowserBinding.matches(request, state: state, session: session) else { throw Self.otherBrowser }
-            let login = try await signIn(session: session, query: query, environment: environment)
+            let login = try await signIn(session: session, query: query, environment: environment, logger: context.logger)
             let events = try await store.completeLogin(login, now: Date())
             guard !events.isEmpty else {
                 return HTMLPage(title: "Sign-in expired", message: "This sign-in took too long. Start again from the app.")
@@ -68,7 +69,9 @@ struct AuthCallbackController: Sendable {
     )
 
     /// The IdP's answer, checked step by step (RFC 6749 4.1.2, RFC 9207, OIDC Core 3.1.3).
-    private func signIn(session: OnboardingSession, query: Parameters, environment: EnvironmentDirectory.Entry) async throws -> CompletedLogin {
+    private func signIn(
+        session: OnboardingSession, query: Parameters, environment: EnvironmentDirectory.Entry, logger: Logger
+    ) async throws -> CompletedLogin {
         let idp = environment.idp
         if let error = query.get("error") {
             throw OIDCError(
@@ -86,8 +89,10 @@ struct AuthCallbackController: Sendable {
         let now = Date()
         let identity = try await idp.validateIDToken(tokens.idToken, nonce: session.nonce, now: now)
         var email = (address: identity.claims.email, verified: identity.claims.emailVerified)
+        var userInfo: UserInfoResponse?
         if email.address == nil, let accessToken = tokens.accessToken {
-            email = try await idp.userInfoEmail(accessToken: accessToken, subject: identity.subject)
+            userInfo = try await idp.userInfo(accessToken: accessToken, subject: identity.subject)
+            email = (userInfo?.email, userInfo?.emailVerified)
         }
         guard let address = email.address else {
             throw OIDCError("email_mismatch", "The identity provider did not say which email address signed in.")
@@ -99,9 +104,13 @@ struct AuthCallbackController: Sendable {
         if email.verified == false || (mustBeVerified && email.verified != true) {
             throw OIDCError("email_not_verified", "The identity provider has not verified this email address.")
         }
+        let claims = SignInClaims.mapped(
+            environment.settings.claimMappings, idToken: identity.claims.all, userInfo: userInfo?.all,
+            environmentID: session.environmentID, logger: logger
+        )
         let attempt = SignInAttempt(
             userID: session.userID, issuer: idp.issuer, subject: identity.subject,
-            promoteToAdmin: environment.settings.bootstrapAdmins.contains(session.email)
+            promoteToAdmin: environment.settings.bootstrapAdmins.contains(session.email), claims: claims
         )
         let facts: AccessFacts
         switch try await store.recordSignIn(attempt, now: now) {

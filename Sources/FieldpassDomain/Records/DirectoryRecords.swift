@@ -162,6 +162,10 @@ public enum DirectoryError: Error, Sendable, Equatable {
     case unknownRealm
     case unknownDevice
     case teamNameTaken
+    /// The environment's sign-ins set roles from the IdP (`roles_from_idp`, `every_sign_in`).
+    case roleManagedByIdP
+    /// The environment's sign-ins set this team's members from the IdP (`teams_from_idp`, `every_sign_in`).
+    case membershipManagedByIdP
 }
 
 /// Whose a refresh token is.

@@ -1,8 +1,12 @@
+import Foundation
+
 /// What a sign-in the IdP vouched for changes: decided here once, applied by each store.
 ///
-/// The store reads the user (locked where it must be) and, when ``needsHolderLookup(user:attempt:)``
-/// says so, who else holds the IdP account; ``decide(user:holder:attempt:)`` says what follows.
-/// No SQL, no I/O: every rule of the sign-in is unit-tested without a database.
+/// The store reads the user (locked where it must be); when ``needsHolderLookup(user:attempt:)``
+/// says so, who else holds the IdP account; and when ``teamNamesToResolve(user:attempt:)`` gives
+/// names, the person's teams and the teams of those names (``Teams``).
+/// ``decide(user:holder:attempt:teams:newTeamID:)`` says what follows. No SQL, no I/O: every
+/// rule of the sign-in is unit-tested without a database.
 package enum SignInRules {
     /// The user's row as far as the sign-in rules need it.
     package struct User: Sendable, Equatable {
@@ -25,17 +29,53 @@ package enum SignInRules {
         }
     }
 
-    /// What the store writes: the binding and, for a bootstrap admin's first sign-in, the role.
+    /// A team as the sign-in rules need it.
+    package struct Team: Sendable, Equatable {
+        package var id: String
+        package var name: String
+
+        package init(id: String, name: String) {
+            self.id = id
+            self.name = name
+        }
+    }
+
+    /// What the store found for the teams of the sign-in's claim.
+    package struct Teams: Sendable, Equatable {
+        /// The person's teams now.
+        package var current: [Team]
+        /// Each name of ``teamNamesToResolve(user:attempt:)`` whose team exists, with it.
+        package var named: [String: Team]
+
+        package init(current: [Team], named: [String: Team]) {
+            self.current = current
+            self.named = named
+        }
+    }
+
+    /// What the store writes: the binding, the role (a bootstrap admin's first sign-in, or the
+    /// claim's), and the teams the claim creates, joins and leaves.
     package struct Decision: Sendable, Equatable {
         /// `nil` when the sign-in goes ahead; else what it ends as (nothing is bound).
         package var refusal: SignInOutcome?
-        /// Make the user admin (a bootstrap admin's first sign-in).
-        package var promoteToAdmin = false
+        /// The user's new role, or `nil` to keep it.
+        package var role: Role?
+        /// Teams to create, before the memberships.
+        package var createTeams: [Team] = []
+        /// Ids of the teams the person joins, and of those they leave.
+        package var join: [String] = []
+        package var leave: [String] = []
         package var audit: [AuditRecord] = []
 
-        package init(refusal: SignInOutcome? = nil, promoteToAdmin: Bool = false, audit: [AuditRecord] = []) {
+        package init(
+            refusal: SignInOutcome? = nil, role: Role? = nil, createTeams: [Team] = [], join: [String] = [], leave: [String] = [],
+            audit: [AuditRecord] = []
+        ) {
             self.refusal = refusal
-            self.promoteToAdmin = promoteToAdmin
+            self.role = role
+            self.createTeams = createTeams
+            self.join = join
+            self.leave = leave
             self.audit = audit
         }
     }
@@ -48,9 +88,14 @@ package enum SignInRules {
         user.issuer != attempt.issuer
     }
 
-    /// The decision, given the user and `holder`: another user of the environment bound to the
-    /// attempt's account (`nil` when none, or when no lookup was needed).
-    package static func decide(user: User, holder: String?, attempt: SignInAttempt) -> Decision {
+    /// The decision, given the user, `holder`: another user of the environment bound to the
+    /// attempt's account (`nil` when none, or when no lookup was needed), and `teams`: what the
+    /// store found for ``teamNamesToResolve(user:attempt:)`` (`nil` when it gave none).
+    /// `newTeamID` names each team the claim creates.
+    package static func decide(
+        user: User, holder: String?, attempt: SignInAttempt, teams: Teams? = nil,
+        newTeamID: () -> String = { UUID().uuidString.lowercased() }
+    ) -> Decision {
         let target = "user:\(user.id)"
         if user.disabled { return Decision(refusal: .userDisabled) }
         // An identity bound before issuers were recorded matches on the subject alone.
@@ -70,10 +115,9 @@ package enum SignInRules {
             )
             return Decision(refusal: .identityInUse, audit: [inUse])
         }
-        guard attempt.promoteToAdmin, !user.signedInBefore, user.role != Role.admin.rawValue else { return Decision() }
-        let promotion = AuditRecord(
-            actor: "bootstrap", action: "user.role", target: target, before: ["role": user.role], after: ["role": Role.admin.rawValue]
-        )
-        return Decision(promoteToAdmin: true, audit: [promotion])
+        var decision = Decision()
+        decideRole(user: user, attempt: attempt, into: &decision)
+        if let teams { decideTeams(user: user, attempt: attempt, teams: teams, newTeamID: newTeamID, into: &decision) }
+        return decision
     }
 }

@@ -5,7 +5,8 @@ public import Foundation
 /// Every change is one transaction; those made by a person are audited with it.
 public protocol CredentialStore: Sendable {
     /// Checks a successful IdP sign-in against the user's bound identity and state, binds the
-    /// identity the first time, and makes a bootstrap admin admin at their first sign-in.
+    /// identity the first time, makes a bootstrap admin admin at their first sign-in, and sets
+    /// the role and teams the sign-in's claims give (``SignInRules``).
     func recordSignIn(_ attempt: SignInAttempt, now: Date) async throws -> SignInOutcome
 
     /// Forgets the user's bound IdP identity, and revokes every device (with its refresh tokens)
@@ -47,12 +48,15 @@ public struct SignInAttempt: Sendable {
     public var issuer: String
     public var subject: String
     public var promoteToAdmin: Bool
+    /// The role and teams the sign-in's claims give, applied with it (``SignInRules``).
+    public var claims: MappedClaims
 
-    public init(userID: String, issuer: String, subject: String, promoteToAdmin: Bool) {
+    public init(userID: String, issuer: String, subject: String, promoteToAdmin: Bool, claims: MappedClaims = .none) {
         self.userID = userID
         self.issuer = issuer
         self.subject = subject
         self.promoteToAdmin = promoteToAdmin
+        self.claims = claims
     }
 }
 

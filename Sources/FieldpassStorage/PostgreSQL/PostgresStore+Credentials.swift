@@ -34,7 +34,11 @@ extension PostgresStore {
                     as: String.self
                 )
             }
-            let decision = SignInRules.decide(user: user, holder: holder, attempt: attempt)
+            var teams: SignInRules.Teams?
+            if let names = SignInRules.teamNamesToResolve(user: user, attempt: attempt) {
+                teams = try await Self.signInTeams(connection, userID: attempt.userID, environmentID: environmentID, names: names)
+            }
+            let decision = SignInRules.decide(user: user, holder: holder, attempt: attempt, teams: teams)
             for entry in decision.audit { try await Self.audit(connection, environmentID: environmentID, entry, now: now) }
             if let refusal = decision.refusal { return refusal }
             try await connection.execute(
@@ -44,10 +48,13 @@ extension PostgresStore {
                 WHERE id = \(attempt.userID)
                 """
             )
-            if decision.promoteToAdmin {
-                try await connection.execute("UPDATE users SET role = \(Role.admin.rawValue) WHERE id = \(attempt.userID)")
+            if let role = decision.role {
+                try await connection.execute("UPDATE users SET role = \(role.rawValue) WHERE id = \(attempt.userID)")
             }
-            if user.issuer != attempt.issuer || user.subject != attempt.subject || decision.promoteToAdmin {
+            try await Self.applyTeams(
+                of: decision, connection, userID: attempt.userID, environmentID: environmentID, now: now.timeIntervalSince1970
+            )
+            if user.issuer != attempt.issuer || user.subject != attempt.subject || decision.role != nil {
                 try await Self.announce(.user(id: attempt.userID), on: connection)
             }
             guard let facts = try await Self.fetchFacts(connection, userID: attempt.userID, environmentID: environmentID) else {

@@ -45,7 +45,8 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     }
 
     /// Runs `body` in one transaction, committed when it returns. A transaction that
-    /// PostgreSQL aborted to break a deadlock is run again (it changed nothing).
+    /// PostgreSQL aborted to break a deadlock, or one that found a team name it was to create
+    /// taken meanwhile (``TeamNameTakenMeanwhile``), is run again (it changed nothing).
     func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await withinTimeout {
             var attempt = 1
@@ -56,7 +57,9 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
                     }
                 } catch let error as PostgresTransactionError {
                     let cause = error.closureError ?? error.commitError ?? error.beginError ?? error
-                    guard attempt < 3, let failure = cause as? PSQLError, Self.isRetryable(failure) else { throw cause }
+                    guard attempt < 3, (cause as? PSQLError).map(Self.isRetryable) ?? (cause is TeamNameTakenMeanwhile) else {
+                        throw cause
+                    }
                     attempt += 1
                 }
             }

@@ -22,16 +22,20 @@ extension SQLiteStore {
                     """),
                 arguments: [environmentID, attempt.subject, attempt.issuer, attempt.userID]
             ) : nil
-            let decision = SignInRules.decide(user: user, holder: holder, attempt: attempt)
+            let teams = try SignInRules.teamNamesToResolve(user: user, attempt: attempt).map { names in
+                try Self.signInTeams(db, userID: attempt.userID, environmentID: environmentID, names: names)
+            }
+            let decision = SignInRules.decide(user: user, holder: holder, attempt: attempt, teams: teams)
             for entry in decision.audit { try Self.audit(db, environmentID: environmentID, entry, now: now) }
             if let refusal = decision.refusal { return refusal }
             try db.execute(
                 cached: "UPDATE users SET idp_issuer = ?, idp_subject = ?, signed_in_at = ? WHERE id = ?",
                 arguments: [attempt.issuer, attempt.subject, now.timeIntervalSince1970, attempt.userID]
             )
-            if decision.promoteToAdmin {
-                try db.execute(cached: "UPDATE users SET role = ? WHERE id = ?", arguments: [Role.admin.rawValue, attempt.userID])
+            if let role = decision.role {
+                try db.execute(cached: "UPDATE users SET role = ? WHERE id = ?", arguments: [role.rawValue, attempt.userID])
             }
+            try Self.applyTeams(of: decision, db, userID: attempt.userID, environmentID: environmentID, now: now.timeIntervalSince1970)
             guard let facts = try Self.fetchFacts(db, userID: attempt.userID, environmentID: environmentID) else {
                 throw DirectoryError.unknownUser
             }

@@ -4,7 +4,9 @@ accounts), the two of `directory_server`, and unique email addresses."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .settings import EMAIL_DOMAIN
 
@@ -26,6 +28,9 @@ class EnvironmentSpec:
     email_domains: tuple[str, ...]
     bootstrap_admins: tuple[str, ...] = ()
     service_accounts: tuple[ServiceAccountSpec, ...] = ()
+    # The `roles_from_idp` and `teams_from_idp` sections, e.g. {"claim": "roles", "map": {...}}.
+    roles_from_idp: Mapping[str, Any] | None = None
+    teams_from_idp: Mapping[str, Any] | None = None
 
 
 # Two environments on the same mock IdP, with bootstrap admins and service accounts.

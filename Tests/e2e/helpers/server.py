@@ -128,6 +128,10 @@ class FieldpassServer:
                 lines.append("    service_accounts:")
                 for account in environment.service_accounts:
                     lines += [f"      - id: {q(account.id)}", f"        secret_env: {account.secret_env}"]
+            for key in ("roles_from_idp", "teams_from_idp"):
+                section = getattr(environment, key)
+                if section is not None:
+                    lines.append(f"    {key}: {q(dict(section))}")  # a JSON object is a YAML flow mapping
             lines += idp
         return lines
 
