@@ -78,6 +78,10 @@ package enum SignInRules {
             self.leave = leave
             self.audit = audit
         }
+
+        /// Whether what the person may reach changes (their role or teams): every instance
+        /// must then forget what it remembered of them.
+        package var changesAccess: Bool { role != nil || !join.isEmpty || !leave.isEmpty }
     }
 
     /// Whether the store must look for another user holding the attempt's account: unless

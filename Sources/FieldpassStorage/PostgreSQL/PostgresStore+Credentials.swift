@@ -4,7 +4,7 @@ import PostgresNIO
 
 extension PostgresStore {
     public func recordSignIn(_ attempt: SignInAttempt, now: Date) async throws -> SignInOutcome {
-        try await write { connection in
+        let (outcome, announced) = try await write { connection -> (SignInOutcome, Bool) in
             // Locks the user: of two first sign-ins at once, one binds the identity (and promotes a
             // bootstrap admin) and the other sees that binding.
             guard let row = try await connection.first(
@@ -40,7 +40,7 @@ extension PostgresStore {
             }
             let decision = SignInRules.decide(user: user, holder: holder, attempt: attempt, teams: teams)
             for entry in decision.audit { try await Self.audit(connection, environmentID: environmentID, entry, now: now) }
-            if let refusal = decision.refusal { return refusal }
+            if let refusal = decision.refusal { return (refusal, false) }
             try await connection.execute(
                 """
                 UPDATE users SET idp_issuer = \(attempt.issuer), idp_subject = \(attempt.subject),
@@ -54,14 +54,16 @@ extension PostgresStore {
             try await Self.applyTeams(
                 of: decision, connection, userID: attempt.userID, environmentID: environmentID, now: now.timeIntervalSince1970
             )
-            if user.issuer != attempt.issuer || user.subject != attempt.subject || decision.role != nil {
-                try await Self.announce(.user(id: attempt.userID), on: connection)
-            }
+            let changed = user.issuer != attempt.issuer || user.subject != attempt.subject || decision.changesAccess
+            if changed { try await Self.announce(.user(id: attempt.userID), on: connection) }
             guard let facts = try await Self.fetchFacts(connection, userID: attempt.userID, environmentID: environmentID) else {
                 throw DirectoryError.unknownUser
             }
-            return .signedIn(facts)
+            return (.signedIn(facts), changed)
         }
+        // This instance forgets what it remembered of the person before answering.
+        if announced { await revocationsCaughtUp() }
+        return outcome
     }
 
     public func resetIdentity(userID: String, environmentID: String, actor: String, now: Date) async throws {
