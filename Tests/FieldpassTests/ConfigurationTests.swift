@@ -43,6 +43,20 @@ struct ConfigurationTests {
         #expect(configuration.metrics.token == nil, "/metrics is open unless a token is configured")
     }
 
+    /// The README points operators at the example; it must load as it is, sections left as
+    /// comments included.
+    @Test func theExampleConfigurationLoads() throws {
+        let example = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appending(path: "Config/fieldpass.example.yaml")
+        let secrets = ["FIELDPASS_DB_PASSWORD", "ACME_IDP_CLIENT_SECRET", "ACME_BACKEND_SECRET"]
+        let configuration = try FieldpassConfiguration.parse(
+            yaml: try String(contentsOf: example, encoding: .utf8),
+            environment: Dictionary(uniqueKeysWithValues: secrets.map { ($0, String(repeating: "s", count: 40)) })
+        )
+        #expect(configuration.metrics.token == nil)
+        #expect(!configuration.environments.isEmpty)
+    }
+
     @Test func environmentVariablesOverrideTheFile() throws {
         let configuration = try FieldpassConfiguration.parse(
             yaml: Self.minimal,

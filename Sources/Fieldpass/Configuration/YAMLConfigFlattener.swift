@@ -57,6 +57,8 @@ struct YAMLConfigFlattener {
             values[AbsoluteConfigKey(path)] = ConfigValue(.string(try freeFormMap(mapping, path: path)), isSecret: false)
             return
         }
+        // `key:` with nothing after it (a section left as comments only) sets nothing.
+        if node.null != nil { return }
         switch node {
         case .mapping(let mapping):
             try flatten(mapping: mapping, path: path, into: &values)
