@@ -4,9 +4,9 @@ import PostgresNIO
 /// session events, which the event hubs follow, or the realm feed of the integration API.
 ///
 /// Writers do not number their rows. A row is stored unplaced (no position), with the id of
-/// its transaction and the order it was written in. After its commit the writer places the
-/// committed rows if no other placing is under way (``PostgresStore/publish(_:)``), and a
-/// reader places whatever is left before it reads (``PostgresStore/placeCommitted(_:)``).
+/// its transaction and the order it was written in. After its commit the writer asks for
+/// the committed rows to be placed and announced, without waiting (``PostgresStore/publish(_:)``),
+/// and a reader places whatever is left before it reads (``PostgresStore/placeCommitted(_:waitingForOlder:)``).
 /// So no writer holds a lock that another writer waits for, and concurrent commits do not
 /// queue behind one another's WAL flush. Placing:
 /// - happens only after a row committed, under a lock that only placing takes, so positions

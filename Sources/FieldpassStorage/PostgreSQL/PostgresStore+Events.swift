@@ -90,7 +90,8 @@ extension PostgresStore {
     }
 
     public func events(afterRowID id: Int64, limit: Int) async throws -> [StoredEvent] {
-        try await placeCommitted(.sessionEvents)
+        // The hubs read this feed; every commit's publishing wakes them again.
+        try await placeCommitted(.sessionEvents, waitingForOlder: false)
         return try await read { connection in
             try await Self.storedEvents(
                 connection.rows(

@@ -5,10 +5,13 @@ extension PostgresStore {
     /// Places every row of `feed` that committed before this call (see ``PostgresFeed``), so
     /// that a read after it sees them: a change is in the feed once its write has answered.
     ///
-    /// Waits while a transaction older than those rows is still open, since their positions
-    /// must come after that transaction's rows; at most ``placingWait``, after which the read
+    /// Rows whose positions must come after those of a transaction still open wait for it.
+    /// With `waitingForOlder`, so does this call, at most ``placingWait``, after which the read
     /// goes on without them (a follower gets them at a later read: late, never skipped).
-    func placeCommitted(_ feed: PostgresFeed) async throws {
+    /// Without, it places what it can and returns: for a reader that the publishing after
+    /// every commit wakes again anyway (the event hubs), waiting would only hold back the
+    /// rows already placed.
+    func placeCommitted(_ feed: PostgresFeed, waitingForOlder: Bool = true) async throws {
         guard let newest = try await read({ connection in try await connection.value(feed.newestUnplacedWriter, as: String.self) })
         else { return }
         let deadline = ContinuousClock.now + Self.placingWait
@@ -18,12 +21,12 @@ extension PostgresStore {
                 try await connection.execute(feed.placement)
                 return try await connection.value(feed.unplaced(upTo: newest), as: Bool.self) ?? false
             }
-            guard waiting else { return }
+            guard waiting, waitingForOlder else { return }
             try await Task.sleep(for: .milliseconds(1))
         }
     }
 
-    /// How long a feed read waits for older transactions to end (see ``placeCommitted(_:)``):
+    /// How long a feed read waits for older transactions to end (see ``placeCommitted(_:waitingForOlder:)``):
     /// the safety net's interval, after which a follower would look again anyway.
     static let placingWait = Duration.seconds(1)
 
@@ -33,10 +36,10 @@ extension PostgresStore {
         publisher.request(feed) { [self] feed in await placeAndNotify(feed) }
     }
 
-    /// Places the committed rows unless another placing is under way (a writer never waits
-    /// for one), then wakes the readers of `feed` on every instance. Rows it leaves are
-    /// placed by the next read before it reads; so a read changes nothing when writes come
-    /// one at a time.
+    /// Places the committed rows, after any placing under way (no writer waits for this: it
+    /// runs after their answers), then wakes the readers of `feed` on every instance. So a
+    /// read finds the rows of every finished write placed, unless an older transaction was
+    /// still open; the publishing after that one's commit places them.
     ///
     /// The notification is not sent from inside a writing transaction: PostgreSQL queues
     /// notifications under one lock for the whole server, held through the committing
@@ -46,8 +49,7 @@ extension PostgresStore {
     /// safety net: the writes themselves have committed.
     private func placeAndNotify(_ feed: PostgresFeed) async {
         _ = try? await write { connection in
-            guard try await connection.value("SELECT pg_try_advisory_xact_lock(\(feed.placingLock))", as: Bool.self) == true
-            else { return }
+            try await connection.execute("SELECT pg_advisory_xact_lock(\(feed.placingLock))")
             try await connection.execute(feed.placement)
         }
         _ = try? await read { connection in
