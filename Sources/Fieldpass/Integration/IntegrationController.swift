@@ -11,6 +11,9 @@ struct IntegrationController: Sendable {
     let longPolls: ConcurrencyGate
     /// The backend sees its environment's realm paths under the environment's prefix.
     let realmPrefixes: RealmPrefixes
+    /// A draining instance answers its long-polls at their next look, so that they do not
+    /// hold its shutdown up.
+    let readiness: Readiness
 
     /// Longest long-poll, so no request holds a connection for long.
     static let maxWaitSeconds = 30
@@ -71,17 +74,18 @@ struct IntegrationController: Sendable {
 
     /// The entries `read` finds, waiting up to `wait` seconds for a first one: woken by
     /// `signal` at the store's next change, and looking again after its safety-net interval
-    /// regardless. Long-polls take a place of ``longPolls`` or are refused (503).
+    /// regardless, until the instance drains. Long-polls take a place of ``longPolls`` or are
+    /// refused (503).
     func longPoll<Entry: Sendable>(
         wait: Int, environmentID: String, signal: ChangeSignal, _ read: @escaping @Sendable () async throws -> [Entry]
     ) async throws -> [Entry] {
-        let poll = { [store] () async throws -> [Entry] in
+        let poll = { [store, readiness] () async throws -> [Entry] in
             let deadline = ContinuousClock.now + .seconds(wait)
             while true {
                 let generation = signal.generation
                 let entries = try await read()
                 let remaining = deadline - ContinuousClock.now
-                if !entries.isEmpty || remaining <= .zero { return entries }
+                if !entries.isEmpty || remaining <= .zero || readiness.phase == .draining { return entries }
                 await signal.wait(atMost: min(remaining, store.safetyNetInterval), after: generation)
             }
         }
