@@ -93,7 +93,7 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     AdminUsersController(directory: store, policy: parts.policy, claimMappings: parts.claimMappings).addRoutes(to: admin)
     AdminOffboardingController(credentials: store).addRoutes(to: admin)
     AdminTeamsController(directory: store, claimMappings: parts.claimMappings).addRoutes(to: admin)
-    IntegrationController(store: store, longPolls: parts.longPolls, realmPrefixes: configuration.realmPrefixes)
+    IntegrationController(store: store, longPolls: parts.longPolls, realmPrefixes: configuration.realmPrefixes, readiness: parts.readiness)
         .addRoutes(to: authenticated("integration"))
 
     return router

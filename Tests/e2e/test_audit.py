@@ -148,9 +148,11 @@ def test_cli_grant_role_is_audited_as_cli(directory_server: FieldpassServer, adm
     (user,) = [u for u in users if u["email"] == email]
     assert user["role"] == "manager", user
     added = new_entries(server, admin, seen)
-    assert len(added) == 1, added
+    # Newest first: the CLI created the person it was given, then changed their role.
+    assert [entry["action"] for entry in added] == ["user.role", "user.create"], added
     assert_entry(added[0], actor="cli", target_contains=user["id"])
     assert added[0].get("after") == {"role": "manager"}, added[0]
+    assert added[1]["actor"] == "cli" and added[1].get("after") == {"email": email}, added[1]
 
     listing = server.cli("admin", "users", "--env", "dev", "--config", str(server.config_path))
     assert listing.returncode == 0, cli_output(listing)

@@ -3,7 +3,8 @@ import Foundation
 import Logging
 public import ServiceLifecycle
 
-/// Expires unfinished sessions (their devices get `session_expired`) and deletes old ones.
+/// Expires unfinished sessions (their devices get `session_expired`) and deletes old ones,
+/// and lifecycle events older than ``LifecycleEventRules/retention``.
 public struct SessionSweeper: Service {
     let store: any OnboardingStore
     let settings: SessionSettings
@@ -25,6 +26,9 @@ public struct SessionSweeper: Service {
             FieldpassMetrics.onboarding(.expired, count: events.count)
             if !events.isEmpty {
                 logger.info("Sessions expired", metadata: ["count": "\(events.count)"])
+            }
+            if let lifecycle = store as? any LifecycleEventStore {
+                try await lifecycle.purgeLifecycleEvents(before: now.addingTimeInterval(-LifecycleEventRules.retention))
             }
         } catch {
             logger.warning("Session sweep failed", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])

@@ -11,12 +11,16 @@ struct IntegrationController: Sendable {
     let longPolls: ConcurrencyGate
     /// The backend sees its environment's realm paths under the environment's prefix.
     let realmPrefixes: RealmPrefixes
+    /// A draining instance answers its long-polls at their next look, so that they do not
+    /// hold its shutdown up.
+    let readiness: Readiness
 
     /// Longest long-poll, so no request holds a connection for long.
     static let maxWaitSeconds = 30
 
     func addRoutes(to group: RouterGroup<IdentifiedRequestContext>) {
         group.get("realms", use: feed)
+        group.get("events", use: lifecycleEvents)
         group.post("realms/initialized", use: markInitialized)
     }
 
@@ -57,39 +61,59 @@ struct IntegrationController: Sendable {
         _ = try context.identity.requireServiceAccount()
         let query = request.uri.queryParameters
         let initialized = try QueryValue.flag(query.get("initialized"), name: "initialized")
-        let limit = try QueryValue.integer(query.get("limit"), name: "limit", in: 1...1000) ?? 100
-        let wait = try QueryValue.integer(query.get("wait"), name: "wait", in: 0...Int.max).map { min($0, Self.maxWaitSeconds) } ?? 0
-        let position = try await startPosition(cursor: query.get("cursor"))
+        let (limit, wait) = try Self.pageSize(request)
+        let position = try await startPosition(cursor: query.get("cursor"), feed: FeedCursor.realms) {
+            try await store.realmFeedPosition()
+        }
         let environmentID = context.identity.environmentID
-        let poll = { [realmPrefixes] () async throws -> FeedPage in
+        let entries = try await longPoll(wait: wait, environmentID: environmentID, signal: store.realmFeed) {
+            try await store.realmFeed(environmentID: environmentID, after: position, initialized: initialized, limit: limit)
+        }
+        return FeedPage(entries: entries, after: position, prefixes: realmPrefixes, environmentID: environmentID)
+    }
+
+    /// The entries `read` finds, waiting up to `wait` seconds for a first one: woken by
+    /// `signal` at the store's next change, and looking again after its safety-net interval
+    /// regardless, until the instance drains. Long-polls take a place of ``longPolls`` or are
+    /// refused (503).
+    func longPoll<Entry: Sendable>(
+        wait: Int, environmentID: String, signal: ChangeSignal, _ read: @escaping @Sendable () async throws -> [Entry]
+    ) async throws -> [Entry] {
+        let poll = { [store, readiness] () async throws -> [Entry] in
             let deadline = ContinuousClock.now + .seconds(wait)
             while true {
-                let generation = store.realmFeed.generation
-                let entries = try await store.realmFeed(environmentID: environmentID, after: position, initialized: initialized, limit: limit)
+                let generation = signal.generation
+                let entries = try await read()
                 let remaining = deadline - ContinuousClock.now
-                if !entries.isEmpty || remaining <= .zero {
-                    return FeedPage(entries: entries, after: position, prefixes: realmPrefixes, environmentID: environmentID)
-                }
-                // Woken by the store at the next change; looks again after its safety-net interval regardless.
-                await store.realmFeed.wait(atMost: min(remaining, store.safetyNetInterval), after: generation)
+                if !entries.isEmpty || remaining <= .zero || readiness.phase == .draining { return entries }
+                await signal.wait(atMost: min(remaining, store.safetyNetInterval), after: generation)
             }
         }
         guard wait > 0 else { return try await poll() }
-        guard let page = try await longPolls.withPlace(for: environmentID, poll) else {
+        guard let entries = try await longPolls.withPlace(for: environmentID, poll) else {
             throw APIError(
                 .serviceUnavailable, IntegrationErrorCode.serverBusy,
                 "Too many long-polls (of this environment, or in all) are waiting; try again shortly.", retryAfter: 1
             )
         }
-        return page
+        return entries
+    }
+
+    /// A feed page's `limit` (1 to 1000, default 100) and `wait` (seconds, at most
+    /// ``maxWaitSeconds``, default 0).
+    static func pageSize(_ request: Request) throws -> (limit: Int, wait: Int) {
+        let query = request.uri.queryParameters
+        let limit = try QueryValue.integer(query.get("limit"), name: "limit", in: 1...1000) ?? 100
+        let wait = try QueryValue.integer(query.get("wait"), name: "wait", in: 0...Int.max).map { min($0, maxWaitSeconds) } ?? 0
+        return (limit, wait)
     }
 
     /// Where a page starts: after the cursor's position, or at the feed's beginning.
-    private func startPosition(cursor: String?) async throws -> Int64 {
+    func startPosition(cursor: String?, feed: String, end: () async throws -> Int64) async throws -> Int64 {
         guard let cursor else { return 0 }
         // A position beyond the feed's end was not issued here (another database, or made
-        // up) and would silently skip realms created later.
-        guard let decoded = FeedCursor.decode(cursor), try await decoded <= store.realmFeedPosition() else {
+        // up) and would silently skip entries written later.
+        guard let decoded = FeedCursor.decode(cursor, feed: feed), try await decoded <= end() else {
             throw APIError(.badRequest, IntegrationErrorCode.invalidCursor, "cursor must be a value this server returned.")
         }
         return decoded

@@ -1,6 +1,17 @@
 /// Every audit entry Fieldpass writes, by what happened: the action names and the shape of
 /// `before` and `after` live here once, and both stores write what these return.
 extension AuditRecord {
+    /// A person and their realm were created: by their first registration (`device`), or
+    /// ahead of it (`cli`, `scim`).
+    package static func userCreated(actor: String, userID: String, email: String) -> AuditRecord {
+        AuditRecord(actor: actor, action: "user.create", target: "user:\(userID)", after: ["email": email])
+    }
+
+    /// A person was removed from the directory; their realm is left for the backend.
+    package static func userDeleted(actor: String, userID: String, email: String, revokedDevices: [String] = []) -> AuditRecord {
+        AuditRecord(actor: actor, action: "user.delete", target: "user:\(userID)", before: ["email": email], revokedDevices: revokedDevices)
+    }
+
     package static func teamCreated(actor: String, teamID: String, name: String) -> AuditRecord {
         AuditRecord(actor: actor, action: "team.create", target: "team:\(teamID)", after: ["name": name])
     }
@@ -45,10 +56,11 @@ extension AuditRecord {
         )
     }
 
-    package static func identityReset(actor: String, userID: String, issuer: String?, subject: String, devicesRevoked: Int) -> AuditRecord {
+    package static func identityReset(actor: String, userID: String, issuer: String?, subject: String, revoked: [String]) -> AuditRecord {
         AuditRecord(
             actor: actor, action: "identity.reset", target: "user:\(userID)",
-            before: ["issuer": issuer ?? "", "subject": subject], after: ["devices_revoked": "\(devicesRevoked)"]
+            before: ["issuer": issuer ?? "", "subject": subject], after: ["devices_revoked": "\(revoked.count)"],
+            revokedDevices: revoked
         )
     }
 

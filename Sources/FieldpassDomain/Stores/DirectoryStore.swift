@@ -8,8 +8,9 @@ public import Foundation
 public protocol DirectoryStore: Sendable {
     func users(environmentID: String) async throws -> [UserRecord]
     func user(id: String, environmentID: String) async throws -> UserRecord?
-    /// The user with this email, created (with their personal realm) if absent.
-    func ensureUser(email: String, environmentID: String, now: Date) async throws -> UserRecord
+    /// The user with this email, created (with their personal realm) if absent; `actor` is
+    /// who the audit log and the lifecycle events name for a creation.
+    func ensureUser(email: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord
     func setRole(_ role: Role, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord
 
     func accessFacts(userID: String, environmentID: String) async throws -> AccessFacts?
@@ -51,5 +52,13 @@ extension DirectoryStore {
 
     public func revoke(realmPath: String, userID: String, environmentID: String, actor: String, now: Date) async throws -> AccessFacts {
         try await changeGrant(nil, realmPath: realmPath, userID: userID, environmentID: environmentID, actor: actor, now: now)
+    }
+}
+
+extension DirectoryStore {
+    /// ``ensureUser(email:environmentID:actor:now:)`` for the CLI, which creates people ahead
+    /// of their first registration.
+    public func ensureUser(email: String, environmentID: String, now: Date) async throws -> UserRecord {
+        try await ensureUser(email: email, environmentID: environmentID, actor: "cli", now: now)
     }
 }

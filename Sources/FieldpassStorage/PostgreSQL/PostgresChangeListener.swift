@@ -13,11 +13,12 @@ public import ServiceLifecycle
 /// revocations are (see ``StandingFreshness``).
 public final class PostgresChangeListener: Service {
     /// The channel every change is announced on; the payload says which: `events`, `realms`,
-    /// a ``StandingChange``, or a heartbeat.
+    /// `lifecycle`, a ``StandingChange``, or a heartbeat.
     static let channel = "fieldpass_changes"
 
     let sessionEvents = ChangeSignal()
     let realmFeed = ChangeSignal()
+    let lifecycleFeed = ChangeSignal()
     let revocations = LiveRevocations()
     private let client: PostgresClient
     private let logger: Logger
@@ -101,6 +102,7 @@ public final class PostgresChangeListener: Service {
         switch payload {
         case "events": sessionEvents.signal()
         case "realms": realmFeed.signal()
+        case "lifecycle": lifecycleFeed.signal()
         default:
             if payload.hasPrefix(heartbeatPrefix) {
                 if let number = Int(payload.dropFirst(heartbeatPrefix.count)) {
@@ -117,5 +119,6 @@ public final class PostgresChangeListener: Service {
     private func signalAll() {
         sessionEvents.signal()
         realmFeed.signal()
+        lifecycleFeed.signal()
     }
 }

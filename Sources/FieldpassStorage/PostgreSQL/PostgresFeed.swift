@@ -1,7 +1,8 @@
 import PostgresNIO
 
 /// A feed that readers follow with a cursor (everything after the last position seen): the
-/// session events, which the event hubs follow, or the realm feed of the integration API.
+/// session events, which the event hubs follow, or the realm and lifecycle feeds of the
+/// integration API.
 ///
 /// Writers do not number their rows. A row is stored unplaced (no position), with the id of
 /// its transaction and the order it was written in. After its commit the writer asks for
@@ -19,6 +20,7 @@ import PostgresNIO
 enum PostgresFeed: String, Sendable {
     case sessionEvents = "events"
     case realms
+    case lifecycleEvents = "lifecycle"
 
     /// The values of `writer_xid, written` for a row stored unplaced.
     static let unplacedMark = "pg_current_xact_id(), nextval('feed_writes')"
@@ -26,13 +28,40 @@ enum PostgresFeed: String, Sendable {
     /// The `NOTIFY` payload that wakes this feed's readers (see ``PostgresChangeListener``).
     var payload: String { rawValue }
 
-    private var table: String { self == .sessionEvents ? "session_events" : "realms" }
+    private var table: String {
+        switch self {
+        case .sessionEvents: "session_events"
+        case .realms: "realms"
+        case .lifecycleEvents: "lifecycle_events"
+        }
+    }
+
     private var position: String { self == .sessionEvents ? "id" : "feed_seq" }
-    private var counter: String { self == .sessionEvents ? "session_events" : "realm_feed" }
-    private var keys: [String] { self == .sessionEvents ? ["session_id", "seq"] : ["path"] }
+
+    private var counter: String {
+        switch self {
+        case .sessionEvents: "session_events"
+        case .realms: "realm_feed"
+        case .lifecycleEvents: "lifecycle_events"
+        }
+    }
+
+    private var keys: [String] {
+        switch self {
+        case .sessionEvents: ["session_id", "seq"]
+        case .realms: ["path"]
+        case .lifecycleEvents: ["id"]
+        }
+    }
 
     /// The advisory lock placing holds: one placing transaction at a time per feed.
-    var placingLock: Int64 { self == .sessionEvents ? 0x6670_6665_6564_0001 : 0x6670_6665_6564_0002 }
+    var placingLock: Int64 {
+        switch self {
+        case .sessionEvents: 0x6670_6665_6564_0001
+        case .realms: 0x6670_6665_6564_0002
+        case .lifecycleEvents: 0x6670_6665_6564_0003
+        }
+    }
 
     /// The id, as text, of the newest transaction whose committed rows are still unplaced.
     var newestUnplacedWriter: PostgresQuery {

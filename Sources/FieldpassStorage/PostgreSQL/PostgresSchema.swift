@@ -156,6 +156,26 @@ enum PostgresSchema {
             CREATE INDEX realms_unplaced ON realms(writer_xid) WHERE feed_seq IS NULL;
             """
         ),
+        (
+            // The integration API's lifecycle events (LifecycleEventRules), written with the
+            // audit entries they stand for and placed after commit like the other feeds.
+            "6-lifecycle-events",
+            """
+            CREATE TABLE lifecycle_events (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                environment_id text NOT NULL,
+                body text NOT NULL,
+                at double precision NOT NULL,
+                feed_seq bigint,
+                writer_xid xid8,
+                written bigint
+            );
+            CREATE UNIQUE INDEX lifecycle_events_position ON lifecycle_events(environment_id, feed_seq);
+            CREATE INDEX lifecycle_events_unplaced ON lifecycle_events(writer_xid) WHERE feed_seq IS NULL;
+            CREATE INDEX lifecycle_events_at ON lifecycle_events(at);
+            INSERT INTO counters (name, value) VALUES ('lifecycle_events', 0);
+            """
+        ),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

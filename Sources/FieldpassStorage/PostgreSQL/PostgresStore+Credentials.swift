@@ -82,7 +82,7 @@ extension PostgresStore {
             )
             _ = try await Self.append(unfinished.sorted().map { (.sessionExpired, $0) }, on: connection, now: now.timeIntervalSince1970)
             try await Self.audit(
-                connection, environmentID: environmentID, .identityReset(actor: actor, userID: userID, issuer: user.idpIssuer, subject: subject, devicesRevoked: revoked), now: now
+                connection, environmentID: environmentID, .identityReset(actor: actor, userID: userID, issuer: user.idpIssuer, subject: subject, revoked: revoked), now: now
             )
         }
         publish(.sessionEvents)
@@ -94,13 +94,13 @@ extension PostgresStore {
             guard var user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else {
                 throw DirectoryError.unknownUser
             }
-            guard let entry = DirectoryRules.setDisabled(disabled, user: user, actor: actor) else { return user }
+            guard var entry = DirectoryRules.setDisabled(disabled, user: user, actor: actor) else { return user }
             let timestamp = now.timeIntervalSince1970
             let disabledAt: Double? = disabled ? timestamp : nil
             try await connection.execute("UPDATE users SET disabled_at = \(disabledAt) WHERE id = \(userID)")
             try await Self.announce(.user(id: userID), on: connection)
             if DirectoryRules.revokesDevices(disabling: disabled) {
-                _ = try await Self.revokeLiveDevices(connection, userID: userID, now: timestamp)
+                entry.revokedDevices = try await Self.revokeLiveDevices(connection, userID: userID, now: timestamp)
             }
             try await Self.audit(connection, environmentID: environmentID, entry, now: now)
             user.disabled = disabled
@@ -148,16 +148,16 @@ extension PostgresStore {
         await revocationsCaughtUp()
     }
 
-    /// Revokes every device of the user not revoked yet; returns how many. Callers hold the
+    /// Revokes every device of the user not revoked yet; returns their ids. Callers hold the
     /// user's lock, so no device of theirs can be added or revoked meanwhile.
-    static func revokeLiveDevices(_ connection: PostgresConnection, userID: String, now: Double) async throws -> Int {
+    static func revokeLiveDevices(_ connection: PostgresConnection, userID: String, now: Double) async throws -> [String] {
         let deviceIDs = try await connection.values(
             "SELECT id FROM devices WHERE user_id = \(userID) AND revoked_at IS NULL", as: String.self
         )
         for deviceID in deviceIDs {
             try await revokeDevice(connection, id: deviceID, now: now)
         }
-        return deviceIDs.count
+        return deviceIDs
     }
 
     /// Marks a device revoked and its refresh tokens with it; their sealed successors go too.

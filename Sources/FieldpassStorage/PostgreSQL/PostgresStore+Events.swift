@@ -139,6 +139,7 @@ extension PostgresStore {
             try await connection.execute("DELETE FROM users WHERE id = ANY(\(removed))")
             let paths = removed.map { RealmPath.personal(userID: $0) }
             try await connection.execute("DELETE FROM realm_grants WHERE realm_path = ANY(\(paths))")
+            try await Self.forgetHistory(of: removed, connection)
             return removed.count
         }
     }

@@ -85,7 +85,8 @@ extension PostgresStore {
         try json.map { try JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
     }
 
-    /// Writes an entry a rule decided on; `before` and `after` are stored as JSON objects.
+    /// Writes an entry a rule decided on; `before` and `after` are stored as JSON objects. The
+    /// lifecycle events it stands for are stored with it (``LifecycleEventRules``).
     static func audit(_ connection: PostgresConnection, environmentID: String, _ entry: AuditRecord, now: Date) async throws {
         let before = try entry.before.map(StableJSON.text)
         let after = try entry.after.map(StableJSON.text)
@@ -95,5 +96,6 @@ extension PostgresStore {
             VALUES (\(environmentID), \(entry.actor), \(entry.action), \(entry.target), \(before), \(after), \(now.timeIntervalSince1970))
             """
         )
+        try await recordLifecycleEvents(of: entry, connection, environmentID: environmentID, now: now)
     }
 }

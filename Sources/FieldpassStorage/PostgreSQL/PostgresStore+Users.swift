@@ -19,10 +19,10 @@ extension PostgresStore {
         try await read { connection in try await Self.fetchUser(connection, id: id, environmentID: environmentID) }
     }
 
-    public func ensureUser(email: String, environmentID: String, now: Date) async throws -> UserRecord {
+    public func ensureUser(email: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
         let user = try await write { connection in
             let id = try await Self.findOrCreateUser(
-                connection, email: email, environmentID: environmentID, now: now.timeIntervalSince1970
+                connection, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor
             ).id
             guard let user = try await Self.fetchUser(connection, id: id, environmentID: environmentID) else {
                 throw DirectoryError.unknownUser
@@ -64,13 +64,14 @@ extension PostgresStore {
     /// The id and role of the user with `email`, created with their personal realm when
     /// absent, and locked until the transaction ends. The realm enters the realm feed after
     /// commit (see ``PostgresFeed``); publish it then. One round trip for a newcomer, two for
-    /// someone known.
+    /// someone known. A creation is audited (by its first registration unless `actor` says
+    /// otherwise).
     ///
     /// Race-safe: of two transactions creating the same email, the second waits on the unique
     /// key until the first commits, inserts nothing, and then finds and locks the committed
     /// row. Only the transaction that inserted the user creates the realm.
     static func findOrCreateUser(
-        _ connection: PostgresConnection, email: String, environmentID: String, now: Double
+        _ connection: PostgresConnection, email: String, environmentID: String, now: Double, actor: String = "device"
     ) async throws -> (id: String, role: String) {
         let newID = UUID().uuidString.lowercased()
         var row = try await connection.first(
@@ -92,6 +93,9 @@ extension PostgresStore {
             row = try await connection.first(
                 "SELECT id, role FROM users WHERE environment_id = \(environmentID) AND email = \(email) FOR UPDATE"
             )
+        } else {
+            let entry = AuditRecord.userCreated(actor: actor, userID: newID, email: email)
+            try await audit(connection, environmentID: environmentID, entry, now: Date(timeIntervalSince1970: now))
         }
         guard let row else { throw DirectoryError.unknownUser }
         return (try row.get("id"), try row.get("role"))

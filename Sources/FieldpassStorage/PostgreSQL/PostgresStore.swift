@@ -29,6 +29,7 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
 
     public var sessionEvents: ChangeSignal { changes.sessionEvents }
     public var realmFeed: ChangeSignal { changes.realmFeed }
+    public var lifecycleFeed: ChangeSignal { changes.lifecycleFeed }
     /// Notifications carry every change; the safety net only covers a lost listener connection.
     public var safetyNetInterval: Duration { .seconds(1) }
     public var revocations: LiveRevocations? { changes.revocations }
@@ -46,8 +47,16 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
 
     /// Runs `body` in one transaction, committed when it returns. A transaction that
     /// PostgreSQL aborted to break a deadlock, or one that found a team name it was to create
-    /// taken meanwhile (``TeamNameTakenMeanwhile``), is run again (it changed nothing).
+    /// taken meanwhile (``TeamNameTakenMeanwhile``), is run again (it changed nothing). A
+    /// transaction that stored lifecycle events publishes their feed after its commit.
     func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let lifecycle = LifecycleWrites()
+        let value = try await LifecycleWrites.$current.withValue(lifecycle) { try await transaction(body) }
+        if lifecycle.any { publish(.lifecycleEvents) }
+        return value
+    }
+
+    private func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await withinTimeout {
             var attempt = 1
             while true {

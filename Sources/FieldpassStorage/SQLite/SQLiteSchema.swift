@@ -163,6 +163,20 @@ enum SQLiteSchema {
                 CREATE INDEX refresh_tokens_rotated ON refresh_tokens(rotated_at) WHERE rotated_at IS NOT NULL;
                 """)
         }
+        // The integration API's lifecycle events (LifecycleEventRules), written with the audit
+        // entries they stand for; the id is the feed position.
+        migrator.registerMigration("6-lifecycle-events") { db in
+            try db.execute(sql: """
+                CREATE TABLE lifecycle_events (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    environment_id TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    at REAL NOT NULL
+                );
+                CREATE INDEX lifecycle_events_environment ON lifecycle_events(environment_id, id);
+                CREATE INDEX lifecycle_events_at ON lifecycle_events(at);
+                """)
+        }
         return migrator
     }
 }

@@ -57,7 +57,7 @@ extension SQLiteStore {
             )
             for id in unfinished.sorted() { _ = try Self.append(.sessionExpired, to: id, db: db, now: timestamp) }
             try Self.audit(
-                db, environmentID: environmentID, .identityReset(actor: actor, userID: userID, issuer: user.idpIssuer, subject: subject, devicesRevoked: revoked), now: now
+                db, environmentID: environmentID, .identityReset(actor: actor, userID: userID, issuer: user.idpIssuer, subject: subject, revoked: revoked), now: now
             )
             return unfinished.count
         }
@@ -67,12 +67,14 @@ extension SQLiteStore {
     public func setDisabled(_ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
         try await write { db in
             guard var user = try Self.fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
-            guard let entry = DirectoryRules.setDisabled(disabled, user: user, actor: actor) else { return user }
+            guard var entry = DirectoryRules.setDisabled(disabled, user: user, actor: actor) else { return user }
             let timestamp = now.timeIntervalSince1970
             try db.execute(
                 cached: "UPDATE users SET disabled_at = ? WHERE id = ?", arguments: [disabled ? timestamp : nil, userID]
             )
-            if DirectoryRules.revokesDevices(disabling: disabled) { _ = try Self.revokeLiveDevices(db, userID: userID, now: timestamp) }
+            if DirectoryRules.revokesDevices(disabling: disabled) {
+                entry.revokedDevices = try Self.revokeLiveDevices(db, userID: userID, now: timestamp)
+            }
             try Self.audit(db, environmentID: environmentID, entry, now: now)
             user.disabled = disabled
             return user
@@ -109,15 +111,15 @@ extension SQLiteStore {
         }
     }
 
-    /// Revokes every device of the user not revoked yet; returns how many.
-    static func revokeLiveDevices(_ db: Database, userID: String, now: Double) throws -> Int {
+    /// Revokes every device of the user not revoked yet; returns their ids.
+    static func revokeLiveDevices(_ db: Database, userID: String, now: Double) throws -> [String] {
         let deviceIDs = try String.fetchAll(
             db.cachedStatement(sql: "SELECT id FROM devices WHERE user_id = ? AND revoked_at IS NULL"), arguments: [userID]
         )
         for deviceID in deviceIDs {
             try revokeDevice(db, id: deviceID, now: now)
         }
-        return deviceIDs.count
+        return deviceIDs
     }
 
     /// Marks a device revoked and its refresh tokens with it; their sealed successors go too.

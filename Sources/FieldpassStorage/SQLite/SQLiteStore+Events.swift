@@ -91,6 +91,7 @@ extension SQLiteStore {
             for id in removed {
                 try db.execute(cached: "DELETE FROM users WHERE id = ?", arguments: [id])
                 try db.execute(cached: "DELETE FROM realm_grants WHERE realm_path = ?", arguments: [RealmPath.personal(userID: id)])
+                try Self.forgetHistory(of: id, db)
             }
             return removed.count
         }

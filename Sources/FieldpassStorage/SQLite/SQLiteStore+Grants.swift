@@ -67,7 +67,8 @@ extension SQLiteStore {
         try json.map { try JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
     }
 
-    /// Writes an entry a rule decided on; `before` and `after` are stored as JSON objects.
+    /// Writes an entry a rule decided on; `before` and `after` are stored as JSON objects. The
+    /// lifecycle events it stands for are stored with it (``LifecycleEventRules``).
     static func audit(_ db: Database, environmentID: String, _ entry: AuditRecord, now: Date) throws {
         try db.execute(
             cached: "INSERT INTO audit_log (environment_id, actor, action, target, before, after, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -76,5 +77,6 @@ extension SQLiteStore {
                 try entry.after.map(StableJSON.text), now.timeIntervalSince1970,
             ]
         )
+        try recordLifecycleEvents(of: entry, db, environmentID: environmentID, now: now)
     }
 }

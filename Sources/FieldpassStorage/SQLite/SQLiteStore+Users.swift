@@ -15,11 +15,11 @@ extension SQLiteStore {
         try await pool.read { db in try Self.fetchUser(db, id: id, environmentID: environmentID) }
     }
 
-    public func ensureUser(email: String, environmentID: String, now: Date) async throws -> UserRecord {
+    public func ensureUser(email: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
         // The realm feed may have a new realm.
         defer { realmFeed.signal() }
         return try await write { db in
-            let id = try Self.findOrCreateUser(db, email: email, environmentID: environmentID, now: now.timeIntervalSince1970)
+            let id = try Self.findOrCreateUser(db, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor)
             guard let user = try Self.fetchUser(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownUser }
             return user
         }
@@ -42,8 +42,9 @@ extension SQLiteStore {
         try await pool.read { db in try Self.fetchFacts(db, userID: userID, environmentID: environmentID) }
     }
 
-    /// The id of the user with `email`, created with their personal realm when absent.
-    static func findOrCreateUser(_ db: Database, email: String, environmentID: String, now: Double) throws -> String {
+    /// The id of the user with `email`, created with their personal realm when absent (by
+    /// their first registration unless `actor` says otherwise).
+    static func findOrCreateUser(_ db: Database, email: String, environmentID: String, now: Double, actor: String = "device") throws -> String {
         if let id = try String.fetchOne(
             db.cachedStatement(sql: "SELECT id FROM users WHERE environment_id = ? AND email = ?"), arguments: [environmentID, email]
         ) {
@@ -58,6 +59,7 @@ extension SQLiteStore {
             cached: "INSERT INTO realms (path, environment_id, user_id, created_at, feed_seq) VALUES (?, ?, ?, ?, ?)",
             arguments: [RealmPath.personal(userID: id), environmentID, id, now, try nextFeedSeq(db)]
         )
+        try audit(db, environmentID: environmentID, .userCreated(actor: actor, userID: id, email: email), now: Date(timeIntervalSince1970: now))
         return id
     }
 

@@ -13,6 +13,9 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
     let realmPrefixes: RealmPrefixes
     public let sessionEvents = ChangeSignal()
     public let realmFeed = ChangeSignal()
+    /// Signalled after every write: any of them may have been audited, and so have stored
+    /// lifecycle events; a signal costs one uncontended lock when no long-poll waits.
+    public let lifecycleFeed = ChangeSignal()
     /// Registrations and refresh rotations share write transactions (see ``GroupCommit``).
     let groupCommit = GroupCommit<SQLiteChange>()
     /// Signals cover this process only; the CLI's changes are found by looking this often.
@@ -57,7 +60,8 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
 
     /// Runs `body` in an immediate write transaction.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await pool.writeWithoutTransaction { db in
+        defer { lifecycleFeed.signal() }
+        return try await pool.writeWithoutTransaction { db in
             var result: T?
             try db.inTransaction(.immediate) {
                 result = try body(db)

@@ -1,0 +1,84 @@
+public import FieldpassDomain
+public import Foundation
+import PostgresNIO
+import Synchronization
+
+/// The lifecycle events feed (``LifecycleEventStore``): rows are stored unplaced and given
+/// their positions after commit, like the realm feed's (see ``PostgresFeed``).
+extension PostgresStore: LifecycleEventStore {
+    public func lifecycleEvents(environmentID: String, after: Int64, limit: Int) async throws -> [LifecycleFeedEntry] {
+        try await placeCommitted(.lifecycleEvents)
+        return try await read { connection in
+            try await connection.rows(
+                """
+                SELECT feed_seq, environment_id, body, at FROM lifecycle_events
+                WHERE environment_id = \(environmentID) AND feed_seq > \(after)
+                ORDER BY feed_seq LIMIT \(limit)
+                """
+            ).map { row in
+                try LifecycleFeedEntry(
+                    position: row.get("feed_seq"), environmentID: row.get("environment_id"),
+                    at: Date(timeIntervalSince1970: row.get("at")),
+                    event: JSONDecoder().decode(LifecycleEvent.self, from: Data(row.get("body", as: String.self).utf8))
+                )
+            }
+        }
+    }
+
+    public func lifecycleFeedPosition() async throws -> Int64 {
+        try await placeCommitted(.lifecycleEvents)
+        return try await read { connection in
+            try await connection.value("SELECT value FROM counters WHERE name = 'lifecycle_events'", as: Int64.self) ?? 0
+        }
+    }
+
+    /// Placed rows only: an unplaced one is at most a moment old.
+    public func purgeLifecycleEvents(before date: Date) async throws {
+        try await read { connection in
+            try await connection.execute(
+                "DELETE FROM lifecycle_events WHERE at < \(date.timeIntervalSince1970) AND feed_seq IS NOT NULL"
+            )
+        }
+    }
+
+    /// Stores the events of an audit entry (see ``audit(_:environmentID:_:now:)``), unplaced,
+    /// and marks the running write so that it publishes the feed after its commit.
+    static func recordLifecycleEvents(
+        of entry: AuditRecord, _ connection: PostgresConnection, environmentID: String, now: Date
+    ) async throws {
+        let events = LifecycleEventRules.events(for: entry)
+        guard !events.isEmpty else { return }
+        for event in events {
+            let body = try StableJSON.text(event)
+            try await connection.execute(
+                """
+                INSERT INTO lifecycle_events (environment_id, body, at, writer_xid, written)
+                VALUES (\(environmentID), \(body), \(now.timeIntervalSince1970), \(unescaped: PostgresFeed.unplacedMark))
+                """
+            )
+        }
+        LifecycleWrites.current?.wrote()
+    }
+
+    /// People who never signed in leave nothing behind (``UnconfirmedUserRules``): not the
+    /// audit entries of their creation by a registration, nor its lifecycle events.
+    static func forgetHistory(of userIDs: [String], _ connection: PostgresConnection) async throws {
+        guard !userIDs.isEmpty else { return }
+        let targets = userIDs.map { "user:\($0)" }
+        let patterns = userIDs.map { "%\"id\":\"\($0)\"%" }
+        try await connection.execute("DELETE FROM audit_log WHERE target = ANY(\(targets))")
+        try await connection.execute("DELETE FROM lifecycle_events WHERE body LIKE ANY(\(patterns))")
+    }
+}
+
+/// Whether the write under way stored lifecycle events: ``PostgresStore/write(_:)`` publishes
+/// the feed after its commit then, and only then, so that other writes cost nothing more.
+final class LifecycleWrites: Sendable {
+    @TaskLocal static var current: LifecycleWrites?
+
+    private let stored = Mutex(false)
+
+    func wrote() { stored.withLock { $0 = true } }
+
+    var any: Bool { stored.withLock { $0 } }
+}
