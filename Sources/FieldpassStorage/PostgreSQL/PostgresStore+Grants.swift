@@ -90,12 +90,18 @@ extension PostgresStore {
     static func audit(_ connection: PostgresConnection, environmentID: String, _ entry: AuditRecord, now: Date) async throws {
         let before = try entry.before.map(StableJSON.text)
         let after = try entry.after.map(StableJSON.text)
+        // The entry and its lifecycle events (see ``lifecycleEventBodies(of:)``) in one statement.
+        let events = try lifecycleEventBodies(of: entry)
         try await connection.execute(
             """
-            INSERT INTO audit_log (environment_id, actor, action, target, before, after, at)
-            VALUES (\(environmentID), \(entry.actor), \(entry.action), \(entry.target), \(before), \(after), \(now.timeIntervalSince1970))
+            WITH audited AS (
+                INSERT INTO audit_log (environment_id, actor, action, target, before, after, at)
+                VALUES (\(environmentID), \(entry.actor), \(entry.action), \(entry.target), \(before), \(after), \(now.timeIntervalSince1970))
+            )
+            INSERT INTO lifecycle_events (environment_id, body, at, writer_xid, written)
+            SELECT \(environmentID), body, \(now.timeIntervalSince1970), \(unescaped: PostgresFeed.unplacedMark)
+            FROM unnest(\(events)::text[]) AS body
             """
         )
-        try await recordLifecycleEvents(of: entry, connection, environmentID: environmentID, now: now)
     }
 }

@@ -41,23 +41,12 @@ extension PostgresStore: LifecycleEventStore {
         }
     }
 
-    /// Stores the events of an audit entry (see ``audit(_:environmentID:_:now:)``), unplaced,
-    /// and marks the running write so that it publishes the feed after its commit.
-    static func recordLifecycleEvents(
-        of entry: AuditRecord, _ connection: PostgresConnection, environmentID: String, now: Date
-    ) async throws {
-        let events = LifecycleEventRules.events(for: entry)
-        guard !events.isEmpty else { return }
-        for event in events {
-            let body = try StableJSON.text(event)
-            try await connection.execute(
-                """
-                INSERT INTO lifecycle_events (environment_id, body, at, writer_xid, written)
-                VALUES (\(environmentID), \(body), \(now.timeIntervalSince1970), \(unescaped: PostgresFeed.unplacedMark))
-                """
-            )
-        }
-        LifecycleWrites.current?.wrote()
+    /// The events of an audit entry, as the bodies ``audit(_:environmentID:_:now:)`` stores
+    /// with it, unplaced; marks the running write so that it publishes the feed after commit.
+    static func lifecycleEventBodies(of entry: AuditRecord) throws -> [String] {
+        let bodies = try LifecycleEventRules.events(for: entry).map(StableJSON.text)
+        if !bodies.isEmpty { LifecycleWrites.current?.wrote() }
+        return bodies
     }
 
     /// People who never signed in leave nothing behind (``UnconfirmedUserRules``): not the
