@@ -156,6 +156,8 @@ enum PostgresSchema {
             CREATE INDEX realms_unplaced ON realms(writer_xid) WHERE feed_seq IS NULL;
             """
         ),
+        // SCIM provisioning: people's SCIM attributes, and groups (teams or role groups).
+        ("6-scim", ScimTables.sql(real: "double precision") + "\n"),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

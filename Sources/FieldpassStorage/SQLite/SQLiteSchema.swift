@@ -163,6 +163,10 @@ enum SQLiteSchema {
                 CREATE INDEX refresh_tokens_rotated ON refresh_tokens(rotated_at) WHERE rotated_at IS NOT NULL;
                 """)
         }
+        // SCIM provisioning: people's SCIM attributes, and groups (teams or role groups).
+        migrator.registerMigration("6-scim") { db in
+            try db.execute(sql: ScimTables.sql(real: "REAL"))
+        }
         return migrator
     }
 }
