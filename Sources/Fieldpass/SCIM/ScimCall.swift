@@ -42,11 +42,25 @@ struct ScimCall: Sendable {
         return id
     }
 
+    /// The query's parameters by name, decoded as forms encode them (`+` is a space, as
+    /// clients send `filter=userName+eq+"…"`); the first of a repeated name counts.
+    var query: [String: String] {
+        var parameters: [String: String] = [:]
+        for pair in (request.uri.query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ text: Substring) -> String {
+                text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
+            }
+            let name = decoded(parts[0])
+            if parameters[name] == nil { parameters[name] = parts.count > 1 ? decoded(parts[1]) : "" }
+        }
+        return parameters
+    }
+
     /// `startIndex` (1-based, at least 1) and `count` (0 to ``maxCount``, default 100).
-    func paging() throws -> (startIndex: Int, count: Int) {
-        let query = request.uri.queryParameters
+    static func paging(_ query: [String: String]) throws -> (startIndex: Int, count: Int) {
         func integer(_ name: String) throws(ScimError) -> Int? {
-            guard let text = query.get(name) else { return nil }
+            guard let text = query[name] else { return nil }
             guard let value = Int(text) else { throw .invalidValue("\(name) must be an integer.") }
             return value
         }
@@ -54,6 +68,32 @@ struct ScimCall: Sendable {
     }
 
     static let maxCount = 200
+
+    /// The parameters of a `POST …/.search` body (RFC 7644 §3.4.3), as a query would give them.
+    func searchParameters() async throws -> [String: String] {
+        let body = try await self.body()
+        guard let members = body.objectValue else { throw ScimError.invalidSyntax("The body must be a JSON object.") }
+        let searchRequest = "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+        guard case .array(let schemas)? = body.member("schemas")?.value,
+            schemas.contains(where: { $0.stringValue?.caseInsensitiveCompare(searchRequest) == .orderedSame })
+        else { throw ScimError.invalidSyntax("schemas must list \(searchRequest).") }
+        let known = ["attributes", "excludedAttributes", "filter", "startIndex", "count", "sortBy", "sortOrder"]
+        var parameters: [String: String] = [:]
+        for (key, value) in members where key.lowercased() != "schemas" {
+            guard let name = known.first(where: { $0.caseInsensitiveCompare(key) == .orderedSame }) else {
+                throw ScimError.invalidSyntax("'\(key)' is not a member of a SearchRequest.")
+            }
+            switch value {
+            case .string(let text): parameters[name] = text
+            case .number(let number) where number == number.rounded(): parameters[name] = String(Int(number))
+            case .array(let items) where items.allSatisfy({ $0.stringValue != nil }):
+                parameters[name] = items.compactMap(\.stringValue).joined(separator: ",")
+            case .null: continue
+            default: throw ScimError.invalidValue("\(name) has the wrong type.")
+            }
+        }
+        return parameters
+    }
 
     /// The userName a resource sent, as a work email of this environment.
     func workEmail(_ userName: String) throws -> String {

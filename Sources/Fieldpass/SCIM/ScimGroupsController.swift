@@ -16,10 +16,14 @@ struct ScimGroupsController: ScimResourceController {
     static let collection: RouterPath = "Groups"
     static let item: RouterPath = "Groups/:id"
 
-    @Sendable func list(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
-        try await listPage(call, filterable: ScimGroupResource.filterable, render: ScimRepresentation.group) { filter, offset, limit in
-            try await store.scimGroups(environmentID: call.environment.id, filter: filter, offset: offset, limit: limit)
-        }
+    static let filterable = ScimGroupResource.filterable
+
+    func page(_ call: ScimCall, filter: (attribute: String, value: String)?, offset: Int, limit: Int) async throws -> ScimPage<ScimGroupRecord> {
+        try await store.scimGroups(environmentID: call.environment.id, filter: filter, offset: offset, limit: limit)
+    }
+
+    static func render(_ record: ScimGroupRecord, baseURL: String) -> [String: ScimJSON] {
+        ScimRepresentation.group(record, baseURL: baseURL)
     }
 
     @Sendable func show(_ call: ScimCall, context: AppRequestContext) async throws -> Response {

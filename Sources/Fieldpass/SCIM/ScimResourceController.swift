@@ -3,12 +3,18 @@ import Hummingbird
 
 /// A SCIM resource collection (`/Users`, `/Groups`): the six routes RFC 7644 §3 gives it.
 protocol ScimResourceController: Sendable {
+    associatedtype Record: Sendable
+
     var router: ScimRouter { get }
+    /// Attributes a `filter` may compare.
+    static var filterable: [String] { get }
+    /// One page of the environment's resources, filtered.
+    func page(_ call: ScimCall, filter: (attribute: String, value: String)?, offset: Int, limit: Int) async throws -> ScimPage<Record>
+    static func render(_ record: Record, baseURL: String) -> [String: ScimJSON]
     /// `Users` or `Groups`.
     static var collection: RouterPath { get }
     static var item: RouterPath { get }
 
-    func list(_ call: ScimCall, context: AppRequestContext) async throws -> Response
     func create(_ call: ScimCall, context: AppRequestContext) async throws -> Response
     func show(_ call: ScimCall, context: AppRequestContext) async throws -> Response
     func replace(_ call: ScimCall, context: AppRequestContext) async throws -> Response
@@ -18,7 +24,8 @@ protocol ScimResourceController: Sendable {
 
 extension ScimResourceController {
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        router.on(group, Self.collection, .get, use: list)
+        router.on(group, Self.collection, .get) { call, _ in try await list(call, parameters: call.query) }
+        router.on(group, "\(Self.collection)/.search", .post) { call, _ in try await list(call, parameters: try await call.searchParameters()) }
         router.on(group, Self.collection, .post, use: create)
         router.on(group, Self.item, .get, use: show)
         router.on(group, Self.item, .put, use: replace)
@@ -27,17 +34,15 @@ extension ScimResourceController {
         router.refuse(group, Self.collection, except: [.get, .post])
     }
 
-    /// A list request: `filter` on one of `filterable`, `startIndex` and `count`, and the projection.
-    func listPage<Record: Sendable>(
-        _ call: ScimCall, filterable: [String], render: (Record, String) -> [String: ScimJSON],
-        fetch: ((attribute: String, value: String)?, Int, Int) async throws -> ScimPage<Record>
-    ) async throws -> Response {
-        let filter = try call.request.uri.queryParameters.get("filter").map { try ScimFilter.parse($0, attributes: filterable) }
-        let (startIndex, count) = try call.paging()
-        let page = try await fetch(filter.map { ($0.attribute, $0.value) }, startIndex - 1, count)
-        let projection = Self.query(call)
+    /// A list or search request: `filter` on one of ``filterable``, `startIndex` and `count`,
+    /// and the projection (`attributes`, `excludedAttributes`).
+    func list(_ call: ScimCall, parameters: [String: String]) async throws -> Response {
+        let filter = try parameters["filter"].map { try ScimFilter.parse($0, attributes: Self.filterable) }
+        let (startIndex, count) = try ScimCall.paging(parameters)
+        let page = try await page(call, filter: filter.map { ($0.attribute, $0.value) }, offset: startIndex - 1, limit: count)
         return try ScimResponse.list(
-            page.items.map { ScimRepresentation.project(render($0, call.baseURL), query: projection) }, total: page.total, startIndex: startIndex
+            page.items.map { ScimRepresentation.project(Self.render($0, baseURL: call.baseURL), query: parameters) },
+            total: page.total, startIndex: startIndex
         )
     }
 
@@ -48,8 +53,6 @@ extension ScimResourceController {
 
     /// The query's parameters, for ``ScimRepresentation/project(_:query:)``.
     static func query(_ call: ScimCall) -> [String: String] {
-        var query: [String: String] = [:]
-        for (key, value) in call.request.uri.queryParameters { query[String(key)] = String(value) }
-        return query
+        call.query
     }
 }

@@ -9,8 +9,12 @@ enum ScimRoutes {
         )
         let group = router.group("scim/v2")
         ScimDiscoveryController(router: scim).addRoutes(to: group)
-        ScimUsersController(store: parts.store, router: scim).addRoutes(to: group)
-        ScimGroupsController(store: parts.store, router: scim, claimMappings: parts.claimMappings).addRoutes(to: group)
+        let users = ScimUsersController(store: parts.store, router: scim)
+        let groups = ScimGroupsController(store: parts.store, router: scim, claimMappings: parts.claimMappings)
+        users.addRoutes(to: group)
+        groups.addRoutes(to: group)
+        let search = ScimRootSearch(users: users, groups: groups)
+        scim.on(group, ".search", .post) { call, _ in try await search.answer(call) }
         scim.notFound(group)
     }
 }

@@ -165,8 +165,8 @@ enum ScimSchemaDocuments {
       "name": "active",
       "type": "boolean",
       "multiValued": false,
-      "description": "false disables the person at once: every device revoked.",
-      "required": false,
+      "description": "false disables the person at once: every device revoked. Taken as true when a POST leaves it out.",
+      "required": true,
       "mutability": "readWrite",
       "returned": "default",
       "uniqueness": "none"

@@ -14,10 +14,14 @@ struct ScimUsersController: ScimResourceController {
     static let collection: RouterPath = "Users"
     static let item: RouterPath = "Users/:id"
 
-    @Sendable func list(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
-        try await listPage(call, filterable: ScimUserResource.filterable, render: ScimRepresentation.user) { filter, offset, limit in
-            try await store.scimUsers(environmentID: call.environment.id, filter: filter, offset: offset, limit: limit)
-        }
+    static let filterable = ScimUserResource.filterable
+
+    func page(_ call: ScimCall, filter: (attribute: String, value: String)?, offset: Int, limit: Int) async throws -> ScimPage<ScimUserRecord> {
+        try await store.scimUsers(environmentID: call.environment.id, filter: filter, offset: offset, limit: limit)
+    }
+
+    static func render(_ record: ScimUserRecord, baseURL: String) -> [String: ScimJSON] {
+        ScimRepresentation.user(record, baseURL: baseURL)
     }
 
     @Sendable func show(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
