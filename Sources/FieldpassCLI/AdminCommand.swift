@@ -37,7 +37,7 @@ struct AdminCommand: AsyncParsableCommand {
                 throw CommandFailure("\(email) is not an email address of environment '\(env)'")
             }
             do {
-                try environment.claimMappings.checkRoleChange()
+                try environment.managedMappings.checkRoleChange()
             } catch {
                 throw CommandFailure(
                     "roles in environment '\(env)' come from the identity provider at every sign-in (roles_from_idp); change \(email)'s role there"

@@ -92,7 +92,7 @@ struct TestEnvironment {
             var counts: [String: Int] = [:]
             let tables = [
                 "users", "realms", "devices", "sessions", "session_events", "refresh_tokens",
-                "teams", "team_members", "realm_grants", "audit_log", "lifecycle_events",
+                "teams", "team_members", "realm_grants", "audit_log", "lifecycle_events", "scim_users", "scim_groups", "scim_group_members",
             ]
             for table in tables {
                 counts[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? -1

@@ -26,6 +26,7 @@ enum ConfigurationKeys {
         ["environments", "*", "roles_from_idp", "default"], ["environments", "*", "roles_from_idp", "sync"],
         ["environments", "*", "teams_from_idp", "claim"], ["environments", "*", "teams_from_idp", "map"],
         ["environments", "*", "teams_from_idp", "prefix"], ["environments", "*", "teams_from_idp", "sync"],
+        ["environments", "*", "scim", "token_env"],
         ["environments", "*", "bootstrap_admins"], ["environments", "*", "service_accounts"],
         ["environments", "*", "service_accounts", "*", "id"], ["environments", "*", "service_accounts", "*", "secret_env"],
         ["users", "unconfirmed_retention"], ["metrics", "token_env"],

@@ -8,7 +8,8 @@ public import FieldpassDomain
 /// ``ServiceAccountSettings``), `confirm_device` (default `true`: the login URL is
 /// Fieldpass's confirmation page; `false` sends managed devices straight to the IdP) and
 /// `realm_prefix` (default empty: put in front of every realm path of the environment, see
-/// ``RealmPrefixes``), `roles_from_idp` and `teams_from_idp` (see ``ClaimMappings``).
+/// ``RealmPrefixes``), `roles_from_idp` and `teams_from_idp` (see ``ClaimMappings``), and
+/// `scim` (see ``ScimSettings``).
 public struct EnvironmentSettings: Sendable, Identifiable {
     /// Environment id, carried in tokens as `env`.
     public var id: String
@@ -26,6 +27,8 @@ public struct EnvironmentSettings: Sendable, Identifiable {
     public var realmPrefix: String
     /// Roles and teams set at sign-in from the IdP's claims.
     public var claimMappings: ClaimMappings
+    /// SCIM provisioning, when the environment's IdP pushes its people.
+    public var scim: ScimSettings?
 
     init(id: String, _ settings: SettingsReader, environment: [String: String]) throws(ConfigurationError) {
         self.id = id
@@ -48,6 +51,7 @@ public struct EnvironmentSettings: Sendable, Identifiable {
         }
         idp = try IdentityProviderSettings(settings, prefix: prefix + ["idp"], environment: environment)
         claimMappings = try ClaimMappings(settings, prefix: prefix)
+        scim = try ScimSettings(settings, prefix: prefix + ["scim"], environment: environment)
         var admins: Set<String> = []
         for text in try settings.strings(prefix + ["bootstrap_admins"], default: []) {
             guard let email = EmailAddress(text), emailDomains.contains(email.domain) else {

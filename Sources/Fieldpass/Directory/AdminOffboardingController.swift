@@ -8,6 +8,8 @@ import Hummingbird
 /// identity. Everything is scoped to the caller's environment and audited.
 struct AdminOffboardingController: Sendable {
     let credentials: any CredentialStore
+    /// Whom SCIM provisioned: enabling them is the IdP's (``ScimManagement``).
+    let scim: any ScimStore
 
     func addRoutes(to group: RouterGroup<IdentifiedRequestContext>) {
         group.get("users/:user_id/devices", use: devices)
@@ -49,6 +51,9 @@ struct AdminOffboardingController: Sendable {
     /// Lets a person onboard again; their old devices stay revoked.
     @Sendable func enable(_ request: Request, context: IdentifiedRequestContext) async throws -> UserRecord {
         try context.identity.requireAdmin()
+        if try await scim.isScimManaged(userID: try userID(context), teamID: nil, environmentID: context.identity.environmentID) {
+            throw ScimManagement.enableManaged
+        }
         return try await credentials.setDisabled(
             false, userID: try userID(context), environmentID: context.identity.environmentID,
             actor: context.identity.actor, now: Date()

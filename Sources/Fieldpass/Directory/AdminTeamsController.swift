@@ -8,6 +8,8 @@ struct AdminTeamsController: Sendable {
     /// Where the IdP sets a team's members at every sign-in, membership changes are refused
     /// (`managed_by_idp`).
     let claimMappings: ClaimMappingDirectory
+    /// A team that is a SCIM group is the IdP's: no admin changes it (``ScimManagement``).
+    let scim: any ScimStore
 
     func addRoutes(to group: RouterGroup<IdentifiedRequestContext>) {
         group.get("teams", use: list)
@@ -44,6 +46,7 @@ struct AdminTeamsController: Sendable {
     @Sendable func rename(_ request: Request, context: IdentifiedRequestContext) async throws -> TeamRecord {
         try context.identity.requireAdmin()
         let name = try await JSONBody.decode(AdminRequests.TeamName.self, from: request, context: context).validated()
+        try await checkNotProvisioned(teamID: try teamID(context), context)
         return try await directory.renameTeam(
             id: try teamID(context), to: name, environmentID: context.identity.environmentID,
             actor: context.identity.actor, now: Date()
@@ -52,6 +55,7 @@ struct AdminTeamsController: Sendable {
 
     @Sendable func delete(_ request: Request, context: IdentifiedRequestContext) async throws -> Response {
         try context.identity.requireAdmin()
+        try await checkNotProvisioned(teamID: try teamID(context), context)
         try await directory.deleteTeam(
             id: try teamID(context), environmentID: context.identity.environmentID, actor: context.identity.actor, now: Date()
         )
@@ -69,6 +73,7 @@ struct AdminTeamsController: Sendable {
     private func changeMembership(_ context: IdentifiedRequestContext, member: Bool) async throws -> TeamRecord {
         try context.identity.requireAdmin()
         let (userID, teamID, environmentID) = (try memberID(context), try teamID(context), context.identity.environmentID)
+        try await checkNotProvisioned(teamID: teamID, context)
         let mappings = claimMappings.mappings(environmentID: environmentID)
         if mappings.teams != nil {
             guard let team = try await directory.team(id: teamID, environmentID: environmentID) else { throw DirectoryError.unknownTeam }
@@ -78,6 +83,12 @@ struct AdminTeamsController: Sendable {
         return try await directory.changeMembership(
             userID: userID, teamID: teamID, environmentID: environmentID, actor: context.identity.actor, now: Date(), member: member
         )
+    }
+
+    private func checkNotProvisioned(teamID: String, _ context: IdentifiedRequestContext) async throws {
+        if try await scim.isScimManaged(userID: nil, teamID: teamID, environmentID: context.identity.environmentID) {
+            throw ScimManagement.teamManaged
+        }
     }
 
     private func teamID(_ context: IdentifiedRequestContext) throws -> String {

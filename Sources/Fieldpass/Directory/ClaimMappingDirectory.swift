@@ -1,11 +1,12 @@
 import FieldpassDomain
 
-/// Each environment's ``ClaimMappings``, for the admin API to refuse what the IdP manages.
+/// Each environment's ``ClaimMappings``, for the admin API to refuse what the IdP manages
+/// (``EnvironmentSettings/managedMappings``: with SCIM, roles are the IdP's at any `sync`).
 struct ClaimMappingDirectory: Sendable {
     private let byEnvironment: [String: ClaimMappings]
 
     init(environments: [EnvironmentSettings]) {
-        byEnvironment = Dictionary(uniqueKeysWithValues: environments.map { ($0.id, $0.claimMappings) })
+        byEnvironment = Dictionary(uniqueKeysWithValues: environments.map { ($0.id, $0.managedMappings) })
     }
 
     func mappings(environmentID: String) -> ClaimMappings {

@@ -14,6 +14,9 @@ public enum RateLimit: String, CaseIterable, Sendable {
     /// Failed client authentications at `/token`, `/revoke` and `/introspect`, keyed by the
     /// (configured) client id, so that many addresses together cannot grind one secret.
     case clientAuthentication = "client_authentication"
+    /// SCIM requests, keyed by the token (so by environment): an IdP's provisioning cycle
+    /// sends bursts, which it retries after a 429.
+    case scim
 
     /// Generous per address, because a whole crew often shares one (an office, a carrier's
     /// NAT); the per-email limit is what stops one mailbox being flooded with sign-in links.
@@ -28,6 +31,7 @@ public enum RateLimit: String, CaseIterable, Sendable {
         case .introspect: RateLimitRule(perMinute: 3000, burst: 600)
         // A token every 10 s: an honest client is back at most that long after someone else's failures stop.
         case .clientAuthentication: RateLimitRule(perMinute: 6, burst: 10)
+        case .scim: RateLimitRule(perMinute: 1200, burst: 600)
         }
     }
 
@@ -36,6 +40,7 @@ public enum RateLimit: String, CaseIterable, Sendable {
         switch self {
         case .registerDeviceEmail: "for this email"
         case .clientAuthentication: "with a wrong secret for this client"
+        case .scim: "with this SCIM token"
         default: "from this address"
         }
     }

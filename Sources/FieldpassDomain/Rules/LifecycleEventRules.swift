@@ -31,7 +31,7 @@ package enum LifecycleEventRules {
             changed.before = entry.before
             changed.after = entry.after
             return [changed] + revocations(reason: "user_deleted")
-        case "user.role":
+        case "user.role", "user.update":
             var changed = event(.userUpdated)
             changed.user = userID.map { .init(id: $0) }
             changed.before = entry.before

@@ -176,6 +176,8 @@ enum PostgresSchema {
             INSERT INTO counters (name, value) VALUES ('lifecycle_events', 0);
             """
         ),
+        // SCIM provisioning: people's SCIM attributes, and groups (teams or role groups).
+        ("7-scim", ScimTables.sql(real: "double precision") + "\n"),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

@@ -177,6 +177,10 @@ enum SQLiteSchema {
                 CREATE INDEX lifecycle_events_at ON lifecycle_events(at);
                 """)
         }
+        // SCIM provisioning: people's SCIM attributes, and groups (teams or role groups).
+        migrator.registerMigration("7-scim") { db in
+            try db.execute(sql: ScimTables.sql(real: "REAL"))
+        }
         return migrator
     }
 }

@@ -31,6 +31,9 @@ class EnvironmentSpec:
     # The `roles_from_idp` and `teams_from_idp` sections, e.g. {"claim": "roles", "map": {...}}.
     roles_from_idp: Mapping[str, Any] | None = None
     teams_from_idp: Mapping[str, Any] | None = None
+    # SCIM provisioning: the token's variable and the token, put into the server's environment.
+    scim_token_env: str | None = None
+    scim_token: str | None = None
 
 
 # Two environments on the same mock IdP, with bootstrap admins and service accounts.

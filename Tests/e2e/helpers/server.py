@@ -132,6 +132,8 @@ class FieldpassServer:
                 section = getattr(environment, key)
                 if section is not None:
                     lines.append(f"    {key}: {q(dict(section))}")  # a JSON object is a YAML flow mapping
+            if environment.scim_token_env is not None:
+                lines.append(f"    scim: {{token_env: {environment.scim_token_env}}}")
             lines += idp
         return lines
 
@@ -356,6 +358,8 @@ def server_env(
     for environment in environments or ():
         for account in environment.service_accounts:
             env[account.secret_env] = account.secret
+        if environment.scim_token_env is not None and environment.scim_token is not None:
+            env[environment.scim_token_env] = environment.scim_token
     return env
 
 

@@ -1,0 +1,78 @@
+import FieldpassDomain
+import Foundation
+import Hummingbird
+import Logging
+
+/// Puts SCIM handlers behind what every SCIM route needs: the bearer token (which names the
+/// environment), the per-token rate limit, and errors in SCIM's shape whatever goes wrong.
+struct ScimRouter: Sendable {
+    let tokens: ScimTokenDirectory
+    /// Requests per token; `nil` when limits are off.
+    let limiter: RateLimiter?
+    /// `{public_url}/scim/v2`.
+    let baseURL: String
+
+    typealias Handler = @Sendable (ScimCall, AppRequestContext) async throws -> Response
+
+    func on(_ group: RouterGroup<AppRequestContext>, _ path: RouterPath, _ method: HTTPRequest.Method, use handler: @escaping Handler) {
+        group.on(path, method: method) { request, context in
+            do {
+                return try await handler(try open(request), context)
+            } catch {
+                return Self.response(for: error, logger: context.logger)
+            }
+        }
+    }
+
+    /// Refuses every method but the listed ones on `path` with 405, and any path no route
+    /// serves with 404, as SCIM errors.
+    func refuse(_ group: RouterGroup<AppRequestContext>, _ path: RouterPath, except allowed: [HTTPRequest.Method]) {
+        let all: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]
+        for method in all where !allowed.contains(method) {
+            on(group, path, method) { _, _ in throw ScimError(status: 405, "\(method.rawValue) is not supported here.") }
+        }
+    }
+
+    func notFound(_ group: RouterGroup<AppRequestContext>) {
+        for method: HTTPRequest.Method in [.get, .post, .put, .patch, .delete] {
+            on(group, "**", method) { _, _ in throw ScimError.notFound("No such SCIM endpoint.") }
+        }
+    }
+
+    private func open(_ request: Request) throws -> ScimCall {
+        guard let header = request.headers[.authorization], header.count > 7, header.prefix(7).lowercased() == "bearer ",
+            let environment = tokens.environment(token: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+        else { throw ScimError(status: 401, "A valid SCIM bearer token is required.") }
+        if case .refused(_, let seconds) = limiter?.take(environment.id) ?? .allowed {
+            FieldpassMetrics.rateLimited(RateLimit.scim.rawValue)
+            throw RateLimited(seconds: seconds)
+        }
+        return ScimCall(environment: environment, request: request, baseURL: baseURL)
+    }
+
+    private struct RateLimited: Error {
+        let seconds: Int
+    }
+
+    static func response(for error: any Error, logger: Logger) -> Response {
+        switch error {
+        case let error as ScimError:
+            return ScimResponse.error(error)
+        case let limited as RateLimited:
+            return ScimResponse.error(ScimError(status: 429, "Too many requests with this SCIM token; try again in \(limited.seconds) s."), retryAfter: limited.seconds)
+        case DirectoryError.unknownUser:
+            return ScimResponse.error(.notFound("No such user."))
+        case DirectoryError.unknownTeam:
+            return ScimResponse.error(.notFound("No such group."))
+        case DirectoryError.teamNameTaken:
+            return ScimResponse.error(.uniqueness("A group with this displayName exists already."))
+        default:
+            if let unavailable = StoreUnavailable(classifying: error) {
+                logger.warning("Store unavailable", metadata: ["reason": "\(unavailable.reason)"])
+                return ScimResponse.error(ScimError(status: 503, "The database cannot be reached. Try again shortly."), retryAfter: 5)
+            }
+            logger.error("Unhandled SCIM error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
+            return ScimResponse.error(ScimError(status: 500, "The server could not complete the request."))
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import Hummingbird
+
+/// Every SCIM route at `/scim/v2`, for ``buildRouter(_:)``.
+enum ScimRoutes {
+    static func add(to router: Router<AppRequestContext>, _ parts: ServiceParts) {
+        let scim = ScimRouter(
+            tokens: ScimTokenDirectory(environments: parts.configuration.environments), limiter: parts.limiters[.scim],
+            baseURL: parts.configuration.server.publicURL + "/scim/v2"
+        )
+        let group = router.group("scim/v2")
+        ScimDiscoveryController(router: scim).addRoutes(to: group)
+        let users = ScimUsersController(store: parts.store, router: scim)
+        let groups = ScimGroupsController(store: parts.store, router: scim, claimMappings: parts.claimMappings)
+        users.addRoutes(to: group)
+        groups.addRoutes(to: group)
+        let search = ScimRootSearch(users: users, groups: groups)
+        scim.on(group, ".search", .post) { call, _ in try await search.answer(call) }
+        scim.notFound(group)
+    }
+}

@@ -1,0 +1,91 @@
+import FieldpassDomain
+import Foundation
+import Hummingbird
+
+/// `/scim/v2/Users`: people, created before their first sign-in with their personal realm.
+///
+/// `active: false` disables the person at once (every device revoked, as the admin API's
+/// disable); DELETE disables them too and takes them out of SCIM, keeping their audit
+/// history and realm. Every change is audited with the actor `scim`.
+struct ScimUsersController: ScimResourceController {
+    let store: any FieldpassStore
+    let router: ScimRouter
+
+    static let collection: RouterPath = "Users"
+    static let item: RouterPath = "Users/:id"
+
+    static let filterable = ScimUserResource.filterable
+
+    func page(_ call: ScimCall, filter: (attribute: String, value: String)?, offset: Int, limit: Int) async throws -> ScimPage<ScimUserRecord> {
+        try await store.scimUsers(environmentID: call.environment.id, filter: filter, offset: offset, limit: limit)
+    }
+
+    static func render(_ record: ScimUserRecord, baseURL: String) -> [String: ScimJSON] {
+        ScimRepresentation.user(record, baseURL: baseURL)
+    }
+
+    @Sendable func show(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
+        try Self.answer(ScimRepresentation.user(try await existing(try call.id(context), call), baseURL: call.baseURL), call)
+    }
+
+    @Sendable func create(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
+        let resource = try ScimUserResource.parse(try await call.body())
+        let email = try call.workEmail(resource.userName)
+        var record = try await store.provisionScimUser(
+            email: email, profile: resource.profile, environmentID: call.environment.id, actor: ScimCall.actor, now: Date()
+        )
+        // A person taken back after a DELETE is disabled until the IdP says they are active.
+        record = try await setActive(resource.active ?? true, record, call)
+        let body = ScimRepresentation.user(record, baseURL: call.baseURL)
+        return try ScimResponse.json(.object(body), status: .created, location: "\(call.baseURL)/Users/\(record.user.id)")
+    }
+
+    @Sendable func replace(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
+        let id = try call.id(context)
+        let current = try await existing(id, call)
+        return try await save(try ScimUserResource.parse(try await call.body()), over: current, call)
+    }
+
+    @Sendable func patch(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
+        let id = try call.id(context)
+        let operations = try ScimPatch.operations(try await call.body())
+        let current = try await existing(id, call)
+        let patched = try ScimPatch.apply(operations, to: ScimUserResource.attributes(of: current))
+        return try await save(try ScimUserResource.parse(.object(patched)), over: current, call)
+    }
+
+    @Sendable func delete(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
+        let record = try await existing(try call.id(context), call)
+        let (environmentID, now) = (call.environment.id, Date())
+        try await store.removeScimUser(id: record.user.id, environmentID: environmentID, actor: ScimCall.actor, now: now)
+        _ = try await store.setDisabled(true, userID: record.user.id, environmentID: environmentID, actor: ScimCall.actor, now: now)
+        return Response(status: .noContent)
+    }
+
+    /// PUT and PATCH alike: the whole resource as it should be.
+    private func save(_ resource: ScimUserResource, over current: ScimUserRecord, _ call: ScimCall) async throws -> Response {
+        let email = try call.workEmail(resource.userName)
+        var record = try await store.updateScimUser(
+            id: current.user.id, email: email, profile: resource.profile, environmentID: call.environment.id,
+            actor: ScimCall.actor, now: Date()
+        )
+        if let active = resource.active { record = try await setActive(active, record, call) }
+        return try ScimResponse.json(.object(ScimRepresentation.user(record, baseURL: call.baseURL)))
+    }
+
+    private func setActive(_ active: Bool, _ record: ScimUserRecord, _ call: ScimCall) async throws -> ScimUserRecord {
+        guard record.user.disabled == active else { return record }
+        var record = record
+        record.user = try await store.setDisabled(
+            !active, userID: record.user.id, environmentID: call.environment.id, actor: ScimCall.actor, now: Date()
+        )
+        return record
+    }
+
+    private func existing(_ id: String, _ call: ScimCall) async throws -> ScimUserRecord {
+        guard let record = try await store.scimUser(id: id, environmentID: call.environment.id) else {
+            throw ScimError.notFound("No such user.")
+        }
+        return record
+    }
+}

@@ -1,0 +1,21 @@
+/// What a SCIM group is, and what its members' roles become.
+package enum ScimGroupRules {
+    /// Whether a group with this name or external id sets its members' role
+    /// (`roles_from_idp.map` names it) instead of being a team.
+    package static func isRoleGroup(displayName: String, externalID: String?, mappings: ClaimMappings) -> Bool {
+        guard let map = mappings.roles?.map else { return false }
+        return map[displayName] != nil || externalID.map { map[$0] != nil } ?? false
+    }
+
+    /// The role a person in the role groups with `keys` (their names and external ids) gets:
+    /// the highest any maps to, else `roles_from_idp.default`; `nil` keeps their role.
+    package static func role(groupKeys keys: [String], mappings: ClaimMappings) -> Role? {
+        mappings.roles?.role(for: keys)
+    }
+
+    /// Who joins and who leaves when a group's members become `wanted`.
+    package static func membershipChanges(current: [String], wanted: [String]) -> (added: [String], removed: [String]) {
+        let currentSet = Set(current), wantedSet = Set(wanted)
+        return (wanted.filter { !currentSet.contains($0) }, current.filter { !wantedSet.contains($0) }.sorted())
+    }
+}

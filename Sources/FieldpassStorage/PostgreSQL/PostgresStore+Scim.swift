@@ -1,0 +1,278 @@
+public import FieldpassDomain
+public import Foundation
+import PostgresNIO
+
+extension PostgresStore: ScimStore {
+    public func scimUsers(
+        environmentID: String, filter: (attribute: String, value: String)?, offset: Int, limit: Int
+    ) async throws -> ScimPage<ScimUserRecord> {
+        // Without a filter, '' = '' keeps every row: one query text either way.
+        let (column, value) = filter.map(ScimColumns.userCondition) ?? ("''", "")
+        return try await read { connection in
+            let total = try await connection.value(
+                """
+                SELECT COUNT(*) \(unescaped: ScimColumns.listedUsers)\(environmentID) AND s.removed_at IS NULL AND \(unescaped: column) = \(value)
+                """,
+                as: Int.self
+            ) ?? 0
+            let rows = try await connection.rows(
+                """
+                SELECT \(unescaped: ScimColumns.userColumns)
+                \(unescaped: ScimColumns.listedUsers)\(environmentID) AND s.removed_at IS NULL AND \(unescaped: column) = \(value)
+                ORDER BY u.created_at, u.id COLLATE "C" LIMIT \(limit) OFFSET \(offset)
+                """
+            )
+            return ScimPage(total: total, items: try rows.map(Self.scimUserRecord))
+        }
+    }
+
+    public func scimUser(id: String, environmentID: String) async throws -> ScimUserRecord? {
+        try await read { connection in try await Self.fetchScimUser(connection, id: id, environmentID: environmentID) }
+    }
+
+    public func provisionScimUser(
+        email: String, profile: ScimProfile, environmentID: String, actor: String, now: Date
+    ) async throws -> ScimUserRecord {
+        let record = try await write { connection in
+            // A person SCIM lists (all but those it removed) is a conflict; a removed one comes back.
+            guard try await connection.value(
+                """
+                SELECT 1 \(unescaped: ScimColumns.listedUsers)\(environmentID) AND s.removed_at IS NULL AND u.email = \(email)
+                """,
+                as: Int.self
+            ) == nil else { throw ScimError.uniqueness("A user with this userName exists already.") }
+            let known = try await connection.value(
+                "SELECT 1 FROM users WHERE environment_id = \(environmentID) AND email = \(email)", as: Int.self
+            ) != nil
+            let id = try await Self.findOrCreateUser(
+                connection, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor
+            ).id
+            try await Self.saveProfile(connection, userID: id, profile: profile, now: now)
+            if let entry = AuditRecord.scimUserProvisioned(actor: actor, userID: id, email: email, profile: profile, newcomer: !known) {
+                try await Self.audit(connection, environmentID: environmentID, entry, now: now)
+            }
+            guard let record = try await Self.fetchScimUser(connection, id: id, environmentID: environmentID) else {
+                throw DirectoryError.unknownUser
+            }
+            return record
+        }
+        publish(.realms)
+        return record
+    }
+
+    public func updateScimUser(
+        id: String, email: String, profile: ScimProfile, environmentID: String, actor: String, now: Date
+    ) async throws -> ScimUserRecord {
+        let record = try await write { connection in
+            guard try await Self.fetchUser(connection, id: id, environmentID: environmentID, forUpdate: true) != nil,
+                let old = try await Self.fetchScimUser(connection, id: id, environmentID: environmentID)
+            else { throw DirectoryError.unknownUser }
+            guard let entry = AuditRecord.scimUserUpdated(
+                actor: actor, userID: id, from: (old.user.email, old.profile), to: (email, profile)
+            ) else { return old }
+            if email != old.user.email {
+                guard try await connection.value(
+                    "UPDATE users SET email = \(email) WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM users WHERE environment_id = \(environmentID) AND email = \(email)) RETURNING 1",
+                    as: Int.self
+                ) != nil else { throw ScimError.uniqueness("Another user has this userName.") }
+                try await Self.announce(.user(id: id), on: connection)
+            }
+            try await Self.saveProfile(connection, userID: id, profile: profile, now: now)
+            try await Self.audit(connection, environmentID: environmentID, entry, now: now)
+            guard let record = try await Self.fetchScimUser(connection, id: id, environmentID: environmentID) else {
+                throw DirectoryError.unknownUser
+            }
+            return record
+        }
+        await revocationsCaughtUp()
+        return record
+    }
+
+    public func removeScimUser(id: String, environmentID: String, actor: String, now: Date) async throws {
+        try await write { connection in
+            guard try await Self.fetchUser(connection, id: id, environmentID: environmentID, forUpdate: true) != nil,
+                let old = try await Self.fetchScimUser(connection, id: id, environmentID: environmentID)
+            else { throw DirectoryError.unknownUser }
+            try await Self.saveProfile(connection, userID: id, profile: old.profile, now: now)
+            try await connection.execute("UPDATE scim_users SET removed_at = \(now.timeIntervalSince1970) WHERE user_id = \(id)")
+            try await Self.audit(
+                connection, environmentID: environmentID, .userDeleted(actor: actor, userID: id, email: old.user.email), now: now
+            )
+        }
+    }
+
+    public func scimGroups(
+        environmentID: String, filter: (attribute: String, value: String)?, offset: Int, limit: Int
+    ) async throws -> ScimPage<ScimGroupRecord> {
+        let (column, value) = filter.map(ScimColumns.groupCondition) ?? ("''", "")
+        return try await read { connection in
+            let total = try await connection.value(
+                "SELECT COUNT(*) \(unescaped: ScimColumns.groups)\(environmentID) AND \(unescaped: column) = \(value)", as: Int.self
+            ) ?? 0
+            var groups: [ScimGroupRecord] = []
+            for row in try await connection.rows(
+                """
+                SELECT \(unescaped: ScimColumns.groupColumns) \(unescaped: ScimColumns.groups)\(environmentID) AND \(unescaped: column) = \(value)
+                ORDER BY g.created_at, g.id COLLATE "C" LIMIT \(limit) OFFSET \(offset)
+                """
+            ) {
+                groups.append(try await Self.scimGroupRecord(connection, row))
+            }
+            return ScimPage(total: total, items: groups)
+        }
+    }
+
+    public func scimGroup(id: String, environmentID: String) async throws -> ScimGroupRecord? {
+        try await read { connection in try await Self.fetchScimGroup(connection, id: id, environmentID: environmentID) }
+    }
+
+    public func createScimGroup(
+        teamID: String?, displayName: String, externalID: String?, environmentID: String, actor: String, now: Date
+    ) async throws -> ScimGroupRecord {
+        try await write { connection in
+            let id = teamID ?? UUID().uuidString.lowercased()
+            let timestamp = now.timeIntervalSince1970
+            try await connection.execute(
+                """
+                INSERT INTO scim_groups (id, environment_id, team_id, display_name, external_id, created_at, updated_at)
+                VALUES (\(id), \(environmentID), \(teamID), \(displayName), \(externalID), \(timestamp), \(timestamp))
+                """
+            )
+            if teamID == nil {
+                try await Self.audit(
+                    connection, environmentID: environmentID, .roleGroupCreated(actor: actor, groupID: id, name: displayName), now: now
+                )
+            }
+            guard let group = try await Self.fetchScimGroup(connection, id: id, environmentID: environmentID) else {
+                throw DirectoryError.unknownTeam
+            }
+            return group
+        }
+    }
+
+    public func updateScimGroup(id: String, displayName: String, externalID: String?, environmentID: String, now: Date) async throws {
+        try await write { connection in
+            try await connection.execute(
+                """
+                UPDATE scim_groups SET display_name = \(displayName), external_id = \(externalID), updated_at = \(now.timeIntervalSince1970)
+                WHERE id = \(id) AND environment_id = \(environmentID)
+                """
+            )
+        }
+    }
+
+    public func deleteScimGroup(id: String, environmentID: String, actor: String, now: Date) async throws {
+        try await write { connection in
+            guard let group = try await Self.fetchScimGroup(connection, id: id, environmentID: environmentID) else {
+                throw DirectoryError.unknownTeam
+            }
+            try await connection.execute("DELETE FROM scim_groups WHERE id = \(id)")
+            if group.teamID == nil {
+                try await Self.audit(
+                    connection, environmentID: environmentID, .roleGroupDeleted(actor: actor, groupID: id, name: group.displayName), now: now
+                )
+            }
+        }
+    }
+
+    public func changeRoleGroupMembership(
+        groupID: String, userID: String, member: Bool, environmentID: String, actor: String, now: Date
+    ) async throws {
+        try await write { connection in
+            guard try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) != nil else {
+                throw DirectoryError.unknownUser
+            }
+            let changed = try await connection.rows(
+                member
+                    ? "INSERT INTO scim_group_members (group_id, user_id) VALUES (\(groupID), \(userID)) ON CONFLICT DO NOTHING RETURNING 1"
+                    : "DELETE FROM scim_group_members WHERE group_id = \(groupID) AND user_id = \(userID) RETURNING 1"
+            )
+            guard !changed.isEmpty else { return }
+            try await Self.audit(
+                connection, environmentID: environmentID,
+                .roleGroupMembership(actor: actor, groupID: groupID, userID: userID, member: member), now: now
+            )
+        }
+    }
+
+    public func roleGroupKeys(userID: String, environmentID: String) async throws -> [String] {
+        try await read { connection in
+            try await connection.rows(
+                """
+                SELECT g.display_name, g.external_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
+                WHERE m.user_id = \(userID) AND g.environment_id = \(environmentID)
+                """
+            ).flatMap { row in
+                [try row.get("display_name", as: String?.self), try row.get("external_id", as: String?.self)].compactMap { $0 }
+            }
+        }
+    }
+
+    public func isScimManaged(userID: String?, teamID: String?, environmentID: String) async throws -> Bool {
+        try await read { connection in
+            try await connection.value(
+                """
+                SELECT EXISTS (SELECT 1 FROM scim_users s JOIN users u ON u.id = s.user_id
+                               WHERE s.user_id = \(userID) AND u.environment_id = \(environmentID) AND s.removed_at IS NULL)
+                    OR EXISTS (SELECT 1 FROM scim_groups WHERE team_id = \(teamID) AND environment_id = \(environmentID))
+                """,
+                as: Bool.self
+            ) ?? false
+        }
+    }
+
+    static func saveProfile(_ connection: PostgresConnection, userID: String, profile: ScimProfile, now: Date) async throws {
+        try await connection.execute(
+            """
+            INSERT INTO scim_users (user_id, external_id, display_name, name, emails, removed_at, updated_at)
+            VALUES (\(userID), \(profile.externalID), \(profile.displayName), \(try ScimColumns.name(profile)),
+                    \(try ScimColumns.emails(profile)), NULL, \(now.timeIntervalSince1970))
+            ON CONFLICT (user_id) DO UPDATE SET external_id = excluded.external_id, display_name = excluded.display_name,
+                name = excluded.name, emails = excluded.emails, removed_at = NULL, updated_at = excluded.updated_at
+            """
+        )
+    }
+
+    static func fetchScimUser(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> ScimUserRecord? {
+        try await connection.first(
+            """
+            SELECT \(unescaped: ScimColumns.userColumns)
+            \(unescaped: ScimColumns.listedUsers)\(environmentID) AND s.removed_at IS NULL AND u.id = \(id)
+            """
+        ).map(scimUserRecord)
+    }
+
+    static func scimUserRecord(_ row: PostgresRandomAccessRow) throws -> ScimUserRecord {
+        ScimUserRecord(
+            user: try userRecord(row),
+            profile: try ScimColumns.profile(
+                externalID: try row.get("external_id"), displayName: try row.get("display_name"),
+                name: try row.get("name"), emails: try row.get("emails")
+            ),
+            updatedAt: try row.get("updated_at", as: Double?.self).map(Date.init(timeIntervalSince1970:))
+        )
+    }
+
+    static func fetchScimGroup(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> ScimGroupRecord? {
+        guard let row = try await connection.first(
+            "SELECT \(unescaped: ScimColumns.groupColumns) \(unescaped: ScimColumns.groups)\(environmentID) AND g.id = \(id)"
+        ) else { return nil }
+        return try await scimGroupRecord(connection, row)
+    }
+
+    static func scimGroupRecord(_ connection: PostgresConnection, _ row: PostgresRandomAccessRow) async throws -> ScimGroupRecord {
+        let id: String = try row.get("id")
+        return ScimGroupRecord(
+            id: id, teamID: try row.get("team_id"), displayName: try row.get("display_name"), externalID: try row.get("external_id"),
+            members: try await connection.values(PostgresQuery(unsafeSQL: ScimColumns.members(groupID: "$1"), binds: Self.binds(id))),
+            createdAt: Date(timeIntervalSince1970: try row.get("created_at")),
+            updatedAt: Date(timeIntervalSince1970: try row.get("updated_at"))
+        )
+    }
+
+    private static func binds(_ value: String) -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(value)
+        return bindings
+    }
+}

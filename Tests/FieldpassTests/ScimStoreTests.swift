@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import FieldpassDomain
+@testable import FieldpassStorage
+
+@Suite("SCIM store")
+struct ScimStoreTests {
+    @Test(arguments: StoreKind.allCases) func provisioningCreatesThePersonAndTheirRealmOnce(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let profile = ScimProfile(externalID: "oid-1", displayName: "Ada", name: ["givenName": "Ada"], emails: [ScimEmail(value: "ada@example.com", type: "work")])
+            let record = try await store.provisionScimUser(email: "ada@example.com", profile: profile, environmentID: "dev", actor: "scim", now: Date())
+            await #expect(throws: ScimError.self) {
+                _ = try await store.provisionScimUser(email: "ada@example.com", profile: profile, environmentID: "dev", actor: "scim", now: Date())
+            }
+            #expect(record.profile == profile && record.user.email == "ada@example.com" && !record.user.disabled)
+            let feed = try await store.realmFeed(environmentID: "dev", after: 0, initialized: nil, limit: 100)
+            #expect(feed.map(\.userID) == [record.user.id])
+            let byExternalID = try await store.scimUsers(environmentID: "dev", filter: ("externalId", "oid-1"), offset: 0, limit: 10)
+            #expect(byExternalID.total == 1 && byExternalID.items == [record])
+            #expect(try await store.scimUsers(environmentID: "other", filter: nil, offset: 0, limit: 10).total == 0)
+            #expect(try await store.scimUser(id: record.user.id, environmentID: "other") == nil)
+            let log = try await store.auditLog(environmentID: "dev", before: nil, limit: 10)
+            // Created where every person is, then given their SCIM attributes: both by `scim`.
+            #expect(log.map(\.action) == ["user.update", "user.create"] && log.allSatisfy { $0.actor == "scim" })
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func updatesChangeEmailAndProfileAndAuditOnlyChanges(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let record = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), environmentID: "dev", actor: "scim", now: Date())
+            _ = try await store.ensureUser(email: "taken@example.com", environmentID: "dev", now: Date())
+            let updated = try await store.updateScimUser(
+                id: record.user.id, email: "b@example.com", profile: ScimProfile(displayName: "B"), environmentID: "dev", actor: "scim", now: Date()
+            )
+            _ = try await store.updateScimUser(
+                id: record.user.id, email: "b@example.com", profile: ScimProfile(displayName: "B"), environmentID: "dev", actor: "scim", now: Date()
+            )
+            await #expect(throws: ScimError.self) {
+                _ = try await store.updateScimUser(
+                    id: record.user.id, email: "taken@example.com", profile: ScimProfile(), environmentID: "dev", actor: "scim", now: Date()
+                )
+            }
+            #expect(updated.user.email == "b@example.com" && updated.profile.displayName == "B")
+            let log = try await store.auditLog(environmentID: "dev", before: nil, limit: 10)
+            #expect(log.map { "\($0.action) \($0.actor)" } == ["user.update scim", "user.create cli", "user.create scim"])
+            #expect(log.first?.after == ["email": "b@example.com", "display_name": "B"])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func removalHidesThePersonAndProvisioningTakesThemBack(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let record = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), environmentID: "dev", actor: "scim", now: Date())
+            try await store.removeScimUser(id: record.user.id, environmentID: "dev", actor: "scim", now: Date())
+            #expect(try await store.scimUser(id: record.user.id, environmentID: "dev") == nil)
+            #expect(try await store.scimUsers(environmentID: "dev", filter: nil, offset: 0, limit: 10).total == 0)
+            #expect(try await store.user(id: record.user.id, environmentID: "dev") != nil)
+            #expect(try await !store.isScimManaged(userID: record.user.id, teamID: nil, environmentID: "dev"))
+            let back = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), environmentID: "dev", actor: "scim", now: Date())
+            #expect(back.user.id == record.user.id)
+            #expect(try await store.isScimManaged(userID: record.user.id, teamID: nil, environmentID: "dev"))
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func groupsAreTeamsOrRoleGroupsWithMembers(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let person = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), environmentID: "dev", actor: "scim", now: Date())
+            let team = try await store.createTeam(name: "North", environmentID: "dev", actor: "scim", now: Date())
+            let teamGroup = try await store.createScimGroup(
+                teamID: team.id, displayName: "North", externalID: "oid-north", environmentID: "dev", actor: "scim", now: Date()
+            )
+            _ = try await store.addMember(userID: person.user.id, teamID: team.id, environmentID: "dev", actor: "scim", now: Date())
+            let roleGroup = try await store.createScimGroup(
+                teamID: nil, displayName: "Leads", externalID: "oid-leads", environmentID: "dev", actor: "scim", now: Date()
+            )
+            try await store.changeRoleGroupMembership(groupID: roleGroup.id, userID: person.user.id, member: true, environmentID: "dev", actor: "scim", now: Date())
+            try await store.changeRoleGroupMembership(groupID: roleGroup.id, userID: person.user.id, member: true, environmentID: "dev", actor: "scim", now: Date())
+
+            #expect(teamGroup.id == team.id)
+            #expect(try await store.scimGroup(id: team.id, environmentID: "dev")?.members == [person.user.id])
+            #expect(try await store.scimGroup(id: roleGroup.id, environmentID: "dev")?.members == [person.user.id])
+            #expect(try await Set(store.roleGroupKeys(userID: person.user.id, environmentID: "dev")) == ["Leads", "oid-leads"])
+            let byName = try await store.scimGroups(environmentID: "dev", filter: ("displayName", "north"), offset: 0, limit: 10)
+            #expect(byName.items.map(\.id) == [team.id])
+            #expect(try await store.isScimManaged(userID: nil, teamID: team.id, environmentID: "dev"))
+            #expect(try await !store.isScimManaged(userID: nil, teamID: team.id, environmentID: "other"))
+            #expect(try await store.scimGroups(environmentID: "other", filter: nil, offset: 0, limit: 10).total == 0)
+
+            try await store.deleteTeam(id: team.id, environmentID: "dev", actor: "scim", now: Date())
+            try await store.deleteScimGroup(id: roleGroup.id, environmentID: "dev", actor: "scim", now: Date())
+            #expect(try await store.scimGroups(environmentID: "dev", filter: nil, offset: 0, limit: 10).total == 0)
+            #expect(try await store.roleGroupKeys(userID: person.user.id, environmentID: "dev").isEmpty)
+            let actions = try await store.auditLog(environmentID: "dev", before: nil, limit: 20).map(\.action)
+            #expect(actions.filter { $0.hasPrefix("role_group.") } == ["role_group.delete", "role_group.add_member", "role_group.create"])
+        }
+    }
+}
