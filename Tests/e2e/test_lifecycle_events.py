@@ -3,8 +3,8 @@ of a person, a device or a team, once each and in order, with who made it.
 
 Seen only through the API, the CLI and the audit log. The admin's, the CLI's and the IdP's
 changes each show their actor; a long-poll wakes at a change; another environment's events
-never show; and on PostgreSQL, 200 changes made at once through two instances reach a
-reader once each, in order.
+never show; and on PostgreSQL, 200 changes made at once by admins, SCIM and sign-ins through
+two instances reach a reader once each, in order.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import pytest
 from helpers import (
     ADMIN_EMAIL,
     DEV_BACKEND,
-    DIRECTORY_ENVIRONMENTS,
     OTHER_BACKEND,
     OTHER_DOMAIN,
     EnvironmentSpec,
@@ -40,6 +39,7 @@ from helpers import (
     unique_email,
 )
 from helpers.settings import HTTP_TIMEOUT
+from scim_flows import SCIM_ENVIRONMENTS, USER_SCHEMA, scim, scim_json
 
 DEVICE = {"name": "Pixel 8", "platform": "android"}
 
@@ -242,10 +242,10 @@ CHANGES = 200
 
 
 @pytest.mark.postgres_only
-def test_200_changes_from_admins_and_sign_ins_on_two_instances_arrive_once_each_in_order(
+def test_200_changes_from_admins_scim_and_sign_ins_on_two_instances_arrive_once_each_in_order(
     fieldpass_bin: Path, idp: MockIdP, tmp_path: Path
 ) -> None:
-    cluster = start_cluster(fieldpass_bin, idp, tmp_path, 2, environments=DIRECTORY_ENVIRONMENTS)
+    cluster = start_cluster(fieldpass_bin, idp, tmp_path, 2, environments=SCIM_ENVIRONMENTS)
     try:
         a, b = cluster.instances
         admin = sign_in(a, ADMIN_EMAIL)
@@ -265,7 +265,8 @@ def test_200_changes_from_admins_and_sign_ins_on_two_instances_arrive_once_each_
 
             follower = threading.Thread(target=follow, daemon=True)
             follower.start()
-            teams = CHANGES // 4
+            teams = CHANGES // 5
+            provisioned = (CHANGES - 2 * teams) // 2
             names = [f"Crew-{index}-{unique_email('t')[:10]}" for index in range(teams)]
 
             def admin_changes(index: int) -> None:
@@ -280,9 +281,15 @@ def test_200_changes_from_admins_and_sign_ins_on_two_instances_arrive_once_each_
             def sign_in_change(index: int) -> None:
                 sign_in((a, b)[index % 2], unique_email(f"crowd{index}"))
 
+            def scim_change(index: int) -> None:
+                """What an IdP's provisioning sends for a newcomer: userName alone, so one event."""
+                body = {"schemas": [USER_SCHEMA], "userName": unique_email(f"provisioned{index}")}
+                scim_json(scim((a, b)[index % 2], "POST", "/Users", body), 201)
+
             with ThreadPoolExecutor(max_workers=8) as pool:
                 futures = [pool.submit(admin_changes, i) for i in range(teams)]
-                futures += [pool.submit(sign_in_change, i) for i in range(CHANGES - 2 * teams)]
+                futures += [pool.submit(scim_change, i) for i in range(provisioned)]
+                futures += [pool.submit(sign_in_change, i) for i in range(CHANGES - 2 * teams - provisioned)]
                 for future in futures:
                     future.result()
             done.set()
@@ -297,6 +304,7 @@ def test_200_changes_from_admins_and_sign_ins_on_two_instances_arrive_once_each_
     assert extra == [], f"the feed went on after the {CHANGES}: {extra[:3]}"
     created = [e["user"]["email"] for e in seen if e["type"] == "user.created"]
     assert len(created) == len(set(created)) == CHANGES - 2 * teams, created[:5]
+    assert sum(1 for e in seen if e["type"] == "user.created" and e["actor"] == "scim") == provisioned
     # In order: each team's creation comes before its renaming, whichever instance made them.
     steps: dict[str, list[str]] = {}
     for event in seen:
@@ -304,4 +312,4 @@ def test_200_changes_from_admins_and_sign_ins_on_two_instances_arrive_once_each_
             steps.setdefault(event["team"]["id"], []).append(event["type"])
     assert len(steps) == teams and all(s == ["team.created", "team.renamed"] for s in steps.values()), steps
     assert sorted(e["after"]["name"] for e in seen if e["type"] == "team.renamed") == sorted(n + "-renamed" for n in names)
-    assert {e["actor"] for e in seen} == {"admin", "device"}, {e["actor"] for e in seen}
+    assert {e["actor"] for e in seen} == {"admin", "device", "scim"}, {e["actor"] for e in seen}

@@ -18,9 +18,11 @@ import pytest
 
 from helpers import (
     ADMIN_EMAIL,
+    DEV_BACKEND,
     EMAIL_DOMAIN,
     OTHER_DOMAIN,
     FieldpassServer,
+    IntegrationClient,
     SignedIn,
     assert_api_error,
     assert_json,
@@ -50,6 +52,23 @@ def admin(scim_server: FieldpassServer) -> SignedIn:
 
 def provisioned(server: FieldpassServer, email: str | None = None, **attributes: Any) -> dict[str, Any]:
     return scim_json(scim(server, "POST", "/Users", new_user(email or unique_email("scim"), **attributes)), 201)
+
+
+def lifecycle_events(server: FieldpassServer) -> list[dict[str, Any]]:
+    """Every event of the backend's lifecycle feed, read as the backend reads it."""
+    with IntegrationClient(server.public_url, DEV_BACKEND.id, DEV_BACKEND.secret) as backend:
+        backend.authenticate()
+        events: list[dict[str, Any]] = []
+        cursor: str | None = None
+        while True:
+            params = {"cursor": cursor} if cursor else {}
+            page = assert_json(backend.http.get(
+                f"{server.public_url}/integration/events", params=params, headers={"authorization": f"Bearer {backend.token}"}
+            ))
+            if not page["events"]:
+                return events
+            events += page["events"]
+            cursor = page["cursor"]
 
 
 def scim_entries(server: FieldpassServer, admin: SignedIn, target: str) -> list[tuple[str, str]]:
@@ -163,6 +182,9 @@ def test_deactivation_stops_the_persons_tokens_at_once(scim_server: FieldpassSer
     assert_refresh_refused(server, device.refresh_token)
     assert introspection(server, device.access_token)["active"] is False
     assert ("scim", "user.disable") in scim_entries(server, admin, f"user:{user['id']}")
+    # The backend hears of it in the lifecycle events feed, with SCIM as the actor.
+    told = [(e["type"], e["actor"]) for e in lifecycle_events(server) if (e.get("user") or {}).get("id") == user["id"]]
+    assert ("user.disabled", "scim") in told and ("device.revoked", "scim") in told, told
     devices = assert_json(server.api("GET", f"/admin/users/{user['id']}/devices", token=admin.access_token))
     assert all(d.get("revoked_at") for d in devices["devices"]), devices
 
