@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
+from helpers.cluster import REPO_ROOT
 from helpers import (
     ADMIN_EMAIL,
     AUDIENCE,
@@ -360,15 +361,11 @@ class ListenerKiller:
         self._thread.join(5)
 
     def _run(self) -> None:
-        with self.database.connect() as conn:
-            while not self._stop.is_set():
-                rows = conn.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                    "WHERE datname = %s AND query ILIKE 'listen%%' AND pid <> pg_backend_pid()",
-                    (self.database.name,),
-                ).fetchall()
-                self.terminated += sum(1 for (ended,) in rows if ended)
-                time.sleep(0.02)
+        script = str(REPO_ROOT / "scripts" / "postgres-end-listeners")
+        while not self._stop.is_set():
+            ended = self.database.run_client(script, self.database.url, self.database.name)
+            self.terminated += int(ended.stdout.strip() or 0)
+            time.sleep(0.02)
 
 
 def test_revocations_count_while_the_listen_connections_keep_being_lost(cluster: Cluster) -> None:

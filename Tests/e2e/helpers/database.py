@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import subprocess
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,11 +93,13 @@ class PostgresDatabase:
             lines.append(f"    ca_file: {json.dumps(str(self.ca_file))}")
         return lines
 
-    def connect(self, *, connect_timeout: int = 5):
-        """A connection to this database, to create and drop others from it."""
-        import psycopg
-
-        return psycopg.connect(self.url, password=self.password, autocommit=True, connect_timeout=connect_timeout)
+    def run_client(self, *command: str, connect_timeout: int = 5) -> subprocess.CompletedProcess[str]:
+        """One of PostgreSQL's client programs (`createdb`, `dropdb`, a script of `scripts/`),
+        with this server's password and a connect timeout in its environment."""
+        env = {**os.environ, "PGCONNECT_TIMEOUT": str(connect_timeout)}
+        if self.password is not None:
+            env["PGPASSWORD"] = self.password
+        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=connect_timeout + 30, check=True)
 
     def with_database(self, name: str) -> PostgresDatabase:
         parts = urlsplit(self.url)
@@ -106,8 +109,7 @@ class PostgresDatabase:
         """A new empty database (`name`, else fieldpass_e2e_<hex>) on this one's server;
         `track`: dropped at the latest when the test session ends."""
         name = name or f"fieldpass_e2e_{uuid.uuid4().hex[:16]}"
-        with self.connect() as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
+        self.run_client("createdb", f"--maintenance-db={self.url}", name)
         created = dataclasses.replace(self.with_database(name), admin_database=self.name)
         if track:
             CREATED.append(created)
@@ -117,9 +119,8 @@ class PostgresDatabase:
         """Drop this database (its connections too), best effort: a leftover is no failure."""
         maintenance = self.with_database(self.admin_database)
         try:
-            with maintenance.connect(connect_timeout=3) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-        except Exception:  # noqa: BLE001 - the server may be gone; the test's outcome stands
+            self.run_client("dropdb", "--if-exists", "--force", f"--maintenance-db={maintenance.url}", self.name, connect_timeout=3)
+        except (OSError, subprocess.SubprocessError):  # the server may be gone; the test's outcome stands
             return
         if self in CREATED:
             CREATED.remove(self)
