@@ -38,6 +38,11 @@ E2E_STORE ?= sqlite
 export DEV_IDP_CLIENT_SECRET ?= fieldpass-local-dev-secret
 # Secret of the development config's `backend` service account. Never a real one.
 export DEV_BACKEND_SECRET ?= fieldpass-local-development-backend-secret
+# SCIM token that `make run` and `make run-cluster` give the development config's `dev`
+# environment. Never a real one. Only the servers they start take SCIM, so the CLI in
+# another terminal needs no token.
+export DEV_SCIM_TOKEN ?= fieldpass-local-development-scim-token
+RUN_SCIM = ENVIRONMENTS_DEV_SCIM_TOKEN_ENV=DEV_SCIM_TOKEN
 # Password of the throw-away PostgreSQL clusters. Never a real one.
 export FIELDPASS_PG_PASSWORD ?= fieldpass-local-pg
 
@@ -67,11 +72,11 @@ build: system-deps
 	$(SWIFT) build
 
 run: check-ports deps build keys
-	@BIN=$(BIN) CONFIG=$(CONFIG) VENV_PY=$(VENV_PY) IDP_HOST=$(IDP_HOST) IDP_PORT=$(IDP_PORT) scripts/run-local single
+	@$(RUN_SCIM) BIN=$(BIN) CONFIG=$(CONFIG) VENV_PY=$(VENV_PY) IDP_HOST=$(IDP_HOST) IDP_PORT=$(IDP_PORT) scripts/run-local single
 
 # Two instances on one throw-away PostgreSQL (see the README's "Several instances").
 run-cluster: check-cluster-ports deps build keys
-	@BIN=$(BIN) CONFIG=$(CONFIG) VENV_PY=$(VENV_PY) IDP_HOST=$(IDP_HOST) IDP_PORT=$(IDP_PORT) scripts/run-local cluster
+	@$(RUN_SCIM) BIN=$(BIN) CONFIG=$(CONFIG) VENV_PY=$(VENV_PY) IDP_HOST=$(IDP_HOST) IDP_PORT=$(IDP_PORT) scripts/run-local cluster
 
 check-ports check-cluster-ports:
 	@CONFIG=$(CONFIG) IDP_HOST=$(IDP_HOST) IDP_PORT=$(IDP_PORT) scripts/run-local check $(if $(findstring cluster,$@),cluster,single)
