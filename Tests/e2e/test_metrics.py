@@ -62,8 +62,8 @@ def test_an_onboarding_moves_each_counter_by_what_it_did(server: FieldpassServer
     registration = server.register(email, None)
     confirmed = 1 if is_confirmation_url(registration.login_url) else 0
     with ws_connect(registration.websocket_url) as ws:
-        _, during = scrape(server)
-        assert metric(during, "fieldpass_event_sockets") >= 1
+        # The gauge counts a socket once it subscribed, a moment after the upgrade answered.
+        wait_until(lambda: metric(scrape(server)[1], "fieldpass_event_sockets") >= 1, timeout=5, what="the socket gauge to count it")
         assert browser_login(registration.login_url, email).status_code == 200
         token_event, realm_event = receive(ws, 2)
         with IntegrationClient(server.public_url, DEV_BACKEND.id, DEV_BACKEND.secret) as backend:
