@@ -16,17 +16,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from helpers import (
     ADMIN_EMAIL,
-    DEV_BACKEND,
     OTHER_BACKEND,
     OTHER_DOMAIN,
     EnvironmentSpec,
+    EventsReader,
     FieldpassServer,
-    IntegrationClient,
     MockIdP,
     ServiceAccountSpec,
     SignedIn,
@@ -38,47 +36,9 @@ from helpers import (
     start_cluster,
     unique_email,
 )
-from helpers.settings import HTTP_TIMEOUT
 from scim_flows import SCIM_ENVIRONMENTS, USER_SCHEMA, scim, scim_json
 
 DEVICE = {"name": "Pixel 8", "platform": "android"}
-
-
-class EventsReader:
-    """The backend's loop over `/integration/events`, as a plain HTTP client writes it."""
-
-    def __init__(self, base_url: str, account: ServiceAccountSpec = DEV_BACKEND) -> None:
-        self.client = IntegrationClient(base_url, account.id, account.secret)
-        self.client.authenticate()
-
-    def close(self) -> None:
-        self.client.close()
-
-    def response(self, cursor: str | None = None, *, wait: int | None = None, limit: int | None = None,
-                 base_url: str | None = None) -> httpx.Response:
-        params = {key: str(value) for key, value in (("cursor", cursor), ("wait", wait), ("limit", limit)) if value is not None}
-        return self.client.http.get(
-            f"{base_url or self.client.base_url}/integration/events", params=params,
-            headers={"authorization": f"Bearer {self.client.token}"}, timeout=HTTP_TIMEOUT + (wait or 0),
-        )
-
-    def page(self, cursor: str | None = None, **kwargs: Any) -> dict[str, Any]:
-        body = assert_json(self.response(cursor, **kwargs))
-        assert isinstance(body.get("events"), list) and isinstance(body.get("cursor"), str), body
-        for event in body["events"]:
-            assert {"cursor", "type", "environment", "actor", "at"} <= set(event), event
-        return body
-
-    def drain(self, cursor: str | None = None, **kwargs: Any) -> tuple[list[dict[str, Any]], str]:
-        """Every event after `cursor`, page by page, and the cursor at the end."""
-        events: list[dict[str, Any]] = []
-        for _ in range(10_000):
-            page = self.page(cursor, **kwargs)
-            cursor = page["cursor"]
-            if not page["events"]:
-                return events, cursor
-            events += page["events"]
-        pytest.fail("the events feed did not run dry")
 
 
 @pytest.fixture

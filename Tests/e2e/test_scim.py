@@ -18,11 +18,9 @@ import pytest
 
 from helpers import (
     ADMIN_EMAIL,
-    DEV_BACKEND,
-    EMAIL_DOMAIN,
+    EventsReader,
     OTHER_DOMAIN,
     FieldpassServer,
-    IntegrationClient,
     SignedIn,
     assert_api_error,
     assert_json,
@@ -56,19 +54,11 @@ def provisioned(server: FieldpassServer, email: str | None = None, **attributes:
 
 def lifecycle_events(server: FieldpassServer) -> list[dict[str, Any]]:
     """Every event of the backend's lifecycle feed, read as the backend reads it."""
-    with IntegrationClient(server.public_url, DEV_BACKEND.id, DEV_BACKEND.secret) as backend:
-        backend.authenticate()
-        events: list[dict[str, Any]] = []
-        cursor: str | None = None
-        while True:
-            params = {"cursor": cursor} if cursor else {}
-            page = assert_json(backend.http.get(
-                f"{server.public_url}/integration/events", params=params, headers={"authorization": f"Bearer {backend.token}"}
-            ))
-            if not page["events"]:
-                return events
-            events += page["events"]
-            cursor = page["cursor"]
+    reader = EventsReader(server.public_url)
+    try:
+        return reader.drain()[0]
+    finally:
+        reader.close()
 
 
 def scim_entries(server: FieldpassServer, admin: SignedIn, target: str) -> list[tuple[str, str]]:

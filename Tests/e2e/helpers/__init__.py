@@ -55,7 +55,7 @@ from .environments import (
     unique_email,
 )
 from .idp import MockIdP, start_idp
-from .integration import IntegrationClient
+from .integration import EventsReader, IntegrationClient
 from .onboarding import Onboarded, SignedIn, login_and_receive_token, onboard_to_data_ready, sign_in
 from .observed import (
     Samples,
@@ -158,6 +158,7 @@ __all__ = [
     "authorization_endpoint",
     "EnvironmentSpec",
     "FieldpassServer",
+    "EventsReader",
     "IntegrationClient",
     "ManagedProcess",
     "MockIdP",

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
 
+from .environments import DEV_BACKEND, ServiceAccountSpec
 from .settings import HTTP_TIMEOUT
 from .web import assert_json, http_client
 
@@ -77,14 +79,7 @@ class IntegrationClient:
 
     def drain(self, cursor: str | None = None, **kwargs: Any) -> tuple[list[dict[str, Any]], str]:
         """Every entry after `cursor` (page by page, no waiting), and the cursor at the end."""
-        entries: list[dict[str, Any]] = []
-        for _ in range(10_000):
-            page = self.feed(cursor, **kwargs)
-            cursor = page["cursor"]
-            if not page["realms"]:
-                return entries, cursor
-            entries += page["realms"]
-        pytest.fail("the feed did not run dry after 10000 pages")
+        return drain_pages(lambda after: self.feed(after, **kwargs), "realms", cursor)
 
     def mark_initialized_response(self, realm_path: str) -> httpx.Response:
         return self.http.post(
@@ -96,3 +91,49 @@ class IntegrationClient:
         body = assert_json(self.mark_initialized_response(realm_path))
         assert body.get("realm_path") == realm_path and body.get("initialized") is True, body
         return body
+
+
+class EventsReader:
+    """The backend's loop over the lifecycle events feed, `/integration/events`, as a plain
+    HTTP client writes it, signed in as `account` (the dev backend by default)."""
+
+    def __init__(self, base_url: str, account: ServiceAccountSpec = DEV_BACKEND) -> None:
+        self.client = IntegrationClient(base_url, account.id, account.secret)
+        self.client.authenticate()
+
+    def close(self) -> None:
+        self.client.close()
+
+    def response(self, cursor: str | None = None, *, wait: int | None = None, limit: int | None = None,
+                 base_url: str | None = None) -> httpx.Response:
+        params = {key: str(value) for key, value in (("cursor", cursor), ("wait", wait), ("limit", limit)) if value is not None}
+        return self.client.http.get(
+            f"{base_url or self.client.base_url}/integration/events", params=params,
+            headers=self.client._headers(), timeout=HTTP_TIMEOUT + (wait or 0),
+        )
+
+    def page(self, cursor: str | None = None, **kwargs: Any) -> dict[str, Any]:
+        body = assert_json(self.response(cursor, **kwargs))
+        assert isinstance(body.get("events"), list) and isinstance(body.get("cursor"), str), body
+        for event in body["events"]:
+            assert {"cursor", "type", "environment", "actor", "at"} <= set(event), event
+        return body
+
+    def drain(self, cursor: str | None = None, **kwargs: Any) -> tuple[list[dict[str, Any]], str]:
+        """Every event after `cursor`, page by page, and the cursor at the end."""
+        return drain_pages(lambda after: self.page(after, **kwargs), "events", cursor)
+
+
+def drain_pages(
+    page: Callable[[str | None], dict[str, Any]], key: str, cursor: str | None
+) -> tuple[list[dict[str, Any]], str]:
+    """Every entry of a cursor feed after `cursor`, reading `page` after page until one comes
+    back empty, and the cursor at the end."""
+    entries: list[dict[str, Any]] = []
+    for _ in range(10_000):
+        body = page(cursor)
+        cursor = body["cursor"]
+        if not body[key]:
+            return entries, cursor
+        entries += body[key]
+    pytest.fail(f"the {key} feed did not run dry after 10000 pages")
