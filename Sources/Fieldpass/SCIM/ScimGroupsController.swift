@@ -26,10 +26,6 @@ struct ScimGroupsController: ScimResourceController {
         ScimRepresentation.group(record, baseURL: baseURL)
     }
 
-    @Sendable func show(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
-        try Self.answer(ScimRepresentation.group(try await existing(try call.id(context), call), baseURL: call.baseURL), call)
-    }
-
     @Sendable func create(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
         let resource = try ScimGroupResource.parse(try await call.body())
         let environmentID = call.environment.id
@@ -150,7 +146,7 @@ struct ScimGroupsController: ScimResourceController {
         return try await store.createTeam(name: name, environmentID: environmentID, actor: ScimCall.actor, now: now)
     }
 
-    private func existing(_ id: String, _ call: ScimCall) async throws -> ScimGroupRecord {
+    func existing(_ id: String, _ call: ScimCall) async throws -> ScimGroupRecord {
         guard let record = try await store.scimGroup(id: id, environmentID: call.environment.id) else {
             throw ScimError.notFound("No such group.")
         }

@@ -11,12 +11,13 @@ protocol ScimResourceController: Sendable {
     /// One page of the environment's resources, filtered.
     func page(_ call: ScimCall, filter: (attribute: String, value: String)?, offset: Int, limit: Int) async throws -> ScimPage<Record>
     static func render(_ record: Record, baseURL: String) -> [String: ScimJSON]
+    /// The environment's resource `id`, or ``ScimError/notFound(_:)``.
+    func existing(_ id: String, _ call: ScimCall) async throws -> Record
     /// `Users` or `Groups`.
     static var collection: RouterPath { get }
     static var item: RouterPath { get }
 
     func create(_ call: ScimCall, context: AppRequestContext) async throws -> Response
-    func show(_ call: ScimCall, context: AppRequestContext) async throws -> Response
     func replace(_ call: ScimCall, context: AppRequestContext) async throws -> Response
     func patch(_ call: ScimCall, context: AppRequestContext) async throws -> Response
     func delete(_ call: ScimCall, context: AppRequestContext) async throws -> Response
@@ -46,13 +47,12 @@ extension ScimResourceController {
         )
     }
 
-    /// One resource, projected as the query asks.
-    static func answer(_ body: [String: ScimJSON], _ call: ScimCall) throws -> Response {
-        try ScimResponse.json(ScimRepresentation.project(body, query: query(call)))
+    @Sendable func show(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
+        try Self.answer(Self.render(try await existing(try call.id(context), call), baseURL: call.baseURL), call)
     }
 
-    /// The query's parameters, for ``ScimRepresentation/project(_:query:)``.
-    static func query(_ call: ScimCall) -> [String: String] {
-        call.query
+    /// One resource, projected as the query asks.
+    static func answer(_ body: [String: ScimJSON], _ call: ScimCall) throws -> Response {
+        try ScimResponse.json(ScimRepresentation.project(body, query: call.query))
     }
 }

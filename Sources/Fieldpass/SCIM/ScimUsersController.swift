@@ -24,10 +24,6 @@ struct ScimUsersController: ScimResourceController {
         ScimRepresentation.user(record, baseURL: baseURL)
     }
 
-    @Sendable func show(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
-        try Self.answer(ScimRepresentation.user(try await existing(try call.id(context), call), baseURL: call.baseURL), call)
-    }
-
     @Sendable func create(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
         let resource = try ScimUserResource.parse(try await call.body())
         let email = try call.workEmail(resource.userName)
@@ -82,7 +78,7 @@ struct ScimUsersController: ScimResourceController {
         return record
     }
 
-    private func existing(_ id: String, _ call: ScimCall) async throws -> ScimUserRecord {
+    func existing(_ id: String, _ call: ScimCall) async throws -> ScimUserRecord {
         guard let record = try await store.scimUser(id: id, environmentID: call.environment.id) else {
             throw ScimError.notFound("No such user.")
         }
