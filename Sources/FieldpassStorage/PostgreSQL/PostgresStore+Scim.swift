@@ -35,15 +35,12 @@ extension PostgresStore: ScimStore {
     ) async throws -> ScimUserRecord {
         let record = try await write { connection in
             // A person SCIM lists (all but those it removed) is a conflict; a removed one comes back.
-            guard try await connection.value(
-                """
-                SELECT 1 \(unescaped: ScimColumns.listedUsers)\(environmentID) AND s.removed_at IS NULL AND u.email = \(email)
-                """,
-                as: Int.self
-            ) == nil else { throw ScimError.uniqueness("A user with this userName exists already.") }
-            let known = try await connection.value(
-                "SELECT 1 FROM users WHERE environment_id = \(environmentID) AND email = \(email)", as: Int.self
-            ) != nil
+            let listed = try await connection.value(
+                "SELECT s.removed_at IS NULL \(unescaped: ScimColumns.listedUsers)\(environmentID) AND u.email = \(email)",
+                as: Bool.self
+            )
+            guard listed != true else { throw ScimError.uniqueness("A user with this userName exists already.") }
+            let known = listed != nil
             let id = try await Self.findOrCreateUser(
                 connection, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor
             ).id
