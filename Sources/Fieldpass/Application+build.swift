@@ -90,9 +90,9 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     }
     MeController(directory: store, credentials: store, policy: parts.policy).addRoutes(to: authenticated(""))
     let admin = authenticated("admin")
-    AdminUsersController(directory: store, policy: parts.policy, claimMappings: parts.claimMappings).addRoutes(to: admin)
-    AdminOffboardingController(credentials: store, scim: store).addRoutes(to: admin)
-    AdminTeamsController(directory: store, claimMappings: parts.claimMappings, scim: store).addRoutes(to: admin)
+    AdminUsersController(directory: store, policy: parts.policy, changes: parts.directoryChanges).addRoutes(to: admin)
+    AdminOffboardingController(credentials: store, changes: parts.directoryChanges).addRoutes(to: admin)
+    AdminTeamsController(directory: store, changes: parts.directoryChanges).addRoutes(to: admin)
     IntegrationController(store: store, longPolls: parts.longPolls, realmPrefixes: configuration.realmPrefixes, readiness: parts.readiness)
         .addRoutes(to: authenticated("integration"))
     ScimRoutes.add(to: router, parts)

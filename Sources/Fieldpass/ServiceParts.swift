@@ -15,6 +15,8 @@ struct ServiceParts {
     let policy: RealmPolicy
     /// What each environment's IdP sets at sign-in, which the admin API then leaves alone.
     let claimMappings: ClaimMappingDirectory
+    /// The admin API's and the console's one way to change people and teams.
+    let directoryChanges: DirectoryChanges
     let tokenIssuer: TokenIssuer
     let serviceAccounts: ServiceAccountDirectory
     let validator: AccessTokenValidator
@@ -40,6 +42,7 @@ struct ServiceParts {
         )
         policy = RealmPolicy(roles: configuration.roles, prefixes: configuration.realmPrefixes)
         claimMappings = ClaimMappingDirectory(environments: configuration.environments)
+        directoryChanges = DirectoryChanges(store: store, claimMappings: claimMappings)
         tokenIssuer = TokenIssuer(keys: keys, issuer: configuration.server.publicURL, settings: configuration.tokens, policy: policy)
         limiters = Dictionary(uniqueKeysWithValues: RateLimit.allCases.compactMap { limit in
             configuration.limits.limiter(limit).map { (limit, $0) }

@@ -13,6 +13,7 @@ enum ConfigurationKeys {
         ["tokens", "refresh_token_max_lifetime"], ["tokens", "refresh_reuse_grace"], ["tokens", "key_publish_delay"],
         ["sessions", "ttl"], ["sessions", "sweep_interval"], ["sessions", "retention"],
         ["sessions", "max_sockets_per_session"], ["sessions", "max_sockets"],
+        ["console", "idle_timeout"], ["console", "lifetime"],
         ["environments"],
         ["environments", "*", "id"], ["environments", "*", "email_domains"],
         ["environments", "*", "idp", "issuer"], ["environments", "*", "idp", "client_id"],

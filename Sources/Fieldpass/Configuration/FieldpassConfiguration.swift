@@ -20,6 +20,8 @@ public struct FieldpassConfiguration: Sendable {
     public var sessions: SessionSettings
     /// Users who never sign in.
     public var users: UserSettings
+    /// Admin console session lifetimes.
+    public var console: ConsoleSettings
     /// Rate limits and caps.
     public var limits: LimitSettings
     /// Who may scrape `/metrics`.
@@ -39,6 +41,7 @@ public struct FieldpassConfiguration: Sendable {
         limits = try LimitSettings(settings)
         metrics = try MetricsSettings(settings, environment: environment)
         users = try UserSettings(settings)
+        console = try ConsoleSettings(settings)
         roles = try RoleSettings(settings)
         let ids = try settings.strings(["environments"])
         var environments: [EnvironmentSettings] = []

@@ -8,8 +8,7 @@ import Hummingbird
 /// identity. Everything is scoped to the caller's environment and audited.
 struct AdminOffboardingController: Sendable {
     let credentials: any CredentialStore
-    /// Whom SCIM provisioned: enabling them is the IdP's (``ScimManagement``).
-    let scim: any ScimStore
+    let changes: DirectoryChanges
 
     func addRoutes(to group: RouterGroup<IdentifiedRequestContext>) {
         group.get("users/:user_id/devices", use: devices)
@@ -28,44 +27,26 @@ struct AdminOffboardingController: Sendable {
     @Sendable func revokeDevice(_ request: Request, context: IdentifiedRequestContext) async throws -> HTTPResponse.Status {
         try context.identity.requireAdmin()
         let deviceID = try AdminRequests.id(context.parameters.get("device_id") ?? "", unknown: .unknownDevice)
-        try await credentials.revokeDevice(
-            id: deviceID, userID: try userID(context), environmentID: context.identity.environmentID,
-            actor: context.identity.actor, now: Date()
-        )
+        try await changes.revokeDevice(id: deviceID, userID: try userID(context), by: context.identity)
         return .noContent
     }
 
     /// Offboards a person at once: every device revoked, no sign-in, refresh or API call.
     @Sendable func disable(_ request: Request, context: IdentifiedRequestContext) async throws -> UserRecord {
         try context.identity.requireAdmin()
-        let userID = try userID(context)
-        // An admin who disabled themselves could not undo it without the CLI.
-        guard userID != (try context.identity.requireUser().id) else {
-            throw APIError(.conflict, DirectoryErrorCode.cannotDisableSelf, "Admins cannot disable themselves.")
-        }
-        return try await credentials.setDisabled(
-            true, userID: userID, environmentID: context.identity.environmentID, actor: context.identity.actor, now: Date()
-        )
+        return try await changes.setDisabled(true, userID: try userID(context), by: context.identity)
     }
 
     /// Lets a person onboard again; their old devices stay revoked.
     @Sendable func enable(_ request: Request, context: IdentifiedRequestContext) async throws -> UserRecord {
         try context.identity.requireAdmin()
-        if try await scim.isScimManaged(userID: try userID(context), teamID: nil, environmentID: context.identity.environmentID) {
-            throw ScimManagement.enableManaged
-        }
-        return try await credentials.setDisabled(
-            false, userID: try userID(context), environmentID: context.identity.environmentID,
-            actor: context.identity.actor, now: Date()
-        )
+        return try await changes.setDisabled(false, userID: try userID(context), by: context.identity)
     }
 
     /// Unbinds the IdP identity, e.g. after the IdP account was recreated: the next sign-in binds anew.
     @Sendable func resetIdentity(_ request: Request, context: IdentifiedRequestContext) async throws -> HTTPResponse.Status {
         try context.identity.requireAdmin()
-        try await credentials.resetIdentity(
-            userID: try userID(context), environmentID: context.identity.environmentID, actor: context.identity.actor, now: Date()
-        )
+        try await changes.resetIdentity(userID: try userID(context), by: context.identity)
         return .noContent
     }
 

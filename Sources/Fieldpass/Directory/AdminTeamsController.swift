@@ -5,11 +5,7 @@ import Hummingbird
 /// `/admin/teams…`: teams and their members. Admins and managers may read; only admins may change.
 struct AdminTeamsController: Sendable {
     let directory: any DirectoryStore
-    /// Where the IdP sets a team's members at every sign-in, membership changes are refused
-    /// (`managed_by_idp`).
-    let claimMappings: ClaimMappingDirectory
-    /// A team that is a SCIM group is the IdP's: no admin changes it (``ScimManagement``).
-    let scim: any ScimStore
+    let changes: DirectoryChanges
 
     func addRoutes(to group: RouterGroup<IdentifiedRequestContext>) {
         group.get("teams", use: list)
@@ -29,9 +25,7 @@ struct AdminTeamsController: Sendable {
     @Sendable func create(_ request: Request, context: IdentifiedRequestContext) async throws -> EditedResponse<TeamRecord> {
         try context.identity.requireAdmin()
         let name = try await JSONBody.decode(AdminRequests.TeamName.self, from: request, context: context).validated()
-        let team = try await directory.createTeam(
-            name: name, environmentID: context.identity.environmentID, actor: context.identity.actor, now: Date()
-        )
+        let team = try await changes.createTeam(name: name, by: context.identity)
         return EditedResponse(status: .created, response: team)
     }
 
@@ -46,19 +40,12 @@ struct AdminTeamsController: Sendable {
     @Sendable func rename(_ request: Request, context: IdentifiedRequestContext) async throws -> TeamRecord {
         try context.identity.requireAdmin()
         let name = try await JSONBody.decode(AdminRequests.TeamName.self, from: request, context: context).validated()
-        try await checkNotProvisioned(teamID: try teamID(context), context)
-        return try await directory.renameTeam(
-            id: try teamID(context), to: name, environmentID: context.identity.environmentID,
-            actor: context.identity.actor, now: Date()
-        )
+        return try await changes.renameTeam(id: try teamID(context), to: name, by: context.identity)
     }
 
     @Sendable func delete(_ request: Request, context: IdentifiedRequestContext) async throws -> Response {
         try context.identity.requireAdmin()
-        try await checkNotProvisioned(teamID: try teamID(context), context)
-        try await directory.deleteTeam(
-            id: try teamID(context), environmentID: context.identity.environmentID, actor: context.identity.actor, now: Date()
-        )
+        try await changes.deleteTeam(id: try teamID(context), by: context.identity)
         return Response(status: .noContent)
     }
 
@@ -72,23 +59,7 @@ struct AdminTeamsController: Sendable {
 
     private func changeMembership(_ context: IdentifiedRequestContext, member: Bool) async throws -> TeamRecord {
         try context.identity.requireAdmin()
-        let (userID, teamID, environmentID) = (try memberID(context), try teamID(context), context.identity.environmentID)
-        try await checkNotProvisioned(teamID: teamID, context)
-        let mappings = claimMappings.mappings(environmentID: environmentID)
-        if mappings.teams != nil {
-            guard let team = try await directory.team(id: teamID, environmentID: environmentID) else { throw DirectoryError.unknownTeam }
-            guard try await directory.user(id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
-            try mappings.checkMembershipChange(teamName: team.name)
-        }
-        return try await directory.changeMembership(
-            userID: userID, teamID: teamID, environmentID: environmentID, actor: context.identity.actor, now: Date(), member: member
-        )
-    }
-
-    private func checkNotProvisioned(teamID: String, _ context: IdentifiedRequestContext) async throws {
-        if try await scim.isScimManaged(userID: nil, teamID: teamID, environmentID: context.identity.environmentID) {
-            throw ScimManagement.teamManaged
-        }
+        return try await changes.changeMembership(userID: try memberID(context), teamID: try teamID(context), member: member, by: context.identity)
     }
 
     private func teamID(_ context: IdentifiedRequestContext) throws -> String {

@@ -9,8 +9,7 @@ import Hummingbird
 struct AdminUsersController: Sendable {
     let directory: any DirectoryStore
     let policy: RealmPolicy
-    /// Where the IdP sets roles at every sign-in, a role change is refused (`managed_by_idp`).
-    let claimMappings: ClaimMappingDirectory
+    let changes: DirectoryChanges
 
     func addRoutes(to group: RouterGroup<IdentifiedRequestContext>) {
         group.get("users", use: list)
@@ -38,13 +37,7 @@ struct AdminUsersController: Sendable {
     @Sendable func setRole(_ request: Request, context: IdentifiedRequestContext) async throws -> UserRecord {
         try context.identity.requireAdmin()
         let role = try await JSONBody.decode(AdminRequests.RoleChange.self, from: request, context: context).validated()
-        let (userID, environmentID) = (try userID(context), context.identity.environmentID)
-        let mappings = claimMappings.mappings(environmentID: environmentID)
-        if mappings.roles != nil {
-            guard try await directory.user(id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
-            try mappings.checkRoleChange()
-        }
-        return try await directory.setRole(role, userID: userID, environmentID: environmentID, actor: context.identity.actor, now: Date())
+        return try await changes.setRole(role, userID: try userID(context), by: context.identity)
     }
 
     @Sendable func permissions(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.Permissions {
@@ -59,10 +52,7 @@ struct AdminUsersController: Sendable {
         try context.identity.requireAdmin()
         let grant = try await JSONBody.decode(AdminRequests.Grant.self, from: request, context: context)
             .validated(prefixes: policy.prefixes, environmentID: context.identity.environmentID)
-        let facts = try await directory.grant(
-            grant.access, realmPath: grant.path, userID: try userID(context),
-            environmentID: context.identity.environmentID, actor: context.identity.actor, now: Date()
-        )
+        let facts = try await changes.setGrant(grant.access, realmPath: grant.path, userID: try userID(context), by: context.identity)
         return AdminResponses.Permissions(facts: facts, policy: policy)
     }
 
@@ -71,10 +61,9 @@ struct AdminUsersController: Sendable {
         guard let path = request.uri.queryParameters.get("realm_path") else {
             throw APIError.invalidRequest("realm_path is required.")
         }
-        let facts = try await directory.revoke(
-            realmPath: try AdminRequests.realmPath(path, prefixes: policy.prefixes, environmentID: context.identity.environmentID),
-            userID: try userID(context),
-            environmentID: context.identity.environmentID, actor: context.identity.actor, now: Date()
+        let facts = try await changes.setGrant(
+            nil, realmPath: try AdminRequests.realmPath(path, prefixes: policy.prefixes, environmentID: context.identity.environmentID),
+            userID: try userID(context), by: context.identity
         )
         return AdminResponses.Permissions(facts: facts, policy: policy)
     }

@@ -13,17 +13,20 @@ public struct Identity: Sendable, Equatable {
     public let principal: Principal
     /// The device a person's token was issued to.
     public let deviceID: String?
+    /// Whether the person acts through the admin console rather than with a bearer token.
+    public let viaConsole: Bool
 
-    public init(environmentID: String, principal: Principal, deviceID: String? = nil) {
+    public init(environmentID: String, principal: Principal, deviceID: String? = nil, viaConsole: Bool = false) {
         self.environmentID = environmentID
         self.principal = principal
         self.deviceID = deviceID
+        self.viaConsole = viaConsole
     }
 
-    /// How the audit log names the caller.
+    /// How the audit log names the caller: a console action says so, and whose it was.
     var actor: String {
         switch principal {
-        case .user(let user): "user:\(user.id)"
+        case .user(let user): viaConsole ? "console:\(user.id)" : "user:\(user.id)"
         case .service(let accountID): "service:\(accountID)"
         }
     }
