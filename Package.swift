@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         .systemLibrary(
@@ -88,9 +89,10 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
-            // Compiled into the binary, so `GET /openapi.json` needs no file beside it.
-            resources: [.embedInCode("OpenAPI/openapi.json")],
+            // Compiled into the binary, so `GET /openapi.json` and the console need no file beside it.
+            resources: [.embedInCode("OpenAPI/openapi.json"), .embedInCode("Console/Assets")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

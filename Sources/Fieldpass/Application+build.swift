@@ -73,7 +73,11 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     ).addRoutes(to: limited(.registerDevice))
     DeviceConfirmationController(store: store, environments: parts.environments, server: configuration.server)
         .addRoutes(to: limited(.confirmation))
-    AuthCallbackController(store: store, environments: parts.environments, tokenIssuer: parts.tokenIssuer)
+    let consoleSignIns = ConsoleSignInCallback(
+        store: store, environments: parts.environments, server: configuration.server, settings: configuration.console,
+        renderer: parts.consoleRenderer
+    )
+    AuthCallbackController(store: store, environments: parts.environments, tokenIssuer: parts.tokenIssuer, console: consoleSignIns)
         .addRoutes(to: limited(.authCallback))
     EventSocketController(store: store, hub: parts.hub, limits: configuration.sessions.socketLimits)
         .addRoutes(to: limited(.events))
@@ -96,6 +100,7 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     IntegrationController(store: store, longPolls: parts.longPolls, realmPrefixes: configuration.realmPrefixes, readiness: parts.readiness)
         .addRoutes(to: authenticated("integration"))
     ScimRoutes.add(to: router, parts)
+    ConsoleRoutes.add(to: router, signIn: limited(.confirmation), parts)
 
     return router
 }

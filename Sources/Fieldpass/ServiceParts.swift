@@ -17,6 +17,8 @@ struct ServiceParts {
     let claimMappings: ClaimMappingDirectory
     /// The admin API's and the console's one way to change people and teams.
     let directoryChanges: DirectoryChanges
+    /// The console's templates, parsed once.
+    let consoleRenderer: ConsoleRenderer
     let tokenIssuer: TokenIssuer
     let serviceAccounts: ServiceAccountDirectory
     let validator: AccessTokenValidator
@@ -43,6 +45,7 @@ struct ServiceParts {
         policy = RealmPolicy(roles: configuration.roles, prefixes: configuration.realmPrefixes)
         claimMappings = ClaimMappingDirectory(environments: configuration.environments)
         directoryChanges = DirectoryChanges(store: store, claimMappings: claimMappings)
+        consoleRenderer = ConsoleRenderer(base: configuration.server.publicPath)
         tokenIssuer = TokenIssuer(keys: keys, issuer: configuration.server.publicURL, settings: configuration.tokens, policy: policy)
         limiters = Dictionary(uniqueKeysWithValues: RateLimit.allCases.compactMap { limit in
             configuration.limits.limiter(limit).map { (limit, $0) }

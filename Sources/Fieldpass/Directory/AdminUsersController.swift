@@ -7,7 +7,7 @@ import Hummingbird
 /// Admins and managers may read; only admins may change. Everything is scoped to the
 /// caller's environment: a user of another environment is unknown here.
 struct AdminUsersController: Sendable {
-    let directory: any DirectoryStore
+    let directory: any DirectoryStore & ConsoleStore
     let policy: RealmPolicy
     let changes: DirectoryChanges
 

@@ -10,6 +10,11 @@ struct DirectoryChanges: Sendable {
     /// Where the IdP sets roles or memberships, changes to them are refused (`managed_by_idp`).
     let claimMappings: ClaimMappingDirectory
 
+    /// Whether roles in the environment are the IdP's (claims at every sign-in, or SCIM role groups).
+    func roleIsManaged(environmentID: String) -> Bool {
+        (try? claimMappings.mappings(environmentID: environmentID).checkRoleChange()) == nil
+    }
+
     func setRole(_ role: Role, userID: String, by caller: Identity) async throws -> UserRecord {
         try caller.requireAdmin()
         let mappings = claimMappings.mappings(environmentID: caller.environmentID)

@@ -4,7 +4,8 @@ import Logging
 public import ServiceLifecycle
 
 /// Expires unfinished sessions (their devices get `session_expired`) and deletes old ones,
-/// and lifecycle events older than ``LifecycleEventRules/retention``.
+/// lifecycle events older than ``LifecycleEventRules/retention``, and the console's dead
+/// sign-ins and sessions.
 public struct SessionSweeper: Service {
     let store: any OnboardingStore
     let settings: SessionSettings
@@ -29,6 +30,9 @@ public struct SessionSweeper: Service {
             }
             if let lifecycle = store as? any LifecycleEventStore {
                 try await lifecycle.purgeLifecycleEvents(before: now.addingTimeInterval(-LifecycleEventRules.retention))
+            }
+            if let console = store as? any ConsoleStore {
+                try await console.sweepConsole(now: now)
             }
         } catch {
             logger.warning("Session sweep failed", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])

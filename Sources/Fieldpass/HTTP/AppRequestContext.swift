@@ -16,6 +16,8 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext, Remote
     /// The client's rate-limit key (its address, an IPv6 client's network), once a
     /// ``RateLimitMiddleware`` has worked it out; `nil` where no limit applies.
     public var clientNetwork: String?
+    /// The console session and form, once ``ConsoleSessionMiddleware`` has checked them.
+    var consoleVisit: ConsoleVisit?
 
     /// Creates the context for one request.
     public init(source: ApplicationRequestContextSource) {

@@ -28,12 +28,19 @@ struct HTMLPage: Sendable {
             button{font-size:1.1rem;padding:.6rem 1.2rem}</style>
             </head><body><h1>\(Self.escape(title))</h1>\(bodyHTML)</body></html>
             """
+        return Self.response(html: html, status: status, styles: "'unsafe-inline'", headers: extraHeaders)
+    }
+
+    /// An HTML answer with the headers every page of Fieldpass sends: never cached, never
+    /// framed, no scripts or outside resources, and no referrer (URLs may carry ids).
+    /// `styles` is where its stylesheet may come from.
+    static func response(html: String, status: HTTPResponse.Status, styles: String, headers extraHeaders: HTTPFields = [:]) -> Response {
         var headers = extraHeaders
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        // The page never needs scripts, frames or outside resources; nobody may frame it.
-        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+        headers[.contentSecurityPolicy] = "default-src 'none'; style-src \(styles); frame-ancestors 'none'; base-uri 'none'"
         headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 

@@ -55,6 +55,11 @@ public final class KeyRotation: Service, Sendable {
         }
     }
 
+    /// Each published key's part in the schedule at `now`, as the console shows it.
+    func scheduleEntries(now: Date = Date()) -> [KeySchedule.Entry] {
+        state.withLock { $0.schedule.entries(at: now) }
+    }
+
     /// Re-reads the folder. Keys whose files are gone stay published for `retention`.
     public func reload(now: Date = Date()) {
         let files: [KeyFile]

@@ -15,6 +15,8 @@ struct AuthCallbackController: Sendable {
     let store: any FieldpassStore
     let environments: EnvironmentDirectory
     let tokenIssuer: TokenIssuer
+    /// A state that is no device's may be a console sign-in's.
+    let console: ConsoleSignInCallback
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("auth_callback", use: callback)
@@ -22,17 +24,10 @@ struct AuthCallbackController: Sendable {
 
     @Sendable func callback(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
-        guard let state = query.get("state"), OpaqueToken.isWellFormed(state),
-            let session = try await store.consumeState(state, now: Date()),
-            let environment = environments.entry(id: session.environmentID)
-        else {
-            throw HTMLErrorPage(
-                status: .badRequest,
-                page: HTMLPage(
-                    title: "Sign-in link not valid",
-                    message: "This sign-in link is unknown, was already used or has expired. Start again from the app."
-                )
-            )
+        guard let state = query.get("state"), OpaqueToken.isWellFormed(state) else { throw Self.unknownState }
+        guard let session = try await store.consumeState(state, now: Date()), let environment = environments.entry(id: session.environmentID) else {
+            if let console = try await console.finish(state: state, request: request, logger: context.logger) { return console }
+            throw Self.unknownState
         }
         do {
             guard BrowserBinding.matches(request, state: state, session: session) else { throw Self.otherBrowser }
@@ -61,6 +56,15 @@ struct AuthCallbackController: Sendable {
         }
     }
 
+    /// A state that is unknown, used or expired: replayed, forged or late.
+    static let unknownState = HTMLErrorPage(
+        status: .badRequest,
+        page: HTMLPage(
+            title: "Sign-in link not valid",
+            message: "This sign-in link is unknown, was already used or has expired. Start again from the app."
+        )
+    )
+
     /// A forwarded sign-in link: the IdP sent someone else's browser back. The device that
     /// started it (perhaps an attacker's) learns only that.
     static let otherBrowser = OIDCError(
@@ -68,67 +72,16 @@ struct AuthCallbackController: Sendable {
         "This sign-in was confirmed in another browser. Finish signing in on the device that started it, from its own sign-in link."
     )
 
-    /// The IdP's answer, checked step by step (RFC 6749 4.1.2, RFC 9207, OIDC Core 3.1.3).
+    /// The IdP's answer checked, the sign-in recorded, and the device's tokens issued.
     private func signIn(
         session: OnboardingSession, query: Parameters, environment: EnvironmentDirectory.Entry, logger: Logger
     ) async throws -> CompletedLogin {
-        let idp = environment.idp
-        if let error = query.get("error") {
-            throw OIDCError(
-                LoginErrorText.code(error),
-                LoginErrorText.description(query.get("error_description") ?? "The identity provider refused the sign-in.")
-            )
-        }
-        if let issuer = query.get("iss"), issuer != idp.issuer {
-            throw OIDCError("invalid_request", "The response came from another identity provider.")
-        }
-        guard let code = query.get("code"), !code.isEmpty, code.utf8.count <= 2048 else {
-            throw OIDCError("invalid_request", "The identity provider sent no authorization code.")
-        }
-        let tokens = try await idp.exchange(code: code, codeVerifier: session.codeVerifier)
+        let request = IdPSignIn.Request(
+            email: session.email, environmentID: session.environmentID, nonce: session.nonce, codeVerifier: session.codeVerifier
+        )
+        let verified = try await IdPSignIn(environment: environment).verify(query: query, request: request, logger: logger)
         let now = Date()
-        let identity = try await idp.validateIDToken(tokens.idToken, nonce: session.nonce, now: now)
-        var email = (address: identity.claims.email, verified: identity.claims.emailVerified)
-        var userInfo: UserInfoResponse?
-        if email.address == nil, let accessToken = tokens.accessToken {
-            userInfo = try await idp.userInfo(accessToken: accessToken, subject: identity.subject)
-            email = (userInfo?.email, userInfo?.emailVerified)
-        }
-        guard let address = email.address else {
-            throw OIDCError("email_mismatch", "The identity provider did not say which email address signed in.")
-        }
-        guard EmailAddress(address)?.value == session.email else {
-            throw OIDCError("email_mismatch", "You signed in with another account than the one registered on the device.")
-        }
-        let mustBeVerified = environment.settings.idp.requireEmailVerified
-        if email.verified == false || (mustBeVerified && email.verified != true) {
-            throw OIDCError("email_not_verified", "The identity provider has not verified this email address.")
-        }
-        let claims = SignInClaims.mapped(
-            environment.settings.claimMappings, idToken: identity.claims.all, userInfo: userInfo?.all,
-            environmentID: session.environmentID, logger: logger
-        )
-        let attempt = SignInAttempt(
-            userID: session.userID, issuer: idp.issuer, subject: identity.subject,
-            promoteToAdmin: environment.settings.bootstrapAdmins.contains(session.email), claims: claims
-        )
-        let facts: AccessFacts
-        switch try await store.recordSignIn(attempt, now: now) {
-        case .signedIn(let signedIn):
-            facts = signedIn
-        case .identityInUse:
-            throw OIDCError(
-                LoginFailureReason.identityInUse.rawValue,
-                "This account at the identity provider already belongs to another person here. Ask your administrator."
-            )
-        case .identityMismatch:
-            throw OIDCError(
-                "identity_mismatch",
-                "This email address belongs to another account at the identity provider. Ask your administrator to reset it."
-            )
-        case .userDisabled:
-            throw OIDCError("user_disabled", "This account is disabled. Ask your administrator.")
-        }
+        let facts = try await IdPSignIn.record(verified.attempt(userID: session.userID), in: store, now: now)
         do {
             return try tokenIssuer.issue(for: session, facts: facts, now: now)
         } catch {

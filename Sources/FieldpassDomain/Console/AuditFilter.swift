@@ -5,7 +5,7 @@ public struct AuditFilter: Sendable, Equatable {
     /// The action exactly (`user.role`, `team.add_member`, …).
     public var action: String?
     /// Entries about this person: their target is `user:<id>`, or their before or after
-    /// names the person's id (`user_id`), as a team membership change does.
+    /// names the person (`user`), as a team membership change does.
     public var personID: String?
 
     public init(actor: String? = nil, action: String? = nil, personID: String? = nil) {

@@ -26,9 +26,6 @@ public protocol DirectoryStore: Sendable {
     /// Sets, or with `nil` removes, one explicit grant.
     func changeGrant(_ access: RealmAccess?, realmPath: String, userID: String, environmentID: String, actor: String, now: Date) async throws -> AccessFacts
 
-    /// Newest first, entries with `id < before` when given.
-    func auditLog(environmentID: String, before: Int64?, limit: Int) async throws -> [AuditEntry]
-
     /// User realms of the environment with `feedSeq > after`, in feed order.
     func realmFeed(environmentID: String, after: Int64, initialized: Bool?, limit: Int) async throws -> [RealmFeedEntry]
     /// The newest position of the realm feed; no cursor can be beyond it.
@@ -52,6 +49,13 @@ extension DirectoryStore {
 
     public func revoke(realmPath: String, userID: String, environmentID: String, actor: String, now: Date) async throws -> AccessFacts {
         try await changeGrant(nil, realmPath: realmPath, userID: userID, environmentID: environmentID, actor: actor, now: now)
+    }
+}
+
+extension ConsoleStore {
+    /// The whole audit log, newest first, entries with `id < before` when given.
+    public func auditLog(environmentID: String, before: Int64?, limit: Int) async throws -> [AuditEntry] {
+        try await auditLog(environmentID: environmentID, filter: .all, before: before, limit: limit)
     }
 }
 

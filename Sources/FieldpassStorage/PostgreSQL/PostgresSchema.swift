@@ -178,6 +178,7 @@ enum PostgresSchema {
         ),
         // SCIM provisioning: people's SCIM attributes, and groups (teams or role groups).
         ("7-scim", ScimTables.sql(real: "double precision") + "\n"),
+        ("8-console", ConsoleTables.sql(real: "double precision") + "\n"),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

@@ -32,6 +32,12 @@ extension PostgresStore {
                     "UPDATE sessions SET confirmed_at = \(now.timeIntervalSince1970), browser_binding = \(browserBinding) WHERE id = \(id)"
                 )
                 guard let session = try await Self.fetchSession(connection, id: id) else { return .unknown }
+                try await connection.execute(
+                    """
+                    INSERT INTO onboarding_outcomes (environment_id, outcome, at)
+                    VALUES (\(session.environmentID), \(OnboardingOutcome.confirmed.rawValue), \(now.timeIntervalSince1970))
+                    """
+                )
                 return .confirmed(session, state: state)
             }
         }

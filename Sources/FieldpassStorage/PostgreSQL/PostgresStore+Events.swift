@@ -24,10 +24,18 @@ extension PostgresStore {
             ) ?? false
             // Signed in, and on to `data_ready` at once when the realm is filled already.
             let status = initialized ? SessionRules.dataReady.to : SessionRules.signIn.to
+            let outcomes = (initialized ? [OnboardingOutcome.signedIn, .dataReady] : [.signedIn]).map(\.rawValue)
             let updated = try await connection.rows(
                 """
-                UPDATE sessions SET status = \(status.rawValue)
-                WHERE id = \(session.id) AND status = ANY(\(SessionRules.signIn.fromValues)) AND expires_at > \(timestamp) RETURNING 1
+                WITH updated AS (
+                    UPDATE sessions SET status = \(status.rawValue)
+                    WHERE id = \(session.id) AND status = ANY(\(SessionRules.signIn.fromValues)) AND expires_at > \(timestamp)
+                    RETURNING environment_id
+                ), counted AS (
+                    INSERT INTO onboarding_outcomes (environment_id, outcome, at)
+                    SELECT environment_id, unnest(\(outcomes)::text[]), \(timestamp) FROM updated
+                )
+                SELECT 1 FROM updated
                 """
             )
             // The sweeper may have expired the session while the IdP was answering.
@@ -61,6 +69,9 @@ extension PostgresStore {
                     SELECT \(sessionID), last_seq, \(event.type), \(storedForm), \(event.isTerminal), \(timestamp),
                            \(unescaped: PostgresFeed.unplacedMark)
                     FROM failed RETURNING seq
+                ), counted AS (
+                    INSERT INTO onboarding_outcomes (environment_id, outcome, reason, at)
+                    SELECT environment_id, \(OnboardingOutcome.failed.rawValue), \(LoginFailureReason.label(error)), \(timestamp) FROM failed
                 )
                 SELECT environment_id, user_id, device_id, seq FROM failed, stored
                 """
@@ -151,9 +162,15 @@ extension PostgresStore {
             let expiry = SessionRules.expiry
             let expired = try await connection.values(
                 """
-                UPDATE sessions SET status = \(expiry.to.rawValue)
-                WHERE expires_at <= \(timestamp) AND status = ANY(\(expiry.fromValues))
-                RETURNING id
+                WITH expired AS (
+                    UPDATE sessions SET status = \(expiry.to.rawValue)
+                    WHERE expires_at <= \(timestamp) AND status = ANY(\(expiry.fromValues))
+                    RETURNING id, environment_id
+                ), counted AS (
+                    INSERT INTO onboarding_outcomes (environment_id, outcome, at)
+                    SELECT environment_id, \(OnboardingOutcome.expired.rawValue), \(timestamp) FROM expired
+                )
+                SELECT id FROM expired
                 """,
                 as: String.self
             )
@@ -185,9 +202,15 @@ extension PostgresStore {
             let dataReady = SessionRules.dataReady
             let waiting = try await connection.values(
                 """
-                UPDATE sessions SET status = \(dataReady.to.rawValue)
-                WHERE user_id = \(userID) AND status = ANY(\(dataReady.fromValues)) AND expires_at > \(timestamp)
-                RETURNING id
+                WITH ready AS (
+                    UPDATE sessions SET status = \(dataReady.to.rawValue)
+                    WHERE user_id = \(userID) AND status = ANY(\(dataReady.fromValues)) AND expires_at > \(timestamp)
+                    RETURNING id, environment_id
+                ), counted AS (
+                    INSERT INTO onboarding_outcomes (environment_id, outcome, at)
+                    SELECT environment_id, \(OnboardingOutcome.dataReady.rawValue), \(timestamp) FROM ready
+                )
+                SELECT id FROM ready
                 """,
                 as: String.self
             )

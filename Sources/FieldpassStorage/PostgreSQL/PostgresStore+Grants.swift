@@ -63,22 +63,12 @@ extension PostgresStore {
         guard exists ?? false else { throw DirectoryError.unknownRealm }
     }
 
-    public func auditLog(environmentID: String, before: Int64?, limit: Int) async throws -> [AuditEntry] {
-        try await read { connection in
-            try await connection.rows(
-                """
-                SELECT id, actor, action, target, before, after, at FROM audit_log
-                WHERE environment_id = \(environmentID) AND id < \(before ?? Int64.max)
-                ORDER BY id DESC LIMIT \(limit)
-                """
-            ).map { row in
-                try AuditEntry(
-                    id: row.get("id"), actor: row.get("actor"), action: row.get("action"), target: row.get("target"),
-                    before: Self.decodeState(row.get("before")), after: Self.decodeState(row.get("after")),
-                    at: Date(timeIntervalSince1970: row.get("at"))
-                )
-            }
-        }
+    static func auditEntry(_ row: PostgresRandomAccessRow) throws -> AuditEntry {
+        try AuditEntry(
+            id: row.get("id"), actor: row.get("actor"), action: row.get("action"), target: row.get("target"),
+            before: decodeState(row.get("before")), after: decodeState(row.get("after")),
+            at: Date(timeIntervalSince1970: row.get("at"))
+        )
     }
 
     private static func decodeState(_ json: String?) throws -> [String: String]? {

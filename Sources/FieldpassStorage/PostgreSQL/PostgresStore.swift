@@ -143,6 +143,9 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
                             \(registration.deviceName), \(registration.platform), \(now), \(now))
                     ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at
                     RETURNING id
+                ), counted AS (
+                    INSERT INTO onboarding_outcomes (environment_id, outcome, at)
+                    VALUES (\(registration.environmentID), \(OnboardingOutcome.registered.rawValue), \(now))
                 )
                 INSERT INTO sessions (id, user_id, device_id, environment_id, email, state, nonce, code_verifier,
                                       user_code, login_id, csrf_token, status, created_at, expires_at)

@@ -181,6 +181,9 @@ enum SQLiteSchema {
         migrator.registerMigration("7-scim") { db in
             try db.execute(sql: ScimTables.sql(real: "REAL"))
         }
+        migrator.registerMigration("8-console") { db in
+            try db.execute(sql: ConsoleTables.sql(real: "REAL"))
+        }
         return migrator
     }
 }

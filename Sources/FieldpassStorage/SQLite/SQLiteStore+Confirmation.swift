@@ -28,6 +28,7 @@ extension SQLiteStore {
                     arguments: [now.timeIntervalSince1970, browserBinding, id]
                 )
                 guard let session = try Self.fetchSession(db, id: id) else { return .unknown }
+                try Self.countOutcome(.confirmed, environmentID: session.environmentID, db: db, now: now.timeIntervalSince1970)
                 return .confirmed(session, state: state)
             }
         }

@@ -23,7 +23,11 @@ extension SQLiteStore {
             let initialized = try Bool.fetchOne(
                 db.cachedStatement(sql: "SELECT initialized FROM realms WHERE path = ?"), arguments: [session.realmPath]
             ) ?? false
-            if initialized { try Self.move(db, session: session.id, SessionRules.dataReady) }
+            try Self.countOutcome(.signedIn, environmentID: session.environmentID, db: db, now: timestamp)
+            if initialized {
+                try Self.move(db, session: session.id, SessionRules.dataReady)
+                try Self.countOutcome(.dataReady, environmentID: session.environmentID, db: db, now: timestamp)
+            }
             return try SessionRules.signInEvents(login, announcedRealm: announced, realmInitialized: initialized).map { event in
                 try Self.append(event, to: session.id, db: db, now: timestamp)
             }
@@ -40,6 +44,9 @@ extension SQLiteStore {
                     """),
                 arguments: [failure.to.rawValue, sessionID] + failure.fromArguments
             ) else { return [] }
+            try Self.countOutcome(
+                .failed, reason: LoginFailureReason.label(error), environmentID: session["environment_id"], db: db, now: now.timeIntervalSince1970
+            )
             if audited {
                 try Self.audit(
                     db, environmentID: session["environment_id"], .loginFailed(error: error, userID: session["user_id"], deviceID: session["device_id"]), now: now
@@ -101,13 +108,15 @@ extension SQLiteStore {
         try await writeEvents { db in
             let timestamp = now.timeIntervalSince1970
             let expiry = SessionRules.expiry
-            let expiring = try String.fetchAll(
-                db.cachedStatement(sql: "SELECT id FROM sessions WHERE expires_at <= ? AND \(expiry.fromCondition)"),
+            let expiring = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT id, environment_id FROM sessions WHERE expires_at <= ? AND \(expiry.fromCondition)"),
                 arguments: [timestamp] + expiry.fromArguments
             )
             var events: [StoredEvent] = []
-            for id in expiring {
+            for row in expiring {
+                let id: String = row["id"]
                 try Self.move(db, session: id, expiry)
+                try Self.countOutcome(.expired, environmentID: row["environment_id"], db: db, now: timestamp)
                 events.append(try Self.append(.sessionExpired, to: id, db: db, now: timestamp))
             }
             // A session past its expiry has ended, whether or not its device heard the end.
@@ -157,6 +166,7 @@ extension SQLiteStore {
             var events: [StoredEvent] = []
             for id in waiting {
                 try Self.move(db, session: id, dataReady)
+                try Self.countOutcome(.dataReady, environmentID: realm["environment_id"], db: db, now: timestamp)
                 events.append(try Self.append(.dataReady(realmPath: announced), to: id, db: db, now: timestamp))
             }
             return events

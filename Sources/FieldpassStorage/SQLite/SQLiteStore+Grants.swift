@@ -48,19 +48,12 @@ extension SQLiteStore {
         guard exists else { throw DirectoryError.unknownRealm }
     }
 
-    public func auditLog(environmentID: String, before: Int64?, limit: Int) async throws -> [AuditEntry] {
-        try await pool.read { db in
-            try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT * FROM audit_log WHERE environment_id = ? AND id < ? ORDER BY id DESC LIMIT ?"),
-                arguments: [environmentID, before ?? Int64.max, limit]
-            ).map { row in
-                AuditEntry(
-                    id: row["id"], actor: row["actor"], action: row["action"], target: row["target"],
-                    before: try Self.decodeState(row["before"]), after: try Self.decodeState(row["after"]),
-                    at: Date(timeIntervalSince1970: row["at"])
-                )
-            }
-        }
+    static func auditEntry(_ row: Row) throws -> AuditEntry {
+        AuditEntry(
+            id: row["id"], actor: row["actor"], action: row["action"], target: row["target"],
+            before: try decodeState(row["before"]), after: try decodeState(row["after"]),
+            at: Date(timeIntervalSince1970: row["at"])
+        )
     }
 
     private static func decodeState(_ json: String?) throws -> [String: String]? {

@@ -105,6 +105,7 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
                     registration.expiresAt.timeIntervalSince1970,
                 ]
             )
+            try Self.countOutcome(.registered, environmentID: registration.environmentID, db: db, now: now)
             return registration.pendingSession(userID: userID, deviceID: deviceID, role: role)
         }
     }

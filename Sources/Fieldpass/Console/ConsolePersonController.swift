@@ -1,0 +1,163 @@
+import FieldpassDomain
+import Foundation
+import Hummingbird
+
+/// `/console/people/{id}`: one person, and every change an admin may make to them. Each
+/// change goes through ``DirectoryChanges``, so the console refuses what the admin API refuses.
+struct ConsolePersonController: Sendable {
+    let store: any FieldpassStore
+    let changes: DirectoryChanges
+    let policy: RealmPolicy
+    let pages: ConsolePages
+
+    func addRoutes(to group: RouterGroup<ConsoleRequestContext>) {
+        group.get("people/:user_id", use: show)
+        group.post("people/:user_id/role", use: setRole)
+        group.post("people/:user_id/grants", use: setGrant)
+        group.post("people/:user_id/grants/remove", use: removeGrant)
+        group.post("people/:user_id/devices/:device_id/revoke", use: revokeDevice)
+        group.post("people/:user_id/disable", use: disable)
+        group.post("people/:user_id/enable", use: enable)
+        group.post("people/:user_id/reset-identity", use: resetIdentity)
+    }
+
+    @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let visit = context.visit
+        let environmentID = visit.identity.environmentID
+        guard let userID = try? userID(context), let facts = try await store.accessFacts(userID: userID, environmentID: environmentID) else {
+            return pages.notFound(context, what: "person", back: "/people")
+        }
+        let user = facts.user
+        let permissions = AdminResponses.Permissions(facts: facts, policy: policy)
+        let devices = try await store.devices(userID: userID, environmentID: environmentID)
+        let history = visit.isAdmin
+            ? try await store.auditLog(environmentID: environmentID, filter: AuditFilter(personID: userID), before: nil, limit: 20)
+            : []
+        let roleManaged = changes.roleIsManaged(environmentID: environmentID)
+        let provisioned = try await store.isScimManaged(userID: userID, teamID: nil, environmentID: environmentID)
+        let view = PersonView(
+            chrome: pages.chrome(user.email, context, .people), personID: user.id, email: user.email,
+            role: user.role.rawValue, disabled: user.disabled, boundToIdP: user.idpSubject != nil,
+            canChange: visit.isAdmin, roleManaged: roleManaged, provisioned: provisioned, isSelf: user.id == visit.user.id,
+            roles: Role.allCases.map { ConsolePeopleController.Option(value: $0.rawValue, label: $0.rawValue, selected: $0 == user.role) },
+            teams: facts.teams.map { Named(id: $0, name: facts.teamNames[$0] ?? $0) }.sorted { $0.name < $1.name },
+            grants: permissions.grants.sorted { $0.key < $1.key }.map { path, access in
+                Grant(path: path, access: access.rawValue, levels: Self.levels(selected: access))
+            },
+            levels: Self.levels(selected: nil),
+            realms: permissions.realms.sorted { $0.key < $1.key }.map { Grant(path: $0.key, access: $0.value.rawValue, levels: []) },
+            devices: devices.map { device in
+                Device(
+                    id: device.id, name: device.name, platform: device.platform, lastSeen: ConsolePages.time(device.lastSeenAt),
+                    revoked: ConsolePages.time(device.revokedAt)
+                )
+            },
+            history: ConsoleAuditController.rows(history)
+        )
+        return pages.renderer.page("person", view)
+    }
+
+    @Sendable func setRole(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let userID = try userID(context)
+        return try await pages.change(context, back: "/people/\(userID)") {
+            let role = try AdminRequests.RoleChange(role: context.visit.form["role"] ?? "").validated()
+            _ = try await changes.setRole(role, userID: userID, by: context.visit.identity)
+        }
+    }
+
+    @Sendable func setGrant(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let userID = try userID(context)
+        return try await pages.change(context, back: "/people/\(userID)") {
+            let form = context.visit.form
+            let grant = try AdminRequests.Grant(realmPath: form["realm_path"] ?? "", access: form["access"] ?? "")
+                .validated(prefixes: policy.prefixes, environmentID: context.visit.identity.environmentID)
+            _ = try await changes.setGrant(grant.access, realmPath: grant.path, userID: userID, by: context.visit.identity)
+        }
+    }
+
+    @Sendable func removeGrant(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let userID = try userID(context)
+        return try await pages.change(context, back: "/people/\(userID)") {
+            let path = try AdminRequests.realmPath(
+                context.visit.form["realm_path"] ?? "", prefixes: policy.prefixes, environmentID: context.visit.identity.environmentID
+            )
+            _ = try await changes.setGrant(nil, realmPath: path, userID: userID, by: context.visit.identity)
+        }
+    }
+
+    @Sendable func revokeDevice(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let userID = try userID(context)
+        return try await pages.change(context, back: "/people/\(userID)") {
+            let deviceID = try AdminRequests.id(context.parameters.get("device_id") ?? "", unknown: .unknownDevice)
+            try await changes.revokeDevice(id: deviceID, userID: userID, by: context.visit.identity)
+        }
+    }
+
+    @Sendable func disable(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let userID = try userID(context)
+        return try await pages.change(context, back: "/people/\(userID)") {
+            _ = try await changes.setDisabled(true, userID: userID, by: context.visit.identity)
+        }
+    }
+
+    @Sendable func enable(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let userID = try userID(context)
+        return try await pages.change(context, back: "/people/\(userID)") {
+            _ = try await changes.setDisabled(false, userID: userID, by: context.visit.identity)
+        }
+    }
+
+    @Sendable func resetIdentity(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let userID = try userID(context)
+        return try await pages.change(context, back: "/people/\(userID)") {
+            try await changes.resetIdentity(userID: userID, by: context.visit.identity)
+        }
+    }
+
+    private func userID(_ context: ConsoleRequestContext) throws -> String {
+        try AdminRequests.id(context.parameters.get("user_id") ?? "", unknown: .unknownUser)
+    }
+
+    private static func levels(selected: RealmAccess?) -> [ConsolePeopleController.Option] {
+        RealmAccess.allCases.map { ConsolePeopleController.Option(value: $0.rawValue, label: $0.rawValue, selected: $0 == selected) }
+    }
+
+    struct Named {
+        let id: String
+        let name: String
+    }
+
+    struct Grant {
+        let path: String
+        let access: String
+        let levels: [ConsolePeopleController.Option]
+    }
+
+    struct Device {
+        let id: String
+        let name: String
+        let platform: String
+        let lastSeen: String?
+        let revoked: String?
+    }
+
+    struct PersonView {
+        let chrome: ConsoleChrome
+        let personID: String
+        let email: String
+        let role: String
+        let disabled: Bool
+        let boundToIdP: Bool
+        let canChange: Bool
+        let roleManaged: Bool
+        let provisioned: Bool
+        let isSelf: Bool
+        let roles: [ConsolePeopleController.Option]
+        let teams: [Named]
+        let grants: [Grant]
+        let levels: [ConsolePeopleController.Option]
+        let realms: [Grant]
+        let devices: [Device]
+        let history: [ConsoleAuditController.Row]
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import Mustache
+
+/// The console's pages, from the Mustache templates compiled into the binary. Every `{{value}}`
+/// is HTML-escaped by the engine; no template uses the unescaped forms.
+struct ConsoleRenderer: Sendable {
+    private let library: MustacheLibrary
+    /// The public URL's path, in front of every link.
+    let base: String
+
+    init(base: String) {
+        self.base = base
+        var library = MustacheLibrary()
+        for (name, bytes) in Self.templates {
+            // The templates are compiled into the binary: one that does not parse is a bug,
+            // which every console test would meet first.
+            do {
+                try library.register(String(decoding: bytes, as: UTF8.self), named: name)
+            } catch {
+                preconditionFailure("console template \(name) does not parse: \(error)")
+            }
+        }
+        self.library = library
+    }
+
+    /// The page `template` filled from `view`, with the security headers of every page.
+    func page(_ template: String, _ view: Any, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        let html = library.render(view, withTemplate: template) ?? ""
+        return HTMLPage.response(html: html, status: status, styles: "'self'", headers: headers)
+    }
+
+    /// A page that only says something, such as a refusal, with a way back.
+    func message(
+        status: HTTPResponse.Status, title: String, text: String, back: String? = nil, chrome: ConsoleChrome? = nil
+    ) -> Response {
+        page("message", MessageView(chrome: chrome ?? .signedOut(title: title, base: base), text: text, back: back), status: status)
+    }
+
+    /// The one stylesheet, served by Fieldpass itself.
+    static let stylesheet = ByteBuffer(bytes: PackageResources.console_css)
+
+    private static let templates: [(String, [UInt8])] = [
+        ("layout", PackageResources.layout_mustache),
+        ("csrf", PackageResources.csrf_mustache),
+        ("message", PackageResources.message_mustache),
+        ("sign-in", PackageResources.sign_in_mustache),
+        ("people", PackageResources.people_mustache),
+        ("person", PackageResources.person_mustache),
+        ("teams", PackageResources.teams_mustache),
+        ("team", PackageResources.team_mustache),
+        ("onboarding", PackageResources.onboarding_mustache),
+        ("audit", PackageResources.audit_mustache),
+        ("keys", PackageResources.keys_mustache),
+    ]
+
+    private struct MessageView {
+        let chrome: ConsoleChrome
+        let text: String
+        let back: String?
+    }
+}

@@ -1,0 +1,43 @@
+import FieldpassDomain
+import Foundation
+import Hummingbird
+
+/// The admin console's routes: the sign-in page and its stylesheet in front, everything else
+/// behind ``ConsoleSessionMiddleware``.
+enum ConsoleRoutes {
+    static func add(to router: Router<AppRequestContext>, signIn: RouterGroup<AppRequestContext>, _ parts: ServiceParts) {
+        let configuration = parts.configuration
+        let store = parts.store
+        let renderer = parts.consoleRenderer
+        ConsoleSignInController(
+            store: store, environments: parts.environments, server: configuration.server, sessions: configuration.sessions,
+            settings: configuration.console, renderer: renderer
+        ).addRoutes(to: signIn)
+        router.get("console/style.css") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ConsoleRenderer.stylesheet)
+            )
+        }
+        let group = router.group("console")
+            .add(middleware: ConsoleSessionMiddleware(store: store, settings: configuration.console, server: configuration.server, renderer: renderer))
+            .group(context: ConsoleRequestContext.self)
+        let pages = ConsolePages(renderer: renderer)
+        group.post("sign-out") { _, context in
+            try await store.endConsoleSession(idHash: context.visit.cookie.idHash)
+            return Response(
+                status: .seeOther,
+                headers: [
+                    .location: configuration.server.publicPath + "/console", .cacheControl: "no-store",
+                    .setCookie: ConsoleCookie.clearCookie(server: configuration.server),
+                ]
+            )
+        }
+        ConsolePeopleController(store: store, pages: pages).addRoutes(to: group)
+        ConsolePersonController(store: store, changes: parts.directoryChanges, policy: parts.policy, pages: pages).addRoutes(to: group)
+        ConsoleTeamsController(store: store, changes: parts.directoryChanges, pages: pages).addRoutes(to: group)
+        ConsoleOnboardingController(store: store, pages: pages).addRoutes(to: group)
+        ConsoleAuditController(store: store, pages: pages).addRoutes(to: group)
+        ConsoleKeysController(keys: parts.keys, serviceAccounts: parts.serviceAccounts, pages: pages).addRoutes(to: group)
+    }
+}
