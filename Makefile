@@ -1,6 +1,7 @@
 # Fieldpass build and run entry points (GNU make).
 #
-#   make deps    system libraries (only if missing) and the Python venv for e2e tests
+#   make deps    system libraries and headless Chromium (only if missing), and the Python venv
+#                for e2e tests
 #   make build   debug build -> .build/debug/fieldpass
 #   make run     local development: dev key, mock IdP on :9400, then `fieldpass serve`
 #   make run-cluster  the same with a throw-away PostgreSQL and two instances (:8080, :8081)
@@ -17,6 +18,9 @@ PYTHON ?= python3
 
 # wrk is the load generator of `make bench`.
 APT_PACKAGES := libjwt-dev libssl-dev libsqlite3-dev pkg-config postgresql wrk
+# The real browser of the e2e suite (Selenium drives it through chromedriver); only the
+# tests need it, so `make run` and `make bench` do not install it.
+BROWSER_PACKAGES := chromium chromium-driver
 
 VENV := .venv
 VENV_PY := $(VENV)/bin/python
@@ -46,19 +50,27 @@ RUN_SCIM = ENVIRONMENTS_DEV_SCIM_TOKEN_ENV=DEV_SCIM_TOKEN
 # Password of the throw-away PostgreSQL clusters. Never a real one.
 export FIELDPASS_PG_PASSWORD ?= fieldpass-local-pg
 
-.PHONY: deps system-deps venv build run run-cluster check-ports check-cluster-ports keys test swift-test e2e clean
+.PHONY: deps system-deps browser-deps venv build run run-cluster check-ports check-cluster-ports keys test swift-test e2e clean
 
-deps: system-deps venv
+deps: system-deps browser-deps venv
 
-system-deps:
-	@if ! dpkg -s $(APT_PACKAGES) >/dev/null 2>&1; then \
+# $(call apt_install,PACKAGES): installs PACKAGES with apt-get unless all are installed.
+define apt_install
+	@if ! dpkg -s $(1) >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" -eq 0 ]; then SUDO=""; \
 	  elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; \
-	  else echo "error: missing $(APT_PACKAGES) and neither root nor sudo available" >&2; exit 1; fi; \
-	  echo "Installing $(APT_PACKAGES)"; \
+	  else echo "error: missing $(1) and neither root nor sudo available" >&2; exit 1; fi; \
+	  echo "Installing $(1)"; \
 	  $$SUDO apt-get update; \
-	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y $(APT_PACKAGES); \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y $(1); \
 	fi
+endef
+
+system-deps:
+	$(call apt_install,$(APT_PACKAGES))
+
+browser-deps:
+	$(call apt_install,$(BROWSER_PACKAGES))
 
 venv: $(VENV_STAMP)
 
@@ -71,11 +83,11 @@ $(VENV_STAMP): $(REQUIREMENTS)
 build: system-deps
 	$(SWIFT) build
 
-run: check-ports deps build keys
+run: check-ports system-deps venv build keys
 	@$(RUN_SCIM) BIN=$(BIN) CONFIG=$(CONFIG) VENV_PY=$(VENV_PY) IDP_HOST=$(IDP_HOST) IDP_PORT=$(IDP_PORT) scripts/run-local single
 
 # Two instances on one throw-away PostgreSQL (see the README's "Several instances").
-run-cluster: check-cluster-ports deps build keys
+run-cluster: check-cluster-ports system-deps venv build keys
 	@$(RUN_SCIM) BIN=$(BIN) CONFIG=$(CONFIG) VENV_PY=$(VENV_PY) IDP_HOST=$(IDP_HOST) IDP_PORT=$(IDP_PORT) scripts/run-local cluster
 
 check-ports check-cluster-ports:
@@ -123,10 +135,10 @@ clean:
 .PHONY: bench bench-short
 
 # Full run on a release build, both stores: ~10 s per figure, 10,000 sockets.
-bench: deps
+bench: system-deps venv
 	$(SWIFT) build -c release
 	FIELDPASS_BIN="$(CURDIR)/$(RELEASE_BIN)" $(VENV_PY) $(BENCH) --build-config release
 
 # Short run on the debug build, both stores: every figure, well under a minute per store.
-bench-short: deps build
+bench-short: system-deps venv build
 	FIELDPASS_BIN="$(CURDIR)/$(BIN)" $(VENV_PY) $(BENCH) --short --build-config debug

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import helpers  # noqa: E402
-from helpers import ADMIN_EMAIL, FieldpassServer, MockIdP, SignedIn, sign_in  # noqa: E402
+from helpers import ADMIN_EMAIL, Browser, FieldpassServer, MockIdP, SignedIn, sign_in  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TEST_DEADLINE = 60  # seconds per test, on top of the timeouts of each wait
@@ -132,6 +132,33 @@ def email() -> str:
     return helpers.unique_email()
 
 
+@pytest.fixture
+def browsers() -> Iterator[Callable[..., Browser]]:
+    """Starts headless Chromiums, one per person: `browsers()`, or `browsers(phone=True)` for
+    a 360 px wide phone screen. Each has its own profile and cookies; all quit after the test."""
+    started: list[Browser] = []
+
+    def start(*, phone: bool = False) -> Browser:
+        started.append(Browser(phone=phone))
+        return started[-1]
+
+    yield start
+    errors = []
+    for browser in started:
+        try:
+            browser.quit()
+        except Exception as error:  # quit the others all the same
+            errors.append(error)
+    if errors:
+        raise errors[0]
+
+
+@pytest.fixture
+def browser(browsers: Callable[..., Browser]) -> Browser:
+    """One person's headless Chromium (a 1280 x 900 screen), quit after the test."""
+    return browsers()
+
+
 class DeadlineExceeded(Exception):
     pass
 
@@ -158,6 +185,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     if report.failed:
         for process in list(helpers.RUNNING):
             report.sections.append((f"log tail: {process.name}", process.log_tail()))
+        for number, browser in enumerate(list(helpers.OPEN_BROWSERS), 1):
+            report.sections.append((f"browser {number}", browser.describe()))
     return report
 
 

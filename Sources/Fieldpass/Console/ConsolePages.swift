@@ -45,6 +45,6 @@ struct ConsolePages: Sendable {
 
     /// A time as the console shows it: to the minute, in UTC.
     static func time(_ date: Date?) -> String? {
-        date.map { $0.formatted(Date.ISO8601FormatStyle(dateSeparator: .dash, dateTimeSeparator: .space, timeZone: .gmt).year().month().day().time(includingFractionalSeconds: false)).dropLast(4) + " UTC" }
+        date.map { $0.ISO8601Format().prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC" }
     }
 }

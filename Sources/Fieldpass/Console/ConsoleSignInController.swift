@@ -18,7 +18,7 @@ struct ConsoleSignInController: Sendable {
     let settings: ConsoleSettings
     let renderer: ConsoleRenderer
 
-    static let formCookieName = "fieldpass_console_form"
+    static let formCookieName = "fieldpass_sign_in_form"
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("console", use: show)

@@ -22,6 +22,7 @@ from .browser import (
     open_confirmation,
 )
 from .certificates import LocalCA
+from .chrome import DESKTOP, OPEN_BROWSERS, PHONE, Browser, Cookie
 from .cluster import (
     Addressed,
     Cluster,
@@ -144,7 +145,12 @@ __all__ = [
     "percentile",
     "start_cluster",
     "server_env",
+    "Browser",
     "ConfirmationPage",
+    "Cookie",
+    "DESKTOP",
+    "OPEN_BROWSERS",
+    "PHONE",
     "Database",
     "PostgresDatabase",
     "SQLiteDatabase",
