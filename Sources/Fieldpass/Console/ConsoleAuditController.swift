@@ -25,10 +25,8 @@ struct ConsoleAuditController: Sendable {
         let entries = try await store.auditLog(
             environmentID: context.visit.identity.environmentID, filter: filter, before: before, limit: Self.pageSize
         )
-        var filters = URLComponents()
-        filters.queryItems = [("actor", filter.actor), ("action", filter.action), ("person", filter.personID)]
-            .compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
-        let older = entries.count == Self.pageSize ? entries.last.map { "?before=\($0.id)" + (filters.percentEncodedQuery.map { "&" + $0 } ?? "") } : nil
+        let filterQuery = ConsolePages.filterQuery([("actor", filter.actor), ("action", filter.action), ("person", filter.personID)])
+        let older = entries.count == Self.pageSize ? entries.last.map { "?before=\($0.id)\(filterQuery)" } : nil
         let view = AuditView(
             chrome: pages.chrome("Audit", context, .audit), actor: filter.actor ?? "", action: filter.action ?? "",
             person: filter.personID ?? "", entries: Self.rows(entries), older: older

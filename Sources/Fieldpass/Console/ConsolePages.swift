@@ -43,6 +43,15 @@ struct ConsolePages: Sendable {
         renderer.message(status: error.status, title: "Not changed", text: error.description, back: back, chrome: chrome("Not changed", context, .people))
     }
 
+    /// The filters of a paged list as `&name=value…`, to follow a page link; empty values left out.
+    static func filterQuery(_ items: [(String, String?)]) -> String {
+        var components = URLComponents()
+        components.queryItems = items.compactMap { name, value in
+            value.flatMap { $0.isEmpty ? nil : URLQueryItem(name: name, value: $0) }
+        }
+        return components.percentEncodedQuery.map { "&" + $0 } ?? ""
+    }
+
     /// A time as the console shows it: to the minute, in UTC.
     static func time(_ date: Date?) -> String? {
         date.map { $0.ISO8601Format().prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC" }

@@ -30,10 +30,7 @@ struct ConsolePeopleController: Sendable {
             ),
             environmentID: environmentID
         )
-        var filters = URLComponents()
-        filters.queryItems = [("q", search), ("role", role?.rawValue), ("team", teamID), ("status", status?.rawValue)]
-            .compactMap { name, value in value.flatMap { $0.isEmpty ? nil : URLQueryItem(name: name, value: $0) } }
-        let filterQuery = filters.percentEncodedQuery.map { "&" + $0 } ?? ""
+        let filterQuery = ConsolePages.filterQuery([("q", search), ("role", role?.rawValue), ("team", teamID), ("status", status?.rawValue)])
         let view = PeopleView(
             chrome: pages.chrome("People", context, .people), search: search,
             roles: Role.allCases.map { Option(value: $0.rawValue, label: $0.rawValue, selected: $0 == role) },

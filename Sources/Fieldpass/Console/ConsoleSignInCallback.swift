@@ -2,7 +2,6 @@ import FieldpassDomain
 import Foundation
 import Hummingbird
 import Logging
-import Tokens
 
 /// The end of a console sign-in at `/auth_callback`: the state is taken once, the browser
 /// must be the one that started it, the IdP's answer passes the same checks and identity
@@ -21,7 +20,7 @@ struct ConsoleSignInCallback: Sendable {
         else { return nil }
         let back = server.publicPath + "/console"
         do {
-            guard Self.isSameBrowser(request, state: state, signIn: signIn) else { throw Self.otherBrowser }
+            guard BrowserBinding.matches(request, state: state, digest: signIn.browserBinding) else { throw Self.otherBrowser }
             let verified = try await IdPSignIn(environment: environment).verify(
                 query: request.uri.queryParameters,
                 request: IdPSignIn.Request(
@@ -75,13 +74,6 @@ struct ConsoleSignInCallback: Sendable {
                 .setCookie: cookie.setCookie(maxAge: settings.lifetime, server: server),
             ]
         )
-    }
-
-    private static func isSameBrowser(_ request: Request, state: String, signIn: ConsoleSignIn) -> Bool {
-        guard let presented = request.cookies[BrowserBinding.cookieName(state: state)]?.value, OpaqueToken.isWellFormed(presented) else {
-            return false
-        }
-        return Crypto.constantTimeEquals(Array(OpaqueToken.digest(presented).utf8), Array(signIn.browserBinding.utf8))
     }
 
     private static let otherBrowser = OIDCError(

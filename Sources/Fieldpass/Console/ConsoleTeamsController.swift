@@ -42,16 +42,13 @@ struct ConsoleTeamsController: Sendable {
             return pages.notFound(context, what: "team", back: "/teams")
         }
         let managed = try await changes.teamIsManaged(team, environmentID: environmentID)
-        var members: [Member] = []
-        for userID in team.members {
-            if let user = try await store.user(id: userID, environmentID: environmentID) {
-                members.append(Member(id: user.id, email: user.email, role: user.role.rawValue))
-            }
-        }
+        // One read for all members, in email order.
+        let members = try await store.people(PeopleQuery(teamID: team.id, limit: max(1, team.members.count)), environmentID: environmentID)
+            .map { Member(id: $0.user.id, email: $0.user.email, role: $0.user.role.rawValue) }
         let view = TeamView(
             chrome: pages.chrome(team.name, context, .teams), teamID: team.id, name: team.name, realm: team.realmPath,
             canChange: context.visit.isAdmin, scimManaged: managed.scim, membersManaged: managed.members,
-            members: members.sorted { $0.email < $1.email }
+            members: members
         )
         return pages.renderer.page("team", view)
     }

@@ -38,9 +38,15 @@ struct BrowserBinding {
     /// registered with it and holding no binding (confirmed by an older version) does not.
     static func matches(_ request: Request, state: String, session: OnboardingSession) -> Bool {
         guard session.confirmsDevice else { return true }
-        guard let expected = session.browserBinding,
-            let presented = request.cookies[cookieName(state: state)]?.value, OpaqueToken.isWellFormed(presented)
-        else { return false }
-        return Crypto.constantTimeEquals(Array(OpaqueToken.digest(presented).utf8), Array(expected.utf8))
+        guard let expected = session.browserBinding else { return false }
+        return matches(request, state: state, digest: expected)
+    }
+
+    /// Whether `request` brings the cookie of the sign-in with `state` whose digest is `digest`.
+    static func matches(_ request: Request, state: String, digest: String) -> Bool {
+        guard let presented = request.cookies[cookieName(state: state)]?.value, OpaqueToken.isWellFormed(presented) else {
+            return false
+        }
+        return Crypto.constantTimeEquals(Array(OpaqueToken.digest(presented).utf8), Array(digest.utf8))
     }
 }

@@ -24,7 +24,8 @@ public protocol ConsoleStore: Sendable {
     /// Deletes the session ("Sign out"); an unknown hash is not an error.
     func endConsoleSession(idHash: String) async throws
 
-    /// Deletes expired sign-ins and dead sessions.
+    /// Deletes expired sign-ins, dead sessions, and onboarding outcomes older than the day the
+    /// Onboarding page shows.
     func sweepConsole(now: Date) async throws
 
     /// The person with this email in the environment, if Fieldpass knows them.
