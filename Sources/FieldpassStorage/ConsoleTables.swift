@@ -39,6 +39,10 @@ enum ConsoleTables {
         """
     }
 
+    /// A console session whose person is disabled: dead whatever its ends say. Disabling
+    /// deletes the person's sessions; this catches one a sign-in created as the disabling ran.
+    static let disabledPerson = "user_id IN (SELECT id FROM users WHERE disabled_at IS NOT NULL)"
+
     /// How long outcome rows are kept: the console shows the last 24 hours.
     static let outcomeRetention: Double = 25 * 3600
 

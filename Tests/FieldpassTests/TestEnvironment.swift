@@ -93,6 +93,7 @@ struct TestEnvironment {
             let tables = [
                 "users", "realms", "devices", "sessions", "session_events", "refresh_tokens",
                 "teams", "team_members", "realm_grants", "audit_log", "lifecycle_events", "scim_users", "scim_groups", "scim_group_members",
+                "console_signins", "console_sessions", "onboarding_outcomes",
             ]
             for table in tables {
                 counts[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? -1

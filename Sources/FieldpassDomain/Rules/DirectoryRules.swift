@@ -5,12 +5,13 @@ package enum DirectoryRules {
 
     /// Disabling or enabling `user`: the entry to write, or `nil` when the person is so
     /// already (nothing changes, nothing is audited). Disabling also revokes every live
-    /// device, so no refresh token outlives it (``revokesDevices(disabling:)``).
+    /// device and ends every console session, so no refresh token or console cookie outlives
+    /// it (``revokesDevices(disabling:)``).
     package static func setDisabled(_ disabled: Bool, user: UserRecord, actor: String) -> AuditRecord? {
         user.disabled == disabled ? nil : .disabledChanged(actor: actor, userID: user.id, disabled: disabled)
     }
 
-    /// Whether setting `disabled` revokes the person's devices.
+    /// Whether setting `disabled` revokes the person's devices and console sessions.
     package static func revokesDevices(disabling disabled: Bool) -> Bool {
         disabled
     }

@@ -83,7 +83,9 @@ extension PostgresStore: ConsoleStore {
         let timestamp = now.timeIntervalSince1970
         try await read { connection in
             try await connection.execute("DELETE FROM console_signins WHERE expires_at <= \(timestamp)")
-            try await connection.execute("DELETE FROM console_sessions WHERE idle_expires_at <= \(timestamp) OR expires_at <= \(timestamp)")
+            try await connection.execute(
+                "DELETE FROM console_sessions WHERE idle_expires_at <= \(timestamp) OR expires_at <= \(timestamp) OR \(unescaped: ConsoleTables.disabledPerson)"
+            )
             try await connection.execute("DELETE FROM onboarding_outcomes WHERE at < \(timestamp - ConsoleTables.outcomeRetention)")
         }
     }

@@ -101,6 +101,7 @@ extension PostgresStore {
             try await Self.announce(.user(id: userID), on: connection)
             if DirectoryRules.revokesDevices(disabling: disabled) {
                 entry.revokedDevices = try await Self.revokeLiveDevices(connection, userID: userID, now: timestamp)
+                try await connection.execute("DELETE FROM console_sessions WHERE user_id = \(userID)")
             }
             try await Self.audit(connection, environmentID: environmentID, entry, now: now)
             user.disabled = disabled

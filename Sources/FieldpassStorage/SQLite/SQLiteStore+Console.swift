@@ -79,7 +79,8 @@ extension SQLiteStore: ConsoleStore {
             let timestamp = now.timeIntervalSince1970
             try db.execute(cached: "DELETE FROM console_signins WHERE expires_at <= ?", arguments: [timestamp])
             try db.execute(
-                cached: "DELETE FROM console_sessions WHERE idle_expires_at <= ? OR expires_at <= ?", arguments: [timestamp, timestamp]
+                cached: "DELETE FROM console_sessions WHERE idle_expires_at <= ? OR expires_at <= ? OR \(ConsoleTables.disabledPerson)",
+                arguments: [timestamp, timestamp]
             )
             try db.execute(
                 cached: "DELETE FROM onboarding_outcomes WHERE at < ?", arguments: [timestamp - ConsoleTables.outcomeRetention]

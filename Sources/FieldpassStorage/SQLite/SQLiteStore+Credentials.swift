@@ -74,6 +74,7 @@ extension SQLiteStore {
             )
             if DirectoryRules.revokesDevices(disabling: disabled) {
                 entry.revokedDevices = try Self.revokeLiveDevices(db, userID: userID, now: timestamp)
+                try db.execute(cached: "DELETE FROM console_sessions WHERE user_id = ?", arguments: [userID])
             }
             try Self.audit(db, environmentID: environmentID, entry, now: now)
             user.disabled = disabled
