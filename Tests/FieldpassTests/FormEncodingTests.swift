@@ -13,6 +13,15 @@ struct FormEncodingTests {
             == "login_hint=a%2Bb%40example.com&scope=openid%20email")
     }
 
+    @Test func decodingReadsFormsAsBrowsersSendThem() {
+        #expect(FormEncoding.decode("q=Bob+Builder&x=a%2Bb&empty=&bare&q=second&bad=%zz") == [
+            "q": "Bob Builder", "x": "a+b", "empty": "", "bare": "", "bad": "%zz",
+        ])
+        #expect(FormEncoding.decode("").isEmpty)
+        let fields = [("q", "a+b c&d"), ("role", "é")]
+        #expect(FormEncoding.decode(FormEncoding.encode(fields)) == ["q": "a+b c&d", "role": "é"])
+    }
+
     @Test func escapingAgreesWithFoundation() throws {
         let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         let sample = String((0x20..<0x7F).map { Character(UnicodeScalar($0)) }) + "äø中🙂"

@@ -16,12 +16,12 @@ struct ConsoleAuditController: Sendable {
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         if let refusal = pages.requireAdmin(context) { return refusal }
-        let query = request.uri.queryParameters
+        let query = ConsoleForm.query(request)
         func field(_ name: String) -> String? {
-            query.get(name).map { String($0.trimmingCharacters(in: .whitespaces).prefix(200)) }.flatMap { $0.isEmpty ? nil : $0 }
+            query[name].map { String($0.trimmingCharacters(in: .whitespaces).prefix(200)) }.flatMap { $0.isEmpty ? nil : $0 }
         }
         let filter = AuditFilter(actor: field("actor"), action: field("action"), personID: field("person"))
-        let before = query.get("before").flatMap(Int64.init).flatMap { $0 > 0 ? $0 : nil }
+        let before = query["before"].flatMap(Int64.init).flatMap { $0 > 0 ? $0 : nil }
         let entries = try await store.auditLog(
             environmentID: context.visit.identity.environmentID, filter: filter, before: before, limit: Self.pageSize
         )

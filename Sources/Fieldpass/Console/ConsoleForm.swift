@@ -3,6 +3,8 @@ import Hummingbird
 
 /// The fields of a console form (`application/x-www-form-urlencoded`, at most 16 KiB).
 /// Anything else reads as no fields, which no form accepts: it lacks the anti-CSRF token.
+/// A GET form's fields come in the query, encoded the same way: a space as `+`, which
+/// Hummingbird's `queryParameters` leaves as it is.
 enum ConsoleForm {
     static let maxSize = 16 * 1024
 
@@ -10,17 +12,11 @@ enum ConsoleForm {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else { return [:] }
         let body = try await request.collectBody(upTo: maxSize)
         guard let text = String(validating: body.readableBytesView, as: UTF8.self) else { return [:] }
-        var fields: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(parts[0]), let value = decode(parts.count > 1 ? parts[1] : "") else { continue }
-            // A repeated field is ambiguous; the first one counts, as in most servers.
-            if fields[name] == nil { fields[name] = value }
-        }
-        return fields
+        return FormEncoding.decode(text)
     }
 
-    private static func decode(_ text: Substring) -> String? {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    /// The fields of a GET form, from the request's query.
+    static func query(_ request: Request) -> [String: String] {
+        FormEncoding.decode(request.uri.query ?? "")
     }
 }

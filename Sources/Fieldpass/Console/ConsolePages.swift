@@ -45,11 +45,8 @@ struct ConsolePages: Sendable {
 
     /// The filters of a paged list as `&name=value…`, to follow a page link; empty values left out.
     static func filterQuery(_ items: [(String, String?)]) -> String {
-        var components = URLComponents()
-        components.queryItems = items.compactMap { name, value in
-            value.flatMap { $0.isEmpty ? nil : URLQueryItem(name: name, value: $0) }
-        }
-        return components.percentEncodedQuery.map { "&" + $0 } ?? ""
+        let present = items.compactMap { name, value in value.flatMap { $0.isEmpty ? nil : (name, $0) } }
+        return present.isEmpty ? "" : "&" + FormEncoding.encode(present)
     }
 
     /// A time as the console shows it: to the minute, in UTC.

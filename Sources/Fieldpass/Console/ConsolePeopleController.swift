@@ -14,14 +14,14 @@ struct ConsolePeopleController: Sendable {
     }
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
-        let query = request.uri.queryParameters
+        let query = ConsoleForm.query(request)
         let environmentID = context.visit.identity.environmentID
-        let page = max(1, min(10_000, Int(query.get("page") ?? "") ?? 1))
-        let search = query.get("q").map { String($0.trimmingCharacters(in: .whitespaces).prefix(100)) } ?? ""
-        let role = query.get("role").flatMap(Role.init(rawValue:))
-        let status = query.get("status").flatMap(PeopleQuery.Status.init(rawValue:))
+        let page = max(1, min(10_000, Int(query["page"] ?? "") ?? 1))
+        let search = query["q"].map { String($0.trimmingCharacters(in: .whitespaces).prefix(100)) } ?? ""
+        let role = query["role"].flatMap(Role.init(rawValue:))
+        let status = query["status"].flatMap(PeopleQuery.Status.init(rawValue:))
         let teams = try await store.teams(environmentID: environmentID).sorted { $0.name.lowercased() < $1.name.lowercased() }
-        let teamID = query.get("team").flatMap { id in teams.first { $0.id == id }?.id }
+        let teamID = query["team"].flatMap { id in teams.first { $0.id == id }?.id }
         // One more than a page says whether there is a next one.
         let people = try await store.people(
             PeopleQuery(

@@ -21,6 +21,22 @@ enum FormEncoding {
         fields.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
     }
 
+    /// The fields of a form body or query by name, `+` read as a space as forms send it; the
+    /// first of a repeated name counts, as in most servers, and a part that is not valid
+    /// percent-encoding stays as written (so it matches nothing rather than vanishing).
+    static func decode(_ text: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func unescaped(_ part: Substring) -> String {
+                part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
+            }
+            let name = unescaped(parts[0])
+            if fields[name] == nil { fields[name] = parts.count > 1 ? unescaped(parts[1]) : "" }
+        }
+        return fields
+    }
+
     /// A–Z, a–z, 0–9, "-", ".", "_" and "~".
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {

@@ -45,16 +45,7 @@ struct ScimCall: Sendable {
     /// The query's parameters by name, decoded as forms encode them (`+` is a space, as
     /// clients send `filter=userName+eq+"…"`); the first of a repeated name counts.
     var query: [String: String] {
-        var parameters: [String: String] = [:]
-        for pair in (request.uri.query ?? "").split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decoded(_ text: Substring) -> String {
-                text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
-            }
-            let name = decoded(parts[0])
-            if parameters[name] == nil { parameters[name] = parts.count > 1 ? decoded(parts[1]) : "" }
-        }
-        return parameters
+        FormEncoding.decode(request.uri.query ?? "")
     }
 
     /// `startIndex` (1-based, at least 1) and `count` (0 to ``maxCount``, default 100).
