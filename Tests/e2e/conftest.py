@@ -200,6 +200,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
+    for line in helpers.BENCHMARK_LINES:
+        terminalreporter.write_line(f"benchmark: {line}")
     if _deselected_for_store:
         terminalreporter.write_line(
             f"{len(_deselected_for_store)} postgres_only test(s) deselected: the store is "

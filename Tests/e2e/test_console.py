@@ -16,19 +16,12 @@ import jwt
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
+from console_flows import console_sign_in
 from helpers import ADMIN_EMAIL, Browser, FieldpassServer, SignedIn, sign_in, unique_email
 from helpers.audit import audit_entries
 
 # Where the README's screenshots are written when asked (FIELDPASS_E2E_SCREENSHOTS=Docs).
 SCREENSHOTS = os.environ.get("FIELDPASS_E2E_SCREENSHOTS")
-
-
-def console_sign_in(browser: Browser, server: FieldpassServer, email: str) -> None:
-    browser.open(f"{server.url}/console")
-    field = browser.driver.find_element(By.ID, "email")
-    field.send_keys(email)
-    browser.press("Continue")
-    browser.sign_in_at_idp(email)
 
 
 def person_page(browser: Browser, server: FieldpassServer, person: SignedIn) -> None:

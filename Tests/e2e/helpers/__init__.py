@@ -9,6 +9,7 @@ public name of its modules: tests import them from `helpers`.
 from __future__ import annotations
 
 from .audit import audit_entries
+from .benchmarks import BENCHMARK_LINES, report_benchmark
 from .browser import (
     ConfirmationPage,
     assert_idp_request,
@@ -107,6 +108,8 @@ from .tokens import b64url_decode, b64url_encode, jwk_thumbprint, reforge, verif
 from .web import assert_api_error, assert_json, cookie_attributes, describe, http_client, is_html
 
 __all__ = [
+    "BENCHMARK_LINES",
+    "report_benchmark",
     "Samples",
     "admin_cli",
     "cli_devices",
