@@ -179,6 +179,15 @@ enum PostgresSchema {
         // SCIM provisioning: people's SCIM attributes, and groups (teams or role groups).
         ("7-scim", ScimTables.sql(real: "double precision") + "\n"),
         ("8-console", ConsoleTables.sql(real: "double precision") + "\n"),
+        (
+            // The People page lists by email in byte order, as SQLite does. The unique index on
+            // (environment_id, email) has the database's collation, which is byte order only
+            // under "C": without this one, every page sorted all of the environment's people.
+            "9-people-order",
+            """
+            CREATE INDEX users_email_order ON users(environment_id, email COLLATE "C");
+            """
+        ),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

@@ -110,13 +110,18 @@ extension PostgresStore: ConsoleStore {
         }
         bindings.append(query.limit)
         bindings.append(query.offset)
+        // The page first, then each of its people's last sighting: PostgreSQL would otherwise
+        // work out the sighting of every person it sorts, not just of the page's.
         let sql = """
-            SELECT u.id, u.environment_id, u.email, u.role, u.created_at, u.idp_issuer, u.idp_subject, u.disabled_at, u.signed_in_at,
-                   s.display_name AS scim_display_name,
-                   (SELECT MAX(d.last_seen_at) FROM devices d WHERE d.user_id = u.id) AS last_seen_at
-            FROM users u LEFT JOIN scim_users s ON s.user_id = u.id
-            WHERE u.environment_id = $1\(conditions.sql)
-            ORDER BY u.email COLLATE "C" LIMIT $\(bindings.count - 1) OFFSET $\(bindings.count)
+            SELECT p.*, (SELECT MAX(d.last_seen_at) FROM devices d WHERE d.user_id = p.id) AS last_seen_at
+            FROM (
+                SELECT u.id, u.environment_id, u.email, u.role, u.created_at, u.idp_issuer, u.idp_subject, u.disabled_at,
+                       u.signed_in_at, s.display_name AS scim_display_name
+                FROM users u LEFT JOIN scim_users s ON s.user_id = u.id
+                WHERE u.environment_id = $1\(conditions.sql)
+                ORDER BY u.email COLLATE "C" LIMIT $\(bindings.count - 1) OFFSET $\(bindings.count)
+            ) p
+            ORDER BY p.email COLLATE "C"
             """
         let bound = bindings
         return try await read { connection in
