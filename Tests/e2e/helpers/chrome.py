@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 from .processes import _die_with_parent
@@ -154,7 +153,7 @@ class Browser:
     def _click_and_wait(self, element: WebElement) -> None:
         element.click()
         wait = WebDriverWait(self.driver, self.timeout)
-        wait.until(expected_conditions.staleness_of(element), "the page did not change")
+        wait.until(lambda driver: _gone(element), "the page did not change")
         wait.until(lambda driver: driver.execute_script("return document.readyState") == "complete",
                    "the next page did not finish loading")
 
@@ -184,6 +183,21 @@ class Browser:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(png)
         return path
+
+
+def _gone(element: WebElement) -> bool:
+    """Whether `element`'s page has been replaced. Selenium's staleness_of knows only the
+    stale-element error; Chromium answers "does not belong to the document" instead while the
+    old document is being torn down, which means the same."""
+    try:
+        element.is_enabled()
+        return False
+    except StaleElementReferenceException:
+        return True
+    except WebDriverException as error:
+        if "does not belong to the document" in (error.msg or ""):
+            return True
+        raise
 
 
 def _cookie(raw: dict[str, Any]) -> Cookie:
