@@ -108,6 +108,31 @@ struct ConsoleRouterTests {
         }
     }
 
+    @Test func errorsAreConsolePagesAndRedirectsCarryThePagesHeaders() async throws {
+        try await TestEnvironment.with { environment in
+            let (admin, _) = try await environment.person("boss@example.com", role: .admin)
+            let cookie = try await Self.session(for: admin, in: environment)
+            try await environment.application().test(.router) { client in
+                let badID = try await Self.post("/console/teams/a_b/rename", form: "name=X&csrf_token=\(cookie.formToken)", cookie, client)
+                let unknown = try await Self.get("/console/people/no-such-person", cookie, client)
+                let huge = String(repeating: "x", count: ConsoleForm.maxSize + 1)
+                let tooLarge = try await Self.post("/console/teams", form: "name=\(huge)&csrf_token=\(cookie.formToken)", cookie, client)
+                let signInTooLarge = try await Self.post("/console/sign-in", form: "email=\(huge)", nil, client)
+                for (response, status) in [(badID, HTTPResponse.Status.notFound), (unknown, .notFound), (tooLarge, .contentTooLarge),
+                                           (signInTooLarge, .contentTooLarge)] {
+                    #expect(response.status == status)
+                    #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                    #expect(String(buffer: response.body).lowercased().contains("<h1>\(status.reasonPhrase.lowercased())</h1>"))
+                    Self.expectBrowserHeaders(response)
+                }
+                let made = try await Self.post("/console/teams", form: "name=Day&csrf_token=\(cookie.formToken)", cookie, client)
+                #expect(made.status == .seeOther)
+                Self.expectBrowserHeaders(made)
+                #expect(try await environment.store.teams(environmentID: "dev").map(\.name) == ["Day"])
+            }
+        }
+    }
+
     @Test func aManagerReadsButNoChangeFormIsShownOrAccepted() async throws {
         try await TestEnvironment.with { environment in
             let (manager, _) = try await environment.person("mia@example.com", role: .manager)

@@ -8,6 +8,8 @@ struct ConsolePeopleController: Sendable {
     let pages: ConsolePages
 
     static let pageSize = 50
+    /// Paging stops here (half a million people); a search narrows further than paging would.
+    static let lastPage = 10_000
 
     func addRoutes(to group: RouterGroup<ConsoleRequestContext>) {
         group.get("people", use: list)
@@ -16,7 +18,7 @@ struct ConsolePeopleController: Sendable {
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let query = ConsoleForm.query(request)
         let environmentID = context.visit.identity.environmentID
-        let page = max(1, min(10_000, Int(query["page"] ?? "") ?? 1))
+        let page = max(1, min(Self.lastPage, Int(query["page"] ?? "") ?? 1))
         let search = query["q"].map { String($0.trimmingCharacters(in: .whitespaces).prefix(100)) } ?? ""
         let role = query["role"].flatMap(Role.init(rawValue:))
         let status = query["status"].flatMap(PeopleQuery.Status.init(rawValue:))
@@ -44,7 +46,7 @@ struct ConsolePeopleController: Sendable {
             },
             page: page,
             previous: page > 1 ? "?page=\(page - 1)\(filterQuery)" : nil,
-            next: people.count > Self.pageSize ? "?page=\(page + 1)\(filterQuery)" : nil
+            next: people.count > Self.pageSize && page < Self.lastPage ? "?page=\(page + 1)\(filterQuery)" : nil
         )
         return pages.renderer.page("people", view)
     }

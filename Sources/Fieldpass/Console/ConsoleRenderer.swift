@@ -27,8 +27,11 @@ struct ConsoleRenderer: Sendable {
     /// The page `template` filled from `view`, with the security headers of every page.
     func page(_ template: String, _ view: Any, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         let html = library.render(view, withTemplate: template) ?? ""
-        return HTMLPage.response(html: html, status: status, styles: "'self'", headers: headers)
+        return HTMLPage.response(html: html, status: status, styles: Self.styles, headers: headers)
     }
+
+    /// Where console pages take styles from: the one stylesheet, no inline style.
+    static let styles = "'self'"
 
     /// A page that only says something, such as a refusal, with a way back.
     func message(

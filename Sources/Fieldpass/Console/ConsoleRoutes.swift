@@ -3,7 +3,8 @@ import Foundation
 import Hummingbird
 
 /// The admin console's routes: the sign-in page and its stylesheet in front, everything else
-/// behind ``ConsoleSessionMiddleware``.
+/// behind ``ConsoleSessionMiddleware``; all of them but the stylesheet answer as pages
+/// (``ConsoleErrorMiddleware``).
 enum ConsoleRoutes {
     static func add(to router: Router<AppRequestContext>, signIn: RouterGroup<AppRequestContext>, _ parts: ServiceParts) {
         let configuration = parts.configuration
@@ -12,14 +13,19 @@ enum ConsoleRoutes {
         ConsoleSignInController(
             store: store, environments: parts.environments, server: configuration.server, sessions: configuration.sessions,
             settings: configuration.console, renderer: renderer
-        ).addRoutes(to: signIn)
+        ).addRoutes(to: signIn.group().add(middleware: ConsoleErrorMiddleware<AppRequestContext>(renderer: renderer)))
         router.get("console/style.css") { _, _ in
             Response(
-                status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
+                status: .ok,
+                headers: [
+                    .contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600",
+                    HTMLPage.noSniff: "nosniff",
+                ],
                 body: .init(byteBuffer: ConsoleRenderer.stylesheet)
             )
         }
         let group = router.group("console")
+            .add(middleware: ConsoleErrorMiddleware<AppRequestContext>(renderer: renderer))
             .add(middleware: ConsoleSessionMiddleware(store: store, settings: configuration.console, server: configuration.server, renderer: renderer))
             .group(context: ConsoleRequestContext.self)
         let pages = ConsolePages(renderer: renderer)

@@ -67,13 +67,11 @@ struct ConsoleSignInCallback: Sendable {
             idHash: cookie.idHash, userID: user.id, environmentID: user.environmentID, createdAt: now, expiresAt: expiresAt,
             idleExpiresAt: min(expiresAt, now.addingTimeInterval(TimeInterval(settings.idleTimeout)))
         ))
-        return Response(
-            status: .seeOther,
-            headers: [
-                .location: server.publicPath + "/console/people", .cacheControl: "no-store",
-                .setCookie: cookie.setCookie(maxAge: settings.lifetime, server: server),
-            ]
-        )
+        var headers: HTTPFields = [
+            .location: server.publicPath + "/console/people", .setCookie: cookie.setCookie(maxAge: settings.lifetime, server: server),
+        ]
+        HTMLPage.secure(&headers, styles: ConsoleRenderer.styles)
+        return Response(status: .seeOther, headers: headers)
     }
 
     private static let otherBrowser = OIDCError(

@@ -37,12 +37,20 @@ struct HTMLPage: Sendable {
     static func response(html: String, status: HTTPResponse.Status, styles: String, headers extraHeaders: HTTPFields = [:]) -> Response {
         var headers = extraHeaders
         headers[.contentType] = "text/html; charset=utf-8"
+        secure(&headers, styles: styles)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// Sets those headers but the content type, on a page or on a redirect between pages.
+    static func secure(_ headers: inout HTTPFields, styles: String) {
         headers[.cacheControl] = "no-store"
         headers[.contentSecurityPolicy] = "default-src 'none'; style-src \(styles); frame-ancestors 'none'; base-uri 'none'"
         headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
-        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+        headers[noSniff] = "nosniff"
     }
+
+    /// `X-Content-Type-Options`: with `nosniff`, a browser takes the content type as sent.
+    static let noSniff = HTTPField.Name("X-Content-Type-Options")!
 
     static func escape(_ text: String) -> String {
         var escaped = ""
