@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from console_flows import console_sign_in
-from helpers import ADMIN_EMAIL, Browser, FieldpassServer, SignedIn, sign_in, unique_email
+from helpers import ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, Browser, FieldpassServer, SignedIn, sign_in, start_server, unique_email
 from helpers.audit import audit_entries
 
 # Where the README's screenshots are written when asked (FIELDPASS_E2E_SCREENSHOTS=Docs).
@@ -185,8 +185,6 @@ def test_a_form_without_its_sessions_token_changes_nothing(
 
 
 def test_an_idle_session_goes_back_to_sign_in(fieldpass_bin, idp, tmp_path, browsers) -> None:
-    from helpers import DIRECTORY_ENVIRONMENTS, start_server
-
     server = start_server(fieldpass_bin, idp, tmp_path, {"CONSOLE_IDLE_TIMEOUT": "2"}, environments=DIRECTORY_ENVIRONMENTS)
     try:
         browser = browsers()
