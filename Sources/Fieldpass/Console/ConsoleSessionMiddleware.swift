@@ -34,10 +34,7 @@ struct ConsoleSessionMiddleware: RouterMiddleware {
             }
         }
         var context = context
-        context.consoleVisit = ConsoleVisit(
-            identity: Identity(environmentID: live.session.environmentID, principal: .user(live.user), viaConsole: true),
-            user: live.user, cookie: cookie, form: form
-        )
+        context.consoleVisit = ConsoleVisit(user: live.user, cookie: cookie, form: form)
         return try await next(request, context)
     }
 

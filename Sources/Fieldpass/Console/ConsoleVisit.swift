@@ -2,12 +2,15 @@ import FieldpassDomain
 
 /// A request from a live console session, as ``ConsoleSessionMiddleware`` found it.
 struct ConsoleVisit: Sendable {
-    /// The person, as stored now, acting through the console (actor `console:<id>`).
-    let identity: Identity
+    /// The person, as stored now (in the session's environment: the store checks it).
     let user: UserRecord
     let cookie: ConsoleCookie
     /// A POST's fields, its anti-CSRF token already checked; empty for a GET.
     let form: [String: String]
+
+    /// The person as the admin API's rules know a caller, acting through the console (actor
+    /// `console:<id>`).
+    var identity: Identity { Identity(environmentID: user.environmentID, principal: .user(user), viaConsole: true) }
 
     var isAdmin: Bool { user.role == .admin }
 }
