@@ -62,6 +62,7 @@ struct ConsoleRouterTests {
                         body: ByteBuffer(string: "csrf_token=\(token)&email=Boss%40Example.com")
                     ) { $0 }
                     #expect(started.status == .seeOther)
+                    Self.expectBrowserHeaders(started)
                     let location = try #require(started.headers[.location].flatMap(URLComponents.init(string:)))
                     let query = Dictionary(uniqueKeysWithValues: (location.queryItems ?? []).map { ($0.name, $0.value ?? "") })
                     #expect(location.path == "/authorize")
@@ -169,6 +170,7 @@ struct ConsoleRouterTests {
                     let response = try await Self.get("/console/people", cookie, client)
                     #expect(response.status == .seeOther && response.headers[.location] == "/console")
                     #expect(response.headers[.setCookie]?.contains("Max-Age=0") == true)
+                    Self.expectBrowserHeaders(response)
                 }
             }
         }
@@ -183,6 +185,7 @@ struct ConsoleRouterTests {
             try await environment.application().test(.router) { client in
                 let out = try await Self.post("/console/sign-out", form: "csrf_token=\(cookie.formToken)", cookie, client)
                 #expect(out.status == .seeOther)
+                Self.expectBrowserHeaders(out)
                 #expect(try await Self.get("/console/people", cookie, client).status == .seeOther)
             }
         }

@@ -18,7 +18,7 @@ struct ConsolePages: Sendable {
         let back = base + "/console" + back
         do {
             try await body()
-            return Response(status: .seeOther, headers: [.location: back, .cacheControl: "no-store"])
+            return Response(status: .seeOther, headers: [.location: back])
         } catch let error as DirectoryError {
             return refused(error.apiError, context, back: back)
         } catch let error as APIError {

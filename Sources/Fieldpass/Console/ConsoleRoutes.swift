@@ -34,7 +34,7 @@ enum ConsoleRoutes {
             return Response(
                 status: .seeOther,
                 headers: [
-                    .location: configuration.server.publicPath + "/console", .cacheControl: "no-store",
+                    .location: configuration.server.publicPath + "/console",
                     .setCookie: ConsoleCookie.clearCookie(server: configuration.server),
                 ]
             )

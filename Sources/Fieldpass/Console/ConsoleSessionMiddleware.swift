@@ -42,7 +42,7 @@ struct ConsoleSessionMiddleware: RouterMiddleware {
     private func signInAgain() -> Response {
         Response(
             status: .seeOther,
-            headers: [.location: server.publicPath + "/console", .cacheControl: "no-store", .setCookie: ConsoleCookie.clearCookie(server: server)]
+            headers: [.location: server.publicPath + "/console", .setCookie: ConsoleCookie.clearCookie(server: server)]
         )
     }
 }

@@ -29,7 +29,7 @@ struct ConsoleSignInController: Sendable {
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         if let cookie = ConsoleCookie.presented(in: request),
             try await store.consoleSession(idHash: cookie.idHash, now: Date(), idleTimeout: TimeInterval(settings.idleTimeout)) != nil {
-            return Response(status: .seeOther, headers: [.location: server.publicPath + "/console/people", .cacheControl: "no-store"])
+            return Response(status: .seeOther, headers: [.location: server.publicPath + "/console/people"])
         }
         let formToken = try OpaqueToken.make()
         return renderer.page(
@@ -76,7 +76,7 @@ struct ConsoleSignInController: Sendable {
         }
         return Response(
             status: .seeOther,
-            headers: [.location: url, .cacheControl: "no-store", .setCookie: binding.cookie(state: state, expiresAt: expiresAt, server: server)]
+            headers: [.location: url, .setCookie: binding.cookie(state: state, expiresAt: expiresAt, server: server)]
         )
     }
 
