@@ -29,8 +29,7 @@ from helpers import (
     describe,
     percentile,
     report_benchmark,
-    server_env,
-    server_in,
+    start_server,
     store_kind,
 )
 from scim_flows import USER_SCHEMA
@@ -77,9 +76,7 @@ def _provision(server: FieldpassServer) -> float:
 
 @pytest.fixture(scope="module")
 def crowded_server(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory) -> Iterator[FieldpassServer]:
-    workdir = tmp_path_factory.mktemp("server-crowded")
-    server = server_in(workdir, fieldpass_bin, idp, server_env(None, ENVIRONMENTS), environments=ENVIRONMENTS)
-    server.start()
+    server = start_server(fieldpass_bin, idp, tmp_path_factory.mktemp("server-crowded"), environments=ENVIRONMENTS)
     try:
         seconds = _provision(server)
         report_benchmark(f"{PEOPLE} people provisioned over SCIM ({store_kind()}, debug build) in {seconds:.1f} s, {PEOPLE / seconds:.0f} a second")
