@@ -36,11 +36,16 @@ extension PostgresStore {
                 abandon: { continuation.resume(throwing: $0) },
                 publishes: feed
             )
-            // One transaction for the batch, run again whole after a deadlock.
-            groupCommit.submit(change) { batch in
-                let answers = try await write { connection in
+            // One transaction for the batch, run again whole after a deadlock. Each change
+            // has the store's timeout for its answers, not the batch for all of them.
+            groupCommit.submit(change) { [timeout] batch in
+                let deadline = AnswerDeadline(timeout: timeout)
+                let answers = try await write(deadline: deadline) { connection in
                     var answers: [@Sendable () -> Void] = []
-                    for change in batch { answers.append(try await change.apply(connection)) }
+                    for change in batch {
+                        answers.append(try await change.apply(connection))
+                        deadline.answered()
+                    }
                     return answers
                 }
                 for feed in Set(batch.compactMap(\.publishes)) { publish(feed) }

@@ -49,15 +49,23 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     /// PostgreSQL aborted to break a deadlock, or one that found a team name it was to create
     /// taken meanwhile (``TeamNameTakenMeanwhile``), is run again (it changed nothing). A
     /// transaction that stored lifecycle events publishes their feed after its commit.
-    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    ///
+    /// The transaction is unanswered after ``timeout``, or, given a `deadline`, when that passes.
+    func write<T: Sendable>(
+        deadline: AnswerDeadline? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         let lifecycle = LifecycleWrites()
-        let value = try await LifecycleWrites.$current.withValue(lifecycle) { try await transaction(body) }
+        let value = try await LifecycleWrites.$current.withValue(lifecycle) {
+            try await transaction(deadline: deadline ?? AnswerDeadline(timeout: timeout), body)
+        }
         if lifecycle.any { publish(.lifecycleEvents) }
         return value
     }
 
-    private func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await withinTimeout {
+    private func transaction<T: Sendable>(
+        deadline: AnswerDeadline, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await answered(before: deadline) {
             var attempt = 1
             while true {
                 do {
@@ -84,19 +92,21 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     /// Runs `body` on a pooled connection, outside a transaction: each statement commits on
     /// its own, so a write that is one statement needs no `BEGIN` and `COMMIT` round trips.
     func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await withinTimeout {
+        try await answered(before: AnswerDeadline(timeout: timeout)) {
             try await client.withConnection { connection in try await body(connection) }
         }
     }
 
-    /// Runs `operation`, turning an unreachable database (or one that takes longer than
-    /// `timeout`) into ``StoreUnavailable``; other errors pass through.
-    private func withinTimeout<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    /// Runs `operation`, turning an unreachable database (or one that leaves `deadline` pass)
+    /// into ``StoreUnavailable``; other errors pass through.
+    private func answered<T: Sendable>(
+        before deadline: AnswerDeadline, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         do {
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask { try await operation() }
                 group.addTask {
-                    try await Task.sleep(for: timeout)
+                    try await deadline.passed()
                     return nil
                 }
                 defer { group.cancelAll() }

@@ -1,0 +1,33 @@
+import Synchronization
+
+/// When an operation on PostgreSQL counts as unanswered: `timeout` after it started, moved on
+/// each time a part of it is answered.
+///
+/// A shared transaction (``GroupCommit``) applies one change after another, each a few round
+/// trips; its length grows with the batch and with how busy the machine is, while each
+/// change is answered promptly. A deadline for the whole batch would call a database that
+/// answers every statement "unavailable" on a loaded machine; this one trips only when one
+/// change waits `timeout` for its answers.
+final class AnswerDeadline: Sendable {
+    private let timeout: Duration
+    private let deadline: Mutex<ContinuousClock.Instant>
+
+    init(timeout: Duration) {
+        self.timeout = timeout
+        deadline = Mutex(.now + timeout)
+    }
+
+    /// A part of the operation was answered: the next one has `timeout` again.
+    func answered() {
+        deadline.withLock { $0 = .now + timeout }
+    }
+
+    /// Returns once the deadline has passed without being moved; throws if cancelled.
+    func passed() async throws {
+        while true {
+            let instant = deadline.withLock { $0 }
+            guard instant > .now else { return }
+            try await Task.sleep(until: instant, clock: .continuous)
+        }
+    }
+}
