@@ -80,7 +80,11 @@ enum PostgresFeed: String, Sendable {
     /// Gives the committed rows that may be placed the next positions of the feed's counter,
     /// in (transaction id, write order). Run holding ``placingLock``: the statement's snapshot
     /// is then taken after the previous placing committed. The rows that may be placed are
-    /// those older than every transaction of this database that the snapshot sees running.
+    /// those older than every transaction that the snapshot sees running, except those that
+    /// `pg_stat_activity` shows in another database. `pg_stat_activity` is read a moment after
+    /// the snapshot is taken: a transaction of this database that commits in between is no
+    /// longer listed there, but its rows are not in the snapshot either, so it must still
+    /// count as running, or later rows would be placed before its own.
     var placement: PostgresQuery {
         let keyList = keys.joined(separator: ", ")
         let join = keys.map { "t.\($0) = ready.\($0)" }.joined(separator: " AND ")
@@ -89,7 +93,8 @@ enum PostgresFeed: String, Sendable {
                 WITH snapshot AS (SELECT pg_current_snapshot() AS s), oldest_running AS (
                     SELECT coalesce(
                         (SELECT min(x) FROM snapshot, pg_snapshot_xip(s) AS x
-                         WHERE x::xid IN (SELECT backend_xid FROM pg_stat_activity WHERE datname = current_database())),
+                         WHERE x::xid NOT IN (SELECT backend_xid FROM pg_stat_activity
+                                              WHERE datname IS DISTINCT FROM current_database() AND backend_xid IS NOT NULL)),
                         (SELECT pg_snapshot_xmax(s) FROM snapshot)
                     ) AS xid
                 ), ready AS (
