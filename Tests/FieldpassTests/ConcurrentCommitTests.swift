@@ -28,12 +28,18 @@ struct ConcurrentCommitTests {
                 let start = try await first.realmFeedPosition()
                 let (began, beganSignal) = AsyncStream.makeStream(of: Void.self)
                 let (release, releaseSignal) = AsyncStream.makeStream(of: Void.self)
-                // Answers whether it was released while still open (rather than giving up).
+                // Answers whether it was released while still open (rather than giving up). It
+                // is another instance's slow transaction, on a connection of its own: the
+                // store's deadline is for its own operations, not for how long this one stays open.
+                let settings = try #require(environment.configuration.storage.postgres)
                 let feedWriter = Task {
-                    try await first.write { connection in
+                    try await Self.withConnection(settings) { connection in
+                        try await connection.execute("BEGIN")
                         _ = try await PostgresStore.findOrCreateUser(connection, email: "open@example.com", environmentID: "dev", now: 0)
                         beganSignal.yield()
-                        return await Self.arrives(release, within: .seconds(20))
+                        let released = await Self.arrives(release, within: .seconds(20))
+                        try await connection.execute("COMMIT")
+                        return released
                     }
                 }
                 for await _ in began { break }
@@ -54,6 +60,22 @@ struct ConcurrentCommitTests {
                 let positions = try await second.realmFeed(environmentID: "dev", after: start, initialized: nil, limit: 1000).map(\.feedSeq)
                 #expect(positions == Array((start + 1)...(start + 201)))
             }
+        }
+    }
+
+    private static func withConnection<T>(_ settings: PostgresSettings, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let configuration = PostgresConnection.Configuration(
+            host: settings.host, port: settings.port, username: settings.username, password: settings.password,
+            database: settings.database, tls: .disable
+        )
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 2, logger: Logger(label: "test"))
+        do {
+            let result = try await body(connection)
+            try await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
         }
     }
 
