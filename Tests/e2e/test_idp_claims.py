@@ -153,7 +153,9 @@ def test_the_first_token_carries_the_claims_role_and_team_realm(claims_server: F
 
     north_id, night_id = team_id(server, every_admin, north), team_id(server, every_admin, night)
     assert manager.claims["role"] == "manager", manager.claims
-    assert manager.claims["realms"] == {"/common": "write", "/tasks": "write", "/teams/*": "write"}, manager.claims
+    assert manager.claims["realms"] == {
+        "/common": "write", "/tasks": "write", "/teams/*": "write", f"/users/{manager.user_id}": "write",
+    }, manager.claims
     assert my_teams(server, manager) == {north}, "staff has no crew- prefix and is no team"
     assert worker.claims["role"] == "worker", "a value the map does not name gives the default"
     assert worker.claims["realms"] == {

@@ -26,7 +26,12 @@ from helpers import (
 )
 
 ADMIN_REALMS = {"/common": "manage", "/tasks": "manage", "/teams/*": "manage", "/users/*": "manage"}
-MANAGER_REALMS = {"/common": "write", "/tasks": "write", "/teams/*": "write"}
+MANAGER_BASE = {"/common": "write", "/tasks": "write", "/teams/*": "write"}
+
+
+def manager_realms(user_id: str) -> dict[str, str]:
+    """A manager writes the team realms and their own personal realm, as every role does."""
+    return MANAGER_BASE | {f"/users/{user_id}": "write"}
 
 
 def worker_realms(user_id: str, *team_ids: str) -> dict[str, str]:
@@ -127,9 +132,9 @@ def test_role_change_shows_in_the_next_token(directory_server: FieldpassServer, 
 
     claims = device.refresh()
     assert claims["role"] == "manager", claims
-    assert claims["realms"] == MANAGER_REALMS, claims
+    assert claims["realms"] == manager_realms(device.user_id), claims
     me = device.me()
-    assert me["role"] == "manager" and me["realms"] == MANAGER_REALMS, me
+    assert me["role"] == "manager" and me["realms"] == manager_realms(device.user_id), me
 
     admin_call(server, admin, "PUT", f"/admin/users/{device.user_id}/role", {"role": "admin"})
     claims = device.refresh()
@@ -147,7 +152,7 @@ def test_cli_grant_role_before_first_sign_in(directory_server: FieldpassServer) 
     assert result.returncode == 0, result.stderr
     signed_in = sign_in(directory_server, email)
     assert signed_in.claims["role"] == "manager", signed_in.claims
-    assert signed_in.claims["realms"] == MANAGER_REALMS, signed_in.claims
+    assert signed_in.claims["realms"] == manager_realms(signed_in.user_id), signed_in.claims
 
 
 def test_cli_grant_role_shows_in_the_next_refresh(directory_server: FieldpassServer) -> None:

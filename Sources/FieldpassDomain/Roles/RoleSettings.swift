@@ -10,7 +10,7 @@ public struct RoleSettings: Sendable {
 
     package static let defaults: [Role: [String]] = [
         .admin: ["/common=manage", "/tasks=manage", "/teams/*=manage", "/users/*=manage"],
-        .manager: ["/common=write", "/tasks=write", "/teams/*=write"],
+        .manager: ["/common=write", "/tasks=write", "/teams/*=write", "/users/{user_id}=write"],
         .worker: ["/common=write", "/teams/{team_id}=write", "/users/{user_id}=write"],
     ]
 
