@@ -98,6 +98,10 @@ struct ConfigurationTests {
         ("environments:\n  - id: dev\n    email_domains: [example.com]\n    realm_prefix: \"/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.dev.realm_prefix"),
         ("environments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/acme\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: north\n    email_domains: [north.test]\n    realm_prefix: \"/acme/north\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.north.realm_prefix"),
         ("environments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/shared\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: globex\n    email_domains: [globex.test]\n    realm_prefix: \"/shared\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.acme.realm_prefix"),
+        // A mixed configuration: `plain` has no prefix, so its role table must not reach `/common` or `/tasks`.
+        ("environments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/common\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: plain\n    email_domains: [plain.test]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "roles.admin"),
+        ("environments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/users/acme\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: plain\n    email_domains: [plain.test]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.acme.realm_prefix"),
+        ("roles: { worker: [\"/*=read\"] }\nenvironments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/acme\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: plain\n    email_domains: [plain.test]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "roles.worker"),
         ("limits: { ipv6_prefix: 0 }\n", "limits.ipv6_prefix"),
         ("limits: { events: { burst: 0 } }\n", "limits.events.burst"),
         ("limits: { ipv6_prefix: 129 }\n", "limits.ipv6_prefix"),
@@ -112,7 +116,7 @@ struct ConfigurationTests {
         ("storage: { driver: postgres, postgres: { url: \"postgres://u@db/fp\", tls: require, ca_file: /no/such/ca.pem } }\n", "storage.postgres.ca_file"),
     ])
     func badValuesStopStartUpNamingTheKey(yaml: String, key: String) {
-        let full = yaml.hasPrefix("environments") ? yaml : yaml + Self.minimal
+        let full = yaml.contains("environments:") ? yaml : yaml + Self.minimal
         let error = #expect(throws: ConfigurationError.self) {
             try FieldpassConfiguration.parse(yaml: full, environment: [:])
         }

@@ -19,7 +19,28 @@ struct RealmPrefixesTests {
         #expect(prefixes.inward("/tasks", environmentID: "acme") == nil)
         #expect(prefixes.inward("/acmeco/tasks", environmentID: "acme") == nil)
         #expect(prefixes.inward("/acme", environmentID: "acme") == nil)
-        #expect(prefixes.inward("/acme/tasks", environmentID: "plain") == "/acme/tasks")
+        #expect(prefixes.inward("/acmeco/tasks", environmentID: "plain") == "/acmeco/tasks")
+    }
+
+    /// An environment without a prefix names any path but another environment's.
+    @Test(arguments: ["/acme", "/acme/*", "/acme/common", "/acme/north/users/u1", "/*"])
+    func noPathReachesAnotherEnvironment(_ path: String) {
+        #expect(prefixes.reachesAnother(path, environmentID: "plain"))
+        #expect(prefixes.inward(path, environmentID: "plain") == nil)
+    }
+
+    @Test(arguments: ["/acmeco", "/acmeco/*", "/ac/*", "/common", "/users/*", "/teams/t1"])
+    func otherPathsReachNoOtherEnvironment(_ path: String) {
+        #expect(!prefixes.reachesAnother(path, environmentID: "plain"))
+        #expect(prefixes.inward(path, environmentID: "plain") == path)
+    }
+
+    @Test func aPatternAboveAPrefixCoversIt() {
+        let nested = RealmPrefixes(["eu": "/eu/acme"])
+        #expect(nested.reachesAnother("/eu/*", environmentID: "plain"))
+        #expect(nested.reachedEnvironment("/eu/*", environmentID: "plain")?.id == "eu")
+        #expect(!nested.reachesAnother("/eu/acme/*", environmentID: "eu"))
+        #expect(!nested.reachesAnother("/euro/*", environmentID: "plain"))
     }
 
     @Test func theLongestMatchingPrefixNamesTheEnvironment() {

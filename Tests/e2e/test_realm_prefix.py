@@ -13,9 +13,13 @@ from typing import Any
 
 import pytest
 
+from selenium.webdriver.common.by import By
+
+from console_flows import console_sign_in
 from helpers import (
     ADMIN_EMAIL,
     DIRECTORY_ENVIRONMENTS,
+    OTHER_ADMIN_EMAIL,
     OTHER_DOMAIN,
     FieldpassServer,
     IntegrationClient,
@@ -31,6 +35,7 @@ from helpers import (
     unique_email,
     ws_connect,
 )
+from helpers.audit import audit_entries
 from helpers.environments import DEV_BACKEND
 
 PREFIX = "/acme"
@@ -124,6 +129,36 @@ def test_admins_grant_under_the_prefix_only(prefixed: FieldpassServer) -> None:
     assert revoked["grants"] == {}, revoked
     assert set(admin.claims["realms"]) >= {f"{PREFIX}/common", f"{PREFIX}/tasks", f"{PREFIX}/users/*"}, admin.claims
 
+
+def test_an_environment_without_a_prefix_cannot_grant_the_prefixed_ones_realms(prefixed: FieldpassServer, browsers) -> None:
+    """`other` has no prefix and shares the sync server with `dev`'s `/acme`: its admin tries
+    to hand one of its workers `dev`'s realms, over the API and through the console's form."""
+    admin = sign_in(prefixed, OTHER_ADMIN_EMAIL)
+    worker = sign_in(prefixed, unique_email(domain=OTHER_DOMAIN))
+    path = f"/admin/users/{worker.user_id}/grants"
+    before = audit_entries(prefixed, admin)
+
+    for reaching in (f"{PREFIX}/*", f"{PREFIX}/common", PREFIX, f"{PREFIX}/users/{worker.user_id}", "/*"):
+        refused = prefixed.api("PUT", path, token=admin.access_token, json_body={"realm_path": reaching, "access": "manage"})
+        assert_api_error(refused, 400, "invalid_realm_path")
+        removed = prefixed.api("DELETE", path, token=admin.access_token, params={"realm_path": reaching})
+        assert_api_error(removed, 400, "invalid_realm_path")
+
+    browser = browsers()
+    console_sign_in(browser, prefixed, OTHER_ADMIN_EMAIL)
+    browser.open(f"{prefixed.url}/console/people/{worker.user_id}")
+    browser.driver.find_element(By.ID, "grant-path").send_keys(f"{PREFIX}/*")
+    browser.press("Add grant")
+    assert "realm_path must" in browser.text, browser.describe()
+
+    about_worker = [entry for entry in audit_entries(prefixed, admin) if entry["target"] == f"user:{worker.user_id}"]
+    assert about_worker == [entry for entry in before if entry["target"] == f"user:{worker.user_id}"], about_worker
+    permissions = assert_json(prefixed.api("GET", f"/admin/users/{worker.user_id}/permissions", token=admin.access_token))
+    assert permissions["grants"] == {}, permissions
+    refreshed = prefixed.refresh(worker.refresh_token)
+    assert refreshed.status_code == 200, refreshed.text
+    realms = prefixed.verify_access_token(refreshed.json()["access_token"])["realms"]
+    assert not [realm for realm in realms if realm == PREFIX or realm.startswith(f"{PREFIX}/") or realm == "/*"], realms
 
 
 def sign_in_on(server: FieldpassServer, ws, registration: Registration) -> dict[str, Any]:

@@ -77,6 +77,7 @@ public struct FieldpassConfiguration: Sendable {
             throw ConfigurationError(key: "environments", "must define at least one environment")
         }
         try Self.checkRealmPrefixes(environments)
+        try Self.checkRoleReach(roles, environments: environments)
         self.environments = environments
     }
 
@@ -115,6 +116,30 @@ public struct FieldpassConfiguration: Sendable {
                     key: "environments.\(environment.id).realm_prefix",
                     "'\(environment.realmPrefix)' is, or lies under, environment '\(other.id)''s prefix '\(other.realmPrefix)'"
                 )
+            }
+        }
+    }
+
+    /// An environment without a prefix names the role table's paths as they are; where
+    /// another environment has a prefix, none of them may reach it, or every person of the
+    /// first would hold realms of the second. Service accounts' `/users/*` counts too.
+    private static func checkRoleReach(_ roles: RoleSettings, environments: [EnvironmentSettings]) throws(ConfigurationError) {
+        let prefixes = RealmPrefixes(Dictionary(uniqueKeysWithValues: environments.map { ($0.id, $0.realmPrefix) }))
+        for plain in environments where plain.realmPrefix.isEmpty {
+            if let other = prefixes.reachedEnvironment(RealmPolicy.serviceAccountPath, environmentID: plain.id) {
+                throw ConfigurationError(
+                    key: "environments.\(other.id).realm_prefix",
+                    "'\(other.prefix)' lies under \(RealmPolicy.serviceAccountPath), which environment '\(plain.id)' (without a prefix) hands to its service accounts and admins"
+                )
+            }
+            for role in Role.allCases {
+                for rule in roles.rules[role] ?? [] {
+                    guard let other = prefixes.reachedEnvironment(rule.reach, environmentID: plain.id) else { continue }
+                    throw ConfigurationError(
+                        key: "roles.\(role.rawValue)",
+                        "'\(rule.template)' reaches environment '\(other.id)''s prefix '\(other.prefix)' in environment '\(plain.id)', which has no prefix"
+                    )
+                }
             }
         }
     }

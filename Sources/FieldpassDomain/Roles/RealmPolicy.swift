@@ -26,6 +26,9 @@ public struct RealmPolicy: Sendable {
 
     /// What a backend integration may do: manage every personal realm of its environment.
     public func serviceAccountRealms(environmentID: String) -> [String: RealmAccess] {
-        prefixes.outward(["/users/*": .manage], environmentID: environmentID)
+        prefixes.outward([Self.serviceAccountPath: .manage], environmentID: environmentID)
     }
+
+    /// The realms a backend integration manages, before the environment's prefix.
+    public static let serviceAccountPath = "/users/*"
 }

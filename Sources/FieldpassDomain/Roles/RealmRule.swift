@@ -17,6 +17,14 @@ public struct RealmRule: Sendable, Equatable {
         self.access = access
     }
 
+    /// The widest realm the rule can name, as a path or pattern: the template up to its first
+    /// placeholder, which may stand for any segment (`/users/{user_id}` → `/users/*`).
+    package var reach: String {
+        let segments = template.split(separator: "/", omittingEmptySubsequences: false)
+        guard let open = segments.firstIndex(where: { $0.contains("{") }) else { return template }
+        return segments[..<open].joined(separator: "/") + "/*"
+    }
+
     /// The concrete paths for a person with `userID` on `teams`.
     package func paths(userID: String, teams: [String]) -> [String] {
         let withUser = template.replacingOccurrences(of: "{user_id}", with: userID)
