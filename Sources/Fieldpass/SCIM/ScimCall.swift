@@ -76,7 +76,10 @@ struct ScimCall: Sendable {
             }
             switch value {
             case .string(let text): parameters[name] = text
-            case .number(let number) where number == number.rounded(): parameters[name] = String(Int(number))
+            case .number(let number):
+                // JSON numbers arrive as doubles: 1e19 is whole but no Int, and must not trap.
+                guard let whole = Int(exactly: number) else { throw ScimError.invalidValue("\(name) must be an integer.") }
+                parameters[name] = String(whole)
             case .array(let items) where items.allSatisfy({ $0.stringValue != nil }):
                 parameters[name] = items.compactMap(\.stringValue).joined(separator: ",")
             case .null: continue
