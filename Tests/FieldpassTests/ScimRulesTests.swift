@@ -73,6 +73,30 @@ struct ScimRulesTests {
         #expect(resource.displayName == "North")
     }
 
+    /// The review's request: two adds of thousands of members each, compared by hash.
+    @Test func largeMemberAddsAreComparedByHash() throws {
+        let group: [String: ScimJSON] = ["schemas": .array([.string(ScimSchemas.group)]), "displayName": .string("North")]
+        let batches = (0..<2).map { batch in ScimJSON.array((0..<1000).map { .object(["value": .string("u\(batch)-\($0 % 900)")]) }) }
+        let operations = batches.map { ScimPatch.Operation(op: .add, path: try? ScimPath.parse("members"), value: $0) }
+        let resource = try ScimGroupResource.parse(.object(try ScimPatch.apply(operations + operations, to: group)))
+        #expect(resource.members.count == 1800)
+        #expect(resource.members.prefix(2) == ["u0-0", "u0-1"])
+    }
+
+    @Test func patchesAreBoundedInOperationsAndValues() throws {
+        let member = #"{"op": "add", "path": "members", "value": [{"value": "a"}]}"#
+        let tooMany = #"{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [\#(Array(repeating: member, count: ScimPatch.maxOperations + 1).joined(separator: ","))]}"#
+        #expect(throws: ScimError.self) { try ScimPatch.operations(try json(tooMany)) }
+        let values = Array(repeating: #"{"value": "a"}"#, count: ScimPatch.maxValuesPerOperation + 1).joined(separator: ",")
+        let tooLarge = #"{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [{"op": "add", "path": "members", "value": [\#(values)]}]}"#
+        #expect(throws: ScimError.self) { try ScimPatch.operations(try json(tooLarge)) }
+        let inObject = #"{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [{"op": "replace", "value": {"members": [\#(values)]}}]}"#
+        #expect(throws: ScimError.self) { try ScimPatch.operations(try json(inObject)) }
+        let atTheLimit = Array(repeating: #"{"value": "a"}"#, count: ScimPatch.maxValuesPerOperation).joined(separator: ",")
+        let allowed = #"{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [{"op": "add", "path": "members", "value": [\#(atTheLimit)]}]}"#
+        #expect(try ScimPatch.operations(try json(allowed)).count == 1)
+    }
+
     @Test(arguments: [
         #"{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [{"op": "move", "path": "active"}]}"#,
         #"{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [{"op": "remove"}]}"#,

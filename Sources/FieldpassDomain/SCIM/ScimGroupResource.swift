@@ -49,6 +49,7 @@ package struct ScimGroupResource: Sendable, Equatable {
             throw .invalidValue("members must be a list of at most \(maxMembers).")
         }
         var ids: [String] = []
+        var seen: Set<String> = []
         for item in items {
             guard let object = item.objectValue else { throw .invalidValue("Each of members must be an object.") }
             for key in object.keys where !memberAttributes.contains(where: { $0.caseInsensitiveCompare(key) == .orderedSame }) {
@@ -60,7 +61,7 @@ package struct ScimGroupResource: Sendable, Equatable {
             guard let id = item.member("value")?.value.stringValue, !id.isEmpty else {
                 throw .invalidValue("Each of members needs a value: the user's id.")
             }
-            if !ids.contains(id) { ids.append(id) }
+            if seen.insert(id).inserted { ids.append(id) }
         }
         return ids
     }

@@ -2,7 +2,7 @@
 ///
 /// Attribute names are case-insensitive in SCIM (RFC 7643 §2.1), so objects are read with
 /// ``ScimJSON/member(_:)``, which ignores case.
-public enum ScimJSON: Sendable, Equatable, Codable {
+public enum ScimJSON: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
     case number(Double)

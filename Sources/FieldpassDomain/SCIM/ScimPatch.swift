@@ -22,8 +22,11 @@ package enum ScimPatch {
         }
     }
 
-    /// At most this many operations in one request.
-    package static let maxOperations = 1000
+    /// At most this many operations in one request (announced in `/ServiceProviderConfig`).
+    package static let maxOperations = 100
+    /// At most this many values in one operation: list elements, counted through an object
+    /// value's members too (announced in `/ServiceProviderConfig`).
+    package static let maxValuesPerOperation = 1000
 
     /// The operations of a `PatchOp` body.
     package static func operations(_ body: ScimJSON) throws(ScimError) -> [Operation] {
@@ -53,10 +56,23 @@ package enum ScimPatch {
             }
             let value = item.member("value")?.value
             if op != .remove, value == nil { throw .invalidValue("A \(op.rawValue) operation needs a value.") }
+            if let value, valueCount(value) > maxValuesPerOperation {
+                throw .invalidValue("A PATCH operation carries at most \(maxValuesPerOperation) values.")
+            }
             if op == .remove, path == nil { throw .noTarget("A remove operation needs a path.") }
             operations.append(Operation(op: op, path: path, value: value))
         }
         return operations
+    }
+
+    /// How many values an operation's value carries: a list's elements, an object's members'
+    /// values, one for anything else.
+    private static func valueCount(_ value: ScimJSON) -> Int {
+        switch value {
+        case .array(let items): items.count
+        case .object(let members): members.values.reduce(0) { $0 + valueCount($1) }
+        default: 1
+        }
     }
 
     /// `resource` with `operations` applied in order.
@@ -98,12 +114,19 @@ package enum ScimPatch {
         switch (operation.op, current, value) {
         case (.remove, .array(let items)?, .array(let removed)?):
             // Entra ID: `{"op": "Remove", "path": "members", "value": [{"value": "<id>"}]}`.
-            return .array(items.filter { item in !removed.contains { matches($0, item) } })
+            let leaving = Matches(removed)
+            return .array(items.filter { !leaving.name($0) })
         case (.remove, _, _):
             return nil
         case (.add, .array(let items)?, _):
             let added: [ScimJSON] = if case .array(let values)? = value { values } else { value.map { [$0] } ?? [] }
-            return .array(items + added.filter { new in !items.contains { matches(new, $0) } })
+            var present = Matches(items)
+            var combined = items
+            for new in added where !present.name(new) {
+                combined.append(new)
+                present.insert(new)
+            }
+            return .array(combined)
         case (_, .object(var object)?, .object(let members)?):
             for (name, member) in members {
                 let key = object.keys.first { $0.caseInsensitiveCompare(name) == .orderedSame } ?? name
@@ -115,11 +138,29 @@ package enum ScimPatch {
         }
     }
 
-    /// Whether `candidate` names `item`: equal, or the same `value` for complex items.
-    private static func matches(_ candidate: ScimJSON, _ item: ScimJSON) -> Bool {
-        if candidate == item { return true }
-        guard let value = candidate.member("value")?.value.stringValue else { return false }
-        return item.member("value")?.value.stringValue == value
+    /// Elements of a multi-valued attribute, looked up by hash: one names another when they are
+    /// equal, or carry the same `value` (complex items). Comparing each new element with every
+    /// present one cost seconds of CPU for a few thousand members.
+    private struct Matches {
+        private var items: Set<ScimJSON> = []
+        private var values: Set<String> = []
+
+        init(_ elements: [ScimJSON]) {
+            for element in elements { insert(element) }
+        }
+
+        mutating func insert(_ element: ScimJSON) {
+            items.insert(element)
+            if let value = Self.value(of: element) { values.insert(value) }
+        }
+
+        func name(_ element: ScimJSON) -> Bool {
+            items.contains(element) || Self.value(of: element).map(values.contains) ?? false
+        }
+
+        private static func value(of element: ScimJSON) -> String? {
+            element.member("value")?.value.stringValue
+        }
     }
 
     /// The multi-valued attribute after an operation on the elements `selection` picks.
@@ -128,7 +169,7 @@ package enum ScimPatch {
             throw .invalidPath("'\(selection.attribute)' selects elements of an attribute that is not multi-valued.")
         }
         var items: [ScimJSON] = if case .array(let values)? = current { values } else { [] }
-        let picked = items.indices.filter { selected(items[$0], by: selection) }
+        let picked = Set(items.indices.filter { selected(items[$0], by: selection) })
         switch operation.op {
         case .remove:
             guard let sub else { return .array(items.enumerated().filter { !picked.contains($0.offset) }.map(\.element)) }
