@@ -231,6 +231,23 @@ def test_admins_cannot_change_a_scim_team(scim_server: FieldpassServer, admin: S
     assert scim_json(scim(server, "GET", f"/Groups/{team['id']}"))["displayName"] == team["displayName"]
 
 
+def test_a_person_scim_deleted_is_enabled_only_by_the_idp(scim_server: FieldpassServer, admin: SignedIn) -> None:
+    """SCIM answers 404 for a person it deleted, so an admin who enabled them would leave a
+    person active whom the IdP can never disable again."""
+    server = scim_server
+    user = provisioned(server)
+    assert scim(server, "DELETE", f"/Users/{user['id']}").status_code == 204
+
+    assert_api_error(server.api("POST", f"/admin/users/{user['id']}/enable", token=admin.access_token), 409, "managed_by_idp")
+    cli = server.cli("admin", "enable", user["userName"], "--env", "dev", "--config", str(server.config_path))
+    assert cli.returncode != 0 and "SCIM" in cli_output(cli), cli_output(cli)
+    person = assert_json(server.api("GET", f"/admin/users/{user['id']}", token=admin.access_token))
+    assert person["disabled"] is True, person
+    # The IdP brings them back by creating them again.
+    again = scim_json(scim(server, "POST", "/Users", new_user(user["userName"])), 201)
+    assert again["id"] == user["id"] and again["active"] is True, again
+
+
 def test_deleting_a_group_deletes_its_team(scim_server: FieldpassServer, admin: SignedIn) -> None:
     server = scim_server
     team = scim_json(scim(server, "POST", "/Groups", {"schemas": [GROUP_SCHEMA], "displayName": f"East {uuid.uuid4().hex[:6]}"}), 201)

@@ -32,7 +32,8 @@ public protocol ScimStore: Sendable {
     func changeRoleGroupMembership(groupID: String, userID: String, member: Bool, environmentID: String, actor: String, now: Date) async throws
     /// The names and external ids of the role groups the person is in.
     func roleGroupKeys(userID: String, environmentID: String) async throws -> [String]
-    /// Whether SCIM lists the person because it provisioned them, or a team is a SCIM group:
-    /// what the admin API then leaves to the IdP.
+    /// Whether SCIM provisioned the person (and lists them, or deleted them: only the IdP can
+    /// bring them back, by creating them again), or a team is a SCIM group: what the admin API
+    /// then leaves to the IdP.
     func isScimManaged(userID: String?, teamID: String?, environmentID: String) async throws -> Bool
 }

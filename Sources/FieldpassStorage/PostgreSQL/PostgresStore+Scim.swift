@@ -210,7 +210,7 @@ extension PostgresStore: ScimStore {
             try await connection.value(
                 """
                 SELECT EXISTS (SELECT 1 FROM scim_users s JOIN users u ON u.id = s.user_id
-                               WHERE s.user_id = \(userID) AND u.environment_id = \(environmentID) AND s.removed_at IS NULL)
+                               WHERE s.user_id = \(userID) AND u.environment_id = \(environmentID))
                     OR EXISTS (SELECT 1 FROM scim_groups WHERE team_id = \(teamID) AND environment_id = \(environmentID))
                 """,
                 as: Bool.self

@@ -171,7 +171,7 @@ extension SQLiteStore: ScimStore {
                 try Bool.fetchOne(
                     db.cachedStatement(sql: """
                         SELECT EXISTS (SELECT 1 FROM scim_users s JOIN users u ON u.id = s.user_id
-                                       WHERE s.user_id = ? AND u.environment_id = ? AND s.removed_at IS NULL)
+                                       WHERE s.user_id = ? AND u.environment_id = ?)
                         """),
                     arguments: [id, environmentID]
                 ) ?? false
