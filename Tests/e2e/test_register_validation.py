@@ -46,6 +46,8 @@ CASES = [
     ("email-no-domain", body({"email": "a@", "device": DEVICE}), 400, "invalid_email"),
     ("email-no-local-part", body({"email": "@b.com", "device": DEVICE}), 400, "invalid_email"),
     ("email-with-space", body({"email": "a b@example.com", "device": DEVICE}), 400, "invalid_email"),
+    # The Kelvin sign lower-cases to "k": read as kim@example.com, it would reach Kim's account.
+    ("email-kelvin-sign", body({"email": "\u212aim@example.com", "device": DEVICE}), 400, "invalid_email"),
     ("unknown-domain", body({"email": "alice@unknown.test", "device": DEVICE}), 404, "unknown_domain"),
     (
         "1MB-body",

@@ -10,8 +10,12 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
     public let domain: String
 
     /// Returns `nil` for anything that is not a plain `local@domain.tld` address.
+    ///
+    /// The text must be ASCII before it is lower-cased: Unicode lower-cases some other
+    /// characters to ASCII letters (the Kelvin sign `K` to `k`), so `\u{212A}im@example.com`
+    /// would otherwise be read as Kim's address.
     public init?(_ text: String) {
-        guard text.utf8.count <= 254 else { return nil }
+        guard text.utf8.count <= 254, text.unicodeScalars.allSatisfy(\.isASCII) else { return nil }
         let lowered = text.lowercased()
         let parts = lowered.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, Self.isValidLocalPart(parts[0]), Self.isValidDomain(parts[1]) else { return nil }
