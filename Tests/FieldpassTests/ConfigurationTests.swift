@@ -123,6 +123,29 @@ struct ConfigurationTests {
         #expect(error?.key == key, "\(String(describing: error))")
     }
 
+    @Test func twoEnvironmentsCannotShareOneScimToken() {
+        let yaml = """
+            environments:
+              - id: acme
+                email_domains: [acme.test]
+                scim: { token_env: ACME_SCIM }
+                idp: { issuer: "https://i", client_id: c, client_secret_env: S }
+              - id: globex
+                email_domains: [globex.test]
+                scim: { token_env: GLOBEX_SCIM }
+                idp: { issuer: "https://i", client_id: c, client_secret_env: S }
+            """
+        let token = String(repeating: "t", count: 40)
+        let error = #expect(throws: ConfigurationError.self) {
+            try FieldpassConfiguration.parse(yaml: yaml, environment: ["ACME_SCIM": token, "GLOBEX_SCIM": token])
+        }
+        #expect(error?.key == "environments.globex.scim.token_env")
+        #expect(error.map { "\($0)".contains("environments.acme.scim.token_env") } == true, "\(String(describing: error))")
+        #expect(throws: Never.self) {
+            try FieldpassConfiguration.parse(yaml: yaml, environment: ["ACME_SCIM": token, "GLOBEX_SCIM": token + "g"])
+        }
+    }
+
     @Test("a short or empty metrics token stops start-up naming the key", arguments: ["", "abc123", String(repeating: "x", count: 31)])
     func shortMetricsTokens(token: String) {
         let error = #expect(throws: ConfigurationError.self) {

@@ -77,6 +77,7 @@ public struct FieldpassConfiguration: Sendable {
             throw ConfigurationError(key: "environments", "must define at least one environment")
         }
         try Self.checkRealmPrefixes(environments)
+        try Self.checkScimTokens(environments)
         try Self.checkRoleReach(roles, environments: environments)
         self.environments = environments
     }
@@ -117,6 +118,21 @@ public struct FieldpassConfiguration: Sendable {
                     "'\(environment.realmPrefix)' is, or lies under, environment '\(other.id)''s prefix '\(other.realmPrefix)'"
                 )
             }
+        }
+    }
+
+    /// A SCIM token names its environment: one shared by two would silently mean the last.
+    private static func checkScimTokens(_ environments: [EnvironmentSettings]) throws(ConfigurationError) {
+        var owners: [String: EnvironmentSettings] = [:]
+        for environment in environments {
+            guard let scim = environment.scim else { continue }
+            if let owner = owners[scim.token] {
+                throw ConfigurationError(
+                    key: "environments.\(environment.id).scim.token_env",
+                    "\(scim.tokenVariable) holds the same SCIM token as environments.\(owner.id).scim.token_env (\(owner.scim?.tokenVariable ?? "")); each environment needs its own"
+                )
+            }
+            owners[scim.token] = environment
         }
     }
 
