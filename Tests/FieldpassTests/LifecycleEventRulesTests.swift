@@ -21,6 +21,16 @@ struct LifecycleEventRulesTests {
         #expect(byService.map(\.actor) == ["service"] && byService.map(\.actorID) == ["backend"])
     }
 
+    /// The console is the admin's (or the person's own) way in, not an actor of its own.
+    @Test func aConsoleActionNamesThePersonAsTheAPIWould() {
+        let byAdmin = LifecycleEventRules.events(for: .disabledChanged(actor: "console:boss", userID: "u1", disabled: true))
+        #expect(byAdmin.map(\.actor) == ["admin"] && byAdmin.map(\.actorID) == ["boss"])
+        let member = LifecycleEventRules.events(for: .teamMembership(actor: "console:boss", teamID: "t1", userID: "u1", member: true))
+        #expect(member.map(\.actor) == ["admin"] && member.map(\.actorID) == ["boss"])
+        let bySelf = LifecycleEventRules.events(for: .deviceRevoked(actor: "console:u1", userID: "u1", deviceID: "d1", name: "Phone"))
+        #expect(bySelf.map(\.actor) == ["user"] && bySelf.map(\.actorID) == ["u1"])
+    }
+
     @Test func aCreationCarriesTheEmail() {
         let events = LifecycleEventRules.events(for: .userCreated(actor: "device", userID: "u1", email: "w@example.com"))
         #expect(events.map(\.type) == [.userCreated])

@@ -86,9 +86,13 @@ package enum LifecycleEventRules {
     }
 
     /// The audit log's actor as the feed names it: a person acting on someone else can only
-    /// be an admin (only admins change the directory); on themselves, `user`.
+    /// be an admin (only admins change the directory); on themselves, `user`. Whether they
+    /// used a bearer token or the console (`console:<id>` in the audit log) is the audit
+    /// log's detail: the feed names the person the same way.
     static func actorKind(_ actor: String, subjectUser: String?) -> (kind: String, id: String?) {
-        if let id = subjectID(actor, kind: "user") { return (id == subjectUser ? "user" : "admin", id) }
+        if let id = subjectID(actor, kind: "user") ?? subjectID(actor, kind: "console") {
+            return (id == subjectUser ? "user" : "admin", id)
+        }
         if let id = subjectID(actor, kind: "service") { return ("service", id) }
         return (actor, nil)
     }
