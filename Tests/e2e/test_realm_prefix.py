@@ -161,6 +161,16 @@ def test_an_environment_without_a_prefix_cannot_grant_the_prefixed_ones_realms(p
     assert not [realm for realm in realms if realm == PREFIX or realm.startswith(f"{PREFIX}/") or realm == "/*"], realms
 
 
+def test_the_console_shows_a_teams_realm_as_tokens_carry_it(prefixed: FieldpassServer, browsers) -> None:
+    admin = sign_in(prefixed, ADMIN_EMAIL)
+    team = assert_json(prefixed.api("POST", "/admin/teams", token=admin.access_token, json_body={"name": f"North {unique_email()[:8]}"}), 201)
+    browser = browsers()
+    console_sign_in(browser, prefixed, ADMIN_EMAIL)
+    browser.open(f"{prefixed.url}/console/teams/{team['id']}")
+    realm = browser.driver.find_element(By.XPATH, "//dt[text()='Realm']/following-sibling::dd[1]").text
+    assert realm == f"{PREFIX}/teams/{team['id']}", browser.describe()
+
+
 def sign_in_on(server: FieldpassServer, ws, registration: Registration) -> dict[str, Any]:
     """Sign in for `registration`, whose socket is `ws`: the verified claims and the realm event."""
     token_event, realm_event = login_and_receive_token(ws, registration, registration.email)

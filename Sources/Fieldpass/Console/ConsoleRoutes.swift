@@ -41,7 +41,9 @@ enum ConsoleRoutes {
         }
         ConsolePeopleController(store: store, pages: pages).addRoutes(to: group)
         ConsolePersonController(store: store, changes: parts.directoryChanges, policy: parts.policy, pages: pages).addRoutes(to: group)
-        ConsoleTeamsController(store: store, changes: parts.directoryChanges, pages: pages).addRoutes(to: group)
+        ConsoleTeamsController(
+            store: store, changes: parts.directoryChanges, pages: pages, prefixes: parts.configuration.realmPrefixes
+        ).addRoutes(to: group)
         ConsoleOnboardingController(store: store, pages: pages).addRoutes(to: group)
         ConsoleAuditController(store: store, pages: pages).addRoutes(to: group)
         ConsoleKeysController(keys: parts.keys, serviceAccounts: parts.serviceAccounts, pages: pages).addRoutes(to: group)

@@ -8,6 +8,8 @@ struct ConsoleTeamsController: Sendable {
     let store: any FieldpassStore
     let changes: DirectoryChanges
     let pages: ConsolePages
+    /// The team's realm is shown as tokens carry it, under the environment's prefix.
+    let prefixes: RealmPrefixes
 
     func addRoutes(to group: RouterGroup<ConsoleRequestContext>) {
         group.get("teams", use: list)
@@ -46,7 +48,8 @@ struct ConsoleTeamsController: Sendable {
         let members = try await store.people(PeopleQuery(teamID: team.id, limit: max(1, team.members.count)), environmentID: environmentID)
             .map { Member(id: $0.user.id, email: $0.user.email, role: $0.user.role.rawValue) }
         let view = TeamView(
-            chrome: pages.chrome(team.name, context, .teams), teamID: team.id, name: team.name, realm: team.realmPath,
+            chrome: pages.chrome(team.name, context, .teams), teamID: team.id, name: team.name,
+            realm: prefixes.outward(team.realmPath, environmentID: environmentID),
             canChange: context.visit.isAdmin, scimManaged: managed.scim, membersManaged: managed.members,
             members: members
         )
