@@ -39,6 +39,8 @@ from helpers import (
     unique_email,
 )
 
+from scim_flows import DEV_TOKEN, SCIM_ENVIRONMENTS
+
 BURST = 3
 # One token a minute: nothing refills while a test runs.
 SLOW = {"per_minute": 1, "burst": BURST}
@@ -316,5 +318,31 @@ def test_one_environment_cannot_hold_every_long_poll(fieldpass_bin: Path, idp: M
             assert refused.json()["error"] == "server_busy", describe(refused)
             assert served.status_code == 200, f"the other environment was shut out: {describe(served)}"
             assert outcome["dev"].status_code == 200, describe(outcome["dev"])
+    finally:
+        server.stop()
+
+
+def test_wrong_scim_tokens_are_limited_per_address(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    """A guesser's address is cut off, right token or not; the IdP's own address goes on."""
+    server = start_server(
+        fieldpass_bin, idp, tmp_path, {"SERVER_TRUSTED_PROXIES": "127.0.0.1"}, environments=SCIM_ENVIRONMENTS,
+        limits={"scim_authentication": SLOW},
+    )
+    try:
+        with http_client() as client:
+            def users(token: str, address: str) -> httpx.Response:
+                headers = {"authorization": f"Bearer {token}", "x-forwarded-for": address}
+                return client.get(f"{server.url}/scim/v2/Users", headers=headers)
+
+            guesser, idp_address = "198.51.100.7", "203.0.113.9"
+            guesses = [users(f"guess-{i}-of-sufficient-length-0123456789", guesser) for i in range(BURST)]
+            assert [r.status_code for r in guesses] == [401] * BURST, [describe(r) for r in guesses]
+            for token in ("guess-4-of-sufficient-length-0123456789", DEV_TOKEN):
+                refused = users(token, guesser)
+                assert refused.status_code == 429, describe(refused)
+                assert refused.headers["content-type"].startswith("application/scim+json"), describe(refused)
+                assert "wrong SCIM token from this address" in refused.json()["detail"], describe(refused)
+                assert 1 <= int(refused.headers["retry-after"]) <= 60, describe(refused)
+            assert users(DEV_TOKEN, idp_address).status_code == 200
     finally:
         server.stop()

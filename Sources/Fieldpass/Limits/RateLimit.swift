@@ -17,6 +17,9 @@ public enum RateLimit: String, CaseIterable, Sendable {
     /// SCIM requests, keyed by the token (so by environment): an IdP's provisioning cycle
     /// sends bursts, which it retries after a 429.
     case scim
+    /// Requests with a wrong SCIM token, keyed by client address: without it, tokens could
+    /// be guessed as fast as the server answers.
+    case scimAuthentication = "scim_authentication"
 
     /// Generous per address, because a whole crew often shares one (an office, a carrier's
     /// NAT); the per-email limit is what stops one mailbox being flooded with sign-in links.
@@ -32,6 +35,7 @@ public enum RateLimit: String, CaseIterable, Sendable {
         // A token every 10 s: an honest client is back at most that long after someone else's failures stop.
         case .clientAuthentication: RateLimitRule(perMinute: 6, burst: 10)
         case .scim: RateLimitRule(perMinute: 1200, burst: 600)
+        case .scimAuthentication: RateLimitRule(perMinute: 6, burst: 10)
         }
     }
 
@@ -41,6 +45,7 @@ public enum RateLimit: String, CaseIterable, Sendable {
         case .registerDeviceEmail: "for this email"
         case .clientAuthentication: "with a wrong secret for this client"
         case .scim: "with this SCIM token"
+        case .scimAuthentication: "with a wrong SCIM token from this address"
         default: "from this address"
         }
     }

@@ -9,6 +9,9 @@ struct ScimRouter: Sendable {
     let tokens: ScimTokenDirectory
     /// Requests per token; `nil` when limits are off.
     let limiter: RateLimiter?
+    /// Requests with a wrong token, per client address; `nil` when limits are off.
+    let failures: RateLimiter?
+    let clientAddress: ClientAddress
     /// `{public_url}/scim/v2`.
     let baseURL: String
 
@@ -17,7 +20,7 @@ struct ScimRouter: Sendable {
     func on(_ group: RouterGroup<AppRequestContext>, _ path: RouterPath, _ method: HTTPRequest.Method, use handler: @escaping Handler) {
         group.on(path, method: method) { request, context in
             do {
-                return try await handler(try open(request), context)
+                return try await handler(try open(request, context), context)
             } catch {
                 return Self.response(for: error, logger: context.logger)
             }
@@ -39,18 +42,28 @@ struct ScimRouter: Sendable {
         }
     }
 
-    private func open(_ request: Request) throws -> ScimCall {
+    private func open(_ request: Request, _ context: AppRequestContext) throws -> ScimCall {
+        let client = clientAddress.key(peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: .xForwardedFor])
+        // An address that sent too many wrong tokens is refused before its token is compared.
+        try refuseIfLimited(failures?.check(client), .scimAuthentication)
         guard let header = request.headers[.authorization], header.count > 7, header.prefix(7).lowercased() == "bearer ",
             let environment = tokens.environment(token: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
-        else { throw ScimError(status: 401, "A valid SCIM bearer token is required.") }
-        if case .refused(_, let seconds) = limiter?.take(environment.id) ?? .allowed {
-            FieldpassMetrics.rateLimited(RateLimit.scim.rawValue)
-            throw RateLimited(seconds: seconds)
+        else {
+            _ = failures?.take(client)
+            throw ScimError(status: 401, "A valid SCIM bearer token is required.")
         }
+        try refuseIfLimited(limiter?.take(environment.id), .scim)
         return ScimCall(environment: environment, request: request, baseURL: baseURL)
     }
 
+    private func refuseIfLimited(_ decision: RateLimitDecision?, _ limit: RateLimit) throws {
+        guard case .refused(_, let seconds)? = decision else { return }
+        FieldpassMetrics.rateLimited(limit.rawValue)
+        throw RateLimited(limit: limit, seconds: seconds)
+    }
+
     private struct RateLimited: Error {
+        let limit: RateLimit
         let seconds: Int
     }
 
@@ -59,7 +72,10 @@ struct ScimRouter: Sendable {
         case let error as ScimError:
             return ScimResponse.error(error)
         case let limited as RateLimited:
-            return ScimResponse.error(ScimError(status: 429, "Too many requests with this SCIM token; try again in \(limited.seconds) s."), retryAfter: limited.seconds)
+            return ScimResponse.error(
+                ScimError(status: 429, "Too many requests \(limited.limit.refusedClient); try again in \(limited.seconds) s."),
+                retryAfter: limited.seconds
+            )
         case DirectoryError.unknownUser:
             return ScimResponse.error(.notFound("No such user."))
         case DirectoryError.unknownTeam:

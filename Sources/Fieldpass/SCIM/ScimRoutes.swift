@@ -5,6 +5,7 @@ enum ScimRoutes {
     static func add(to router: Router<AppRequestContext>, _ parts: ServiceParts) {
         let scim = ScimRouter(
             tokens: ScimTokenDirectory(environments: parts.configuration.environments), limiter: parts.limiters[.scim],
+            failures: parts.limiters[.scimAuthentication], clientAddress: parts.clientAddress,
             baseURL: parts.configuration.server.publicURL + "/scim/v2"
         )
         let group = router.group("scim/v2")
