@@ -57,7 +57,9 @@ struct ScimStoreTests {
             #expect(try await store.scimUser(id: record.user.id, environmentID: "dev") == nil)
             #expect(try await store.scimUsers(environmentID: "dev", filter: nil, offset: 0, limit: 10).total == 0)
             #expect(try await store.user(id: record.user.id, environmentID: "dev") != nil)
-            #expect(try await !store.isScimManaged(userID: record.user.id, teamID: nil, environmentID: "dev"))
+            // Still the IdP's: only it may bring the person back (by creating them again).
+            #expect(try await store.isScimManaged(userID: record.user.id, teamID: nil, environmentID: "dev"))
+            #expect(try await !store.isScimManaged(userID: record.user.id, teamID: nil, environmentID: "other"))
             let back = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), environmentID: "dev", actor: "scim", now: Date())
             #expect(back.user.id == record.user.id)
             #expect(try await store.isScimManaged(userID: record.user.id, teamID: nil, environmentID: "dev"))
@@ -97,4 +99,23 @@ struct ScimStoreTests {
             #expect(actions.filter { $0.hasPrefix("role_group.") } == ["role_group.delete", "role_group.add_member", "role_group.create"])
         }
     }
+
+    @Test(arguments: StoreKind.allCases) func renamingARoleGroupMovesItsMembersRolesInTheSameTransaction(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let person = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), environmentID: "dev", actor: "scim", now: Date())
+            let group = try await store.createScimGroup(teamID: nil, displayName: "Leads", externalID: nil, environmentID: "dev", actor: "scim", now: Date())
+            try await store.changeRoleGroupMembership(groupID: group.id, userID: person.user.id, member: true, environmentID: "dev", actor: "scim", now: Date())
+            let roles: RoleOfGroups = { keys in keys.contains("Chiefs") ? .admin : keys.contains("Leads") ? .manager : nil }
+
+            try await store.updateScimGroup(id: group.id, displayName: "Chiefs", externalID: nil, roles: roles, environmentID: "dev", actor: "scim", now: Date())
+            #expect(try await store.user(id: person.user.id, environmentID: "dev")?.role == .admin)
+            // A rename to a name that maps to nothing keeps the role.
+            try await store.updateScimGroup(id: group.id, displayName: "Others", externalID: nil, roles: roles, environmentID: "dev", actor: "scim", now: Date())
+            #expect(try await store.user(id: person.user.id, environmentID: "dev")?.role == .admin)
+            let changes = try await store.auditLog(environmentID: "dev", before: nil, limit: 20).filter { $0.action == "user.role" }
+            #expect(changes.map(\.actor) == ["scim"])
+        }
+    }
+
 }

@@ -211,6 +211,23 @@ def test_a_role_group_sets_its_members_role(scim_server: FieldpassServer, admin:
     assert "Crew Leads" not in [t["name"] for t in assert_json(server.api("GET", "/admin/teams", token=admin.access_token))["teams"]]
 
 
+def test_a_role_group_means_its_current_name(scim_server: FieldpassServer, admin: SignedIn) -> None:
+    """Renaming a role group moves the members it has, not only those who join later."""
+    server = scim_server
+    user = provisioned(server)
+    group = scim_json(scim(server, "POST", "/Groups", {
+        "schemas": [GROUP_SCHEMA], "displayName": f"Admins {uuid.uuid4().hex[:6]}", "externalId": "Fieldpass Admins",
+        "members": [{"value": user["id"]}],
+    }), 201)
+    person = f"/admin/users/{user['id']}"
+    assert assert_json(server.api("GET", person, token=admin.access_token))["role"] == "admin"
+
+    scim_json(scim(server, "PATCH", f"/Groups/{group['id']}", patch({"op": "replace", "path": "externalId", "value": "Fieldpass.Manager"})))
+
+    assert assert_json(server.api("GET", person, token=admin.access_token))["role"] == "manager"
+    assert scim_entries(server, admin, f"user:{user['id']}").count(("scim", "user.role")) == 2
+
+
 def test_admins_cannot_change_a_scim_team(scim_server: FieldpassServer, admin: SignedIn) -> None:
     server = scim_server
     user = provisioned(server)

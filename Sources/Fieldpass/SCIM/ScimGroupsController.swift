@@ -97,7 +97,8 @@ struct ScimGroupsController: ScimResourceController {
         }
         if resource.displayName != current.displayName || resource.externalID != current.externalID {
             try await store.updateScimGroup(
-                id: current.id, displayName: resource.displayName, externalID: resource.externalID, environmentID: environmentID, now: now
+                id: current.id, displayName: resource.displayName, externalID: resource.externalID,
+                roles: { ScimGroupRules.role(groupKeys: $0, mappings: mappings) }, environmentID: environmentID, actor: ScimCall.actor, now: now
             )
         }
         let saved = try await setMembers(resource.members, of: current, call)

@@ -6,6 +6,9 @@ public import Foundation
 ///
 /// SCIM lists every person of the environment except those it removed (DELETE), so that an
 /// IdP matching on `userName` finds people who signed up before provisioning was connected.
+/// The role a person in role groups with these names and external ids gets; `nil` keeps theirs.
+public typealias RoleOfGroups = @Sendable ([String]) -> Role?
+
 public protocol ScimStore: Sendable {
     /// People SCIM lists, by creation, with `filter` (`userName`, `externalId` or `id` equal to a value).
     func scimUsers(environmentID: String, filter: (attribute: String, value: String)?, offset: Int, limit: Int) async throws -> ScimPage<ScimUserRecord>
@@ -25,7 +28,12 @@ public protocol ScimStore: Sendable {
     /// Records a group: a team's (`teamID`, which becomes its id) or a role group's.
     func createScimGroup(teamID: String?, displayName: String, externalID: String?, environmentID: String, actor: String, now: Date) async throws -> ScimGroupRecord
     /// Sets a group's name and external id (a team's name is renamed through the directory).
-    func updateScimGroup(id: String, displayName: String, externalID: String?, environmentID: String, now: Date) async throws
+    /// A role group's members then get, in the same transaction, the role that `roles` gives
+    /// their role groups' names and external ids as they now are (`nil` keeps a role), each
+    /// change audited with `actor`: a role group means its current name.
+    func updateScimGroup(
+        id: String, displayName: String, externalID: String?, roles: @escaping RoleOfGroups, environmentID: String, actor: String, now: Date
+    ) async throws
     /// Forgets a role group (a team's group goes with its team).
     func deleteScimGroup(id: String, environmentID: String, actor: String, now: Date) async throws
     /// Adds or removes a person's membership of a role group.

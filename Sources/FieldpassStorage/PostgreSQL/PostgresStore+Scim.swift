@@ -147,7 +147,9 @@ extension PostgresStore: ScimStore {
         }
     }
 
-    public func updateScimGroup(id: String, displayName: String, externalID: String?, environmentID: String, now: Date) async throws {
+    public func updateScimGroup(
+        id: String, displayName: String, externalID: String?, roles: @escaping RoleOfGroups, environmentID: String, actor: String, now: Date
+    ) async throws {
         try await write { connection in
             try await connection.execute(
                 """
@@ -155,7 +157,16 @@ extension PostgresStore: ScimStore {
                 WHERE id = \(id) AND environment_id = \(environmentID)
                 """
             )
+            guard let group = try await Self.fetchScimGroup(connection, id: id, environmentID: environmentID), group.teamID == nil else {
+                return
+            }
+            // Members in id order, so that two such transactions lock people in the same order.
+            for member in group.members.sorted() {
+                guard let role = roles(try await Self.roleGroupKeys(connection, userID: member, environmentID: environmentID)) else { continue }
+                _ = try await Self.setRole(connection, role, userID: member, environmentID: environmentID, actor: actor, now: now)
+            }
         }
+        await revocationsCaughtUp()
     }
 
     public func deleteScimGroup(id: String, environmentID: String, actor: String, now: Date) async throws {
@@ -193,15 +204,17 @@ extension PostgresStore: ScimStore {
     }
 
     public func roleGroupKeys(userID: String, environmentID: String) async throws -> [String] {
-        try await read { connection in
-            try await connection.rows(
-                """
-                SELECT g.display_name, g.external_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
-                WHERE m.user_id = \(userID) AND g.environment_id = \(environmentID)
-                """
-            ).flatMap { row in
-                [try row.get("display_name", as: String?.self), try row.get("external_id", as: String?.self)].compactMap { $0 }
-            }
+        try await read { connection in try await Self.roleGroupKeys(connection, userID: userID, environmentID: environmentID) }
+    }
+
+    static func roleGroupKeys(_ connection: PostgresConnection, userID: String, environmentID: String) async throws -> [String] {
+        try await connection.rows(
+            """
+            SELECT g.display_name, g.external_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
+            WHERE m.user_id = \(userID) AND g.environment_id = \(environmentID)
+            """
+        ).flatMap { row in
+            [try row.get("display_name", as: String?.self), try row.get("external_id", as: String?.self)].compactMap { $0 }
         }
     }
 

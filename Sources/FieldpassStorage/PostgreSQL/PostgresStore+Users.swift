@@ -35,20 +35,26 @@ extension PostgresStore {
 
     public func setRole(_ role: Role, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
         let user = try await write { connection in
-            // Locked, so that two changes of this person's role cannot both log the same "before".
-            guard var user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else {
-                throw DirectoryError.unknownUser
-            }
-            guard user.role != role else { return user }
-            try await connection.execute("UPDATE users SET role = \(role.rawValue) WHERE id = \(userID)")
-            try await Self.announce(.user(id: userID), on: connection)
-            try await Self.audit(
-                connection, environmentID: environmentID, .roleChanged(actor: actor, userID: userID, from: user.role, to: role), now: now
-            )
-            user.role = role
-            return user
+            try await Self.setRole(connection, role, userID: userID, environmentID: environmentID, actor: actor, now: now)
         }
         await revocationsCaughtUp()
+        return user
+    }
+
+    static func setRole(
+        _ connection: PostgresConnection, _ role: Role, userID: String, environmentID: String, actor: String, now: Date
+    ) async throws -> UserRecord {
+        // Locked, so that two changes of this person's role cannot both log the same "before".
+        guard var user = try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else {
+            throw DirectoryError.unknownUser
+        }
+        guard user.role != role else { return user }
+        try await connection.execute("UPDATE users SET role = \(role.rawValue) WHERE id = \(userID)")
+        try await announce(.user(id: userID), on: connection)
+        try await audit(
+            connection, environmentID: environmentID, .roleChanged(actor: actor, userID: userID, from: user.role, to: role), now: now
+        )
+        user.role = role
         return user
     }
 

@@ -115,12 +115,19 @@ extension SQLiteStore: ScimStore {
         }
     }
 
-    public func updateScimGroup(id: String, displayName: String, externalID: String?, environmentID: String, now: Date) async throws {
+    public func updateScimGroup(
+        id: String, displayName: String, externalID: String?, roles: @escaping RoleOfGroups, environmentID: String, actor: String, now: Date
+    ) async throws {
         try await write { db in
             try db.execute(
                 cached: "UPDATE scim_groups SET display_name = ?, external_id = ?, updated_at = ? WHERE id = ? AND environment_id = ?",
                 arguments: [displayName, externalID, now.timeIntervalSince1970, id, environmentID]
             )
+            guard let group = try Self.fetchScimGroup(db, id: id, environmentID: environmentID), group.teamID == nil else { return }
+            for member in group.members {
+                guard let role = roles(try Self.roleGroupKeys(db, userID: member, environmentID: environmentID)) else { continue }
+                _ = try Self.setRole(db, role, userID: member, environmentID: environmentID, actor: actor, now: now)
+            }
         }
     }
 
@@ -154,15 +161,17 @@ extension SQLiteStore: ScimStore {
     }
 
     public func roleGroupKeys(userID: String, environmentID: String) async throws -> [String] {
-        try await pool.read { db in
-            try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT g.display_name, g.external_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
-                    WHERE m.user_id = ? AND g.environment_id = ?
-                    """),
-                arguments: [userID, environmentID]
-            ).flatMap { row in [row["display_name"] as String?, row["external_id"] as String?].compactMap { $0 } }
-        }
+        try await pool.read { db in try Self.roleGroupKeys(db, userID: userID, environmentID: environmentID) }
+    }
+
+    static func roleGroupKeys(_ db: Database, userID: String, environmentID: String) throws -> [String] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT g.display_name, g.external_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
+                WHERE m.user_id = ? AND g.environment_id = ?
+                """),
+            arguments: [userID, environmentID]
+        ).flatMap { row in [row["display_name"] as String?, row["external_id"] as String?].compactMap { $0 } }
     }
 
     public func isScimManaged(userID: String?, teamID: String?, environmentID: String) async throws -> Bool {

@@ -26,16 +26,16 @@ extension SQLiteStore {
     }
 
     public func setRole(_ role: Role, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
-        try await write { db in
-            guard var user = try Self.fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
-            guard user.role != role else { return user }
-            try db.execute(cached: "UPDATE users SET role = ? WHERE id = ?", arguments: [role.rawValue, userID])
-            try Self.audit(
-                db, environmentID: environmentID, .roleChanged(actor: actor, userID: userID, from: user.role, to: role), now: now
-            )
-            user.role = role
-            return user
-        }
+        try await write { db in try Self.setRole(db, role, userID: userID, environmentID: environmentID, actor: actor, now: now) }
+    }
+
+    static func setRole(_ db: Database, _ role: Role, userID: String, environmentID: String, actor: String, now: Date) throws -> UserRecord {
+        guard var user = try fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
+        guard user.role != role else { return user }
+        try db.execute(cached: "UPDATE users SET role = ? WHERE id = ?", arguments: [role.rawValue, userID])
+        try audit(db, environmentID: environmentID, .roleChanged(actor: actor, userID: userID, from: user.role, to: role), now: now)
+        user.role = role
+        return user
     }
 
     public func accessFacts(userID: String, environmentID: String) async throws -> AccessFacts? {
