@@ -28,7 +28,7 @@ struct ConsoleViewsStoreTests {
             for (email, name) in [("dan@example.com", "Bob Builder"), ("eve@example.com", "100% Sales"), ("fay@example.com", "100 Sales"),
                                   ("gus@example.com", #"Back\Slash"#)] {
                 _ = try await store.provisionScimUser(
-                    email: email, profile: ScimProfile(displayName: name), environmentID: "dev", actor: "scim", now: Self.start
+                    email: email, profile: ScimProfile(displayName: name), active: true, environmentID: "dev", actor: "scim", now: Self.start
                 )
             }
             _ = try await store.ensureUser(email: "builder@other.test", environmentID: "other", now: Self.start)

@@ -9,9 +9,9 @@ struct ScimStoreTests {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let profile = ScimProfile(externalID: "oid-1", displayName: "Ada", name: ["givenName": "Ada"], emails: [ScimEmail(value: "ada@example.com", type: "work")])
-            let record = try await store.provisionScimUser(email: "ada@example.com", profile: profile, environmentID: "dev", actor: "scim", now: Date())
+            let record = try await store.provisionScimUser(email: "ada@example.com", profile: profile, active: true, environmentID: "dev", actor: "scim", now: Date())
             await #expect(throws: ScimError.self) {
-                _ = try await store.provisionScimUser(email: "ada@example.com", profile: profile, environmentID: "dev", actor: "scim", now: Date())
+                _ = try await store.provisionScimUser(email: "ada@example.com", profile: profile, active: true, environmentID: "dev", actor: "scim", now: Date())
             }
             #expect(record.profile == profile && record.user.email == "ada@example.com" && !record.user.disabled)
             let feed = try await store.realmFeed(environmentID: "dev", after: 0, initialized: nil, limit: 100)
@@ -29,17 +29,17 @@ struct ScimStoreTests {
     @Test(arguments: StoreKind.allCases) func updatesChangeEmailAndProfileAndAuditOnlyChanges(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
-            let record = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), environmentID: "dev", actor: "scim", now: Date())
+            let record = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             _ = try await store.ensureUser(email: "taken@example.com", environmentID: "dev", now: Date())
             let updated = try await store.updateScimUser(
-                id: record.user.id, email: "b@example.com", profile: ScimProfile(displayName: "B"), environmentID: "dev", actor: "scim", now: Date()
+                id: record.user.id, email: "b@example.com", profile: ScimProfile(displayName: "B"), active: nil, environmentID: "dev", actor: "scim", now: Date()
             )
             _ = try await store.updateScimUser(
-                id: record.user.id, email: "b@example.com", profile: ScimProfile(displayName: "B"), environmentID: "dev", actor: "scim", now: Date()
+                id: record.user.id, email: "b@example.com", profile: ScimProfile(displayName: "B"), active: nil, environmentID: "dev", actor: "scim", now: Date()
             )
             await #expect(throws: ScimError.self) {
                 _ = try await store.updateScimUser(
-                    id: record.user.id, email: "taken@example.com", profile: ScimProfile(), environmentID: "dev", actor: "scim", now: Date()
+                    id: record.user.id, email: "taken@example.com", profile: ScimProfile(), active: nil, environmentID: "dev", actor: "scim", now: Date()
                 )
             }
             #expect(updated.user.email == "b@example.com" && updated.profile.displayName == "B")
@@ -52,7 +52,7 @@ struct ScimStoreTests {
     @Test(arguments: StoreKind.allCases) func removalHidesThePersonAndProvisioningTakesThemBack(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
-            let record = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), environmentID: "dev", actor: "scim", now: Date())
+            let record = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             try await store.removeScimUser(id: record.user.id, environmentID: "dev", actor: "scim", now: Date())
             #expect(try await store.scimUser(id: record.user.id, environmentID: "dev") == nil)
             #expect(try await store.scimUsers(environmentID: "dev", filter: nil, offset: 0, limit: 10).total == 0)
@@ -60,7 +60,7 @@ struct ScimStoreTests {
             // Still the IdP's: only it may bring the person back (by creating them again).
             #expect(try await store.isScimManaged(userID: record.user.id, teamID: nil, environmentID: "dev"))
             #expect(try await !store.isScimManaged(userID: record.user.id, teamID: nil, environmentID: "other"))
-            let back = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), environmentID: "dev", actor: "scim", now: Date())
+            let back = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             #expect(back.user.id == record.user.id)
             #expect(try await store.isScimManaged(userID: record.user.id, teamID: nil, environmentID: "dev"))
         }
@@ -69,7 +69,7 @@ struct ScimStoreTests {
     @Test(arguments: StoreKind.allCases) func groupsAreTeamsOrRoleGroupsWithMembers(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
-            let person = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), environmentID: "dev", actor: "scim", now: Date())
+            let person = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             let team = try await store.createTeam(name: "North", environmentID: "dev", actor: "scim", now: Date())
             let teamGroup = try await store.createScimGroup(
                 teamID: team.id, displayName: "North", externalID: "oid-north", environmentID: "dev", actor: "scim", now: Date()
@@ -103,7 +103,7 @@ struct ScimStoreTests {
     @Test(arguments: StoreKind.allCases) func renamingARoleGroupMovesItsMembersRolesInTheSameTransaction(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
-            let person = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), environmentID: "dev", actor: "scim", now: Date())
+            let person = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             let group = try await store.createScimGroup(teamID: nil, displayName: "Leads", externalID: nil, environmentID: "dev", actor: "scim", now: Date())
             try await store.changeRoleGroupMembership(groupID: group.id, userID: person.user.id, member: true, environmentID: "dev", actor: "scim", now: Date())
             let roles: RoleOfGroups = { keys in keys.contains("Chiefs") ? .admin : keys.contains("Leads") ? .manager : nil }
@@ -115,6 +115,59 @@ struct ScimStoreTests {
             #expect(try await store.user(id: person.user.id, environmentID: "dev")?.role == .admin)
             let changes = try await store.auditLog(environmentID: "dev", before: nil, limit: 20).filter { $0.action == "user.role" }
             #expect(changes.map(\.actor) == ["scim"])
+        }
+    }
+
+
+    /// One SCIM request is one transaction: a refused change of email takes the deactivation
+    /// sent with it back too, and a person created inactive is never active.
+    @Test(arguments: StoreKind.allCases) func aUserChangeIsWholeOrNothing(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let record = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
+            _ = try await store.ensureUser(email: "taken@example.com", environmentID: "dev", now: Date())
+            await #expect(throws: ScimError.self) {
+                _ = try await store.updateScimUser(
+                    id: record.user.id, email: "taken@example.com", profile: ScimProfile(), active: false, environmentID: "dev", actor: "scim", now: Date()
+                )
+            }
+            #expect(try await store.user(id: record.user.id, environmentID: "dev")?.disabled == false)
+            let inactive = try await store.provisionScimUser(email: "c@example.com", profile: ScimProfile(), active: false, environmentID: "dev", actor: "scim", now: Date())
+            #expect(inactive.user.disabled)
+            let removed = try await store.updateScimUser(
+                id: record.user.id, email: "a@example.com", profile: ScimProfile(), active: false, environmentID: "dev", actor: "scim", now: Date()
+            )
+            #expect(removed.user.disabled)
+            try await store.removeScimUser(id: inactive.user.id, environmentID: "dev", actor: "scim", now: Date())
+            #expect(try await store.user(id: inactive.user.id, environmentID: "dev")?.disabled == true)
+        }
+    }
+
+    /// Two IdP requests creating one new person at once: one creates, the other is told so.
+    @Test(arguments: StoreKind.allCases) func concurrentCreationsOfOnePersonGiveOneConflict(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            for round in 0..<10 {
+                let email = "twin\(round)@example.com"
+                let outcomes = await withTaskGroup(of: Bool?.self) { group in
+                    for _ in 0..<2 {
+                        group.addTask {
+                            do {
+                                _ = try await store.provisionScimUser(
+                                    email: email, profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date()
+                                )
+                                return true
+                            } catch is ScimError {
+                                return false
+                            } catch {
+                                return nil
+                            }
+                        }
+                    }
+                    return await group.reduce(into: [Bool?]()) { $0.append($1) }
+                }
+                #expect(outcomes.sorted { ($0 ?? false) && !($1 ?? false) } == [true, false], "round \(round): \(outcomes)")
+            }
         }
     }
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import subprocess
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -187,6 +188,17 @@ def test_reactivation_lets_the_person_sign_in_again(scim_server: FieldpassServer
     scim_json(scim(server, "PATCH", f"/Users/{user['id']}", patch({"op": "Replace", "path": "active", "value": True})))
 
     assert sign_in(server, user["userName"]).user_id == user["id"]
+
+
+def test_two_creations_of_one_new_person_at_once_give_one_201_and_one_409(scim_server: FieldpassServer) -> None:
+    server = scim_server
+    for _ in range(5):
+        body = new_user(unique_email("twin"))
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            answers = list(pool.map(lambda _: scim(server, "POST", "/Users", body), range(2)))
+        assert sorted(a.status_code for a in answers) == [201, 409], [a.text for a in answers]
+        listed = scim_json(scim(server, "GET", "/Users", params={"filter": f'userName eq "{body["userName"]}"'}))
+        assert listed["totalResults"] == 1, listed
 
 
 # --------------------------------------------------------------------------- groups, roles, and what admins may not change

@@ -27,11 +27,10 @@ struct ScimUsersController: ScimResourceController {
     @Sendable func create(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
         let resource = try ScimUserResource.parse(try await call.body())
         let email = try call.workEmail(resource.userName)
-        var record = try await store.provisionScimUser(
-            email: email, profile: resource.profile, environmentID: call.environment.id, actor: ScimCall.actor, now: Date()
+        let record = try await store.provisionScimUser(
+            email: email, profile: resource.profile, active: resource.active ?? true, environmentID: call.environment.id,
+            actor: ScimCall.actor, now: Date()
         )
-        // A person taken back after a DELETE is disabled until the IdP says they are active.
-        record = try await setActive(resource.active ?? true, record, call)
         let body = ScimRepresentation.user(record, baseURL: call.baseURL)
         return try ScimResponse.json(.object(body), status: .created, location: "\(call.baseURL)/Users/\(record.user.id)")
     }
@@ -52,30 +51,18 @@ struct ScimUsersController: ScimResourceController {
 
     @Sendable func delete(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
         let record = try await existing(try call.id(context), call)
-        let (environmentID, now) = (call.environment.id, Date())
-        try await store.removeScimUser(id: record.user.id, environmentID: environmentID, actor: ScimCall.actor, now: now)
-        _ = try await store.setDisabled(true, userID: record.user.id, environmentID: environmentID, actor: ScimCall.actor, now: now)
+        try await store.removeScimUser(id: record.user.id, environmentID: call.environment.id, actor: ScimCall.actor, now: Date())
         return Response(status: .noContent)
     }
 
     /// PUT and PATCH alike: the whole resource as it should be.
     private func save(_ resource: ScimUserResource, over current: ScimUserRecord, _ call: ScimCall) async throws -> Response {
         let email = try call.workEmail(resource.userName)
-        var record = try await store.updateScimUser(
-            id: current.user.id, email: email, profile: resource.profile, environmentID: call.environment.id,
+        let record = try await store.updateScimUser(
+            id: current.user.id, email: email, profile: resource.profile, active: resource.active, environmentID: call.environment.id,
             actor: ScimCall.actor, now: Date()
         )
-        if let active = resource.active { record = try await setActive(active, record, call) }
         return try ScimResponse.json(.object(ScimRepresentation.user(record, baseURL: call.baseURL)))
-    }
-
-    private func setActive(_ active: Bool, _ record: ScimUserRecord, _ call: ScimCall) async throws -> ScimUserRecord {
-        guard record.user.disabled == active else { return record }
-        var record = record
-        record.user = try await store.setDisabled(
-            !active, userID: record.user.id, environmentID: call.environment.id, actor: ScimCall.actor, now: Date()
-        )
-        return record
     }
 
     func existing(_ id: String, _ call: ScimCall) async throws -> ScimUserRecord {

@@ -14,12 +14,19 @@ public protocol ScimStore: Sendable {
     func scimUsers(environmentID: String, filter: (attribute: String, value: String)?, offset: Int, limit: Int) async throws -> ScimPage<ScimUserRecord>
     func scimUser(id: String, environmentID: String) async throws -> ScimUserRecord?
     /// Creates the person (and their personal realm) with `profile`, or takes back a person
-    /// SCIM removed. Throws `ScimError` `uniqueness` for a person SCIM lists already.
-    func provisionScimUser(email: String, profile: ScimProfile, environmentID: String, actor: String, now: Date) async throws -> ScimUserRecord
-    /// Replaces a listed person's email and profile. Throws `DirectoryError.unknownUser`, or `ScimError` `uniqueness`
-    /// when another person has the email.
-    func updateScimUser(id: String, email: String, profile: ScimProfile, environmentID: String, actor: String, now: Date) async throws -> ScimUserRecord
-    /// Takes a person out of SCIM (later reads answer 404); the caller disables them.
+    /// SCIM removed, enabled or disabled as `active` says: one transaction. Throws `ScimError`
+    /// `uniqueness` for a person SCIM lists already, also when two requests create the same
+    /// person at once.
+    func provisionScimUser(
+        email: String, profile: ScimProfile, active: Bool, environmentID: String, actor: String, now: Date
+    ) async throws -> ScimUserRecord
+    /// Replaces a listed person's email and profile, and enables or disables them as `active`
+    /// says (`nil` leaves it): one transaction. Throws `DirectoryError.unknownUser`, or
+    /// `ScimError` `uniqueness` when another person has the email.
+    func updateScimUser(
+        id: String, email: String, profile: ScimProfile, active: Bool?, environmentID: String, actor: String, now: Date
+    ) async throws -> ScimUserRecord
+    /// Takes a person out of SCIM (later reads answer 404) and disables them: one transaction.
     func removeScimUser(id: String, environmentID: String, actor: String, now: Date) async throws
 
     /// Groups by creation, with `filter` (`displayName`, `externalId` or `id` equal to a value).

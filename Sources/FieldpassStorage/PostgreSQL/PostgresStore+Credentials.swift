@@ -91,23 +91,29 @@ extension PostgresStore {
 
     public func setDisabled(_ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
         let user = try await write { connection in
-            guard var user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else {
-                throw DirectoryError.unknownUser
-            }
-            guard var entry = DirectoryRules.setDisabled(disabled, user: user, actor: actor) else { return user }
-            let timestamp = now.timeIntervalSince1970
-            let disabledAt: Double? = disabled ? timestamp : nil
-            try await connection.execute("UPDATE users SET disabled_at = \(disabledAt) WHERE id = \(userID)")
-            try await Self.announce(.user(id: userID), on: connection)
-            if DirectoryRules.revokesDevices(disabling: disabled) {
-                entry.revokedDevices = try await Self.revokeLiveDevices(connection, userID: userID, now: timestamp)
-                try await connection.execute("DELETE FROM console_sessions WHERE user_id = \(userID)")
-            }
-            try await Self.audit(connection, environmentID: environmentID, entry, now: now)
-            user.disabled = disabled
-            return user
+            try await Self.setDisabled(connection, disabled, userID: userID, environmentID: environmentID, actor: actor, now: now)
         }
         await revocationsCaughtUp()
+        return user
+    }
+
+    static func setDisabled(
+        _ connection: PostgresConnection, _ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date
+    ) async throws -> UserRecord {
+        guard var user = try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else {
+            throw DirectoryError.unknownUser
+        }
+        guard var entry = DirectoryRules.setDisabled(disabled, user: user, actor: actor) else { return user }
+        let timestamp = now.timeIntervalSince1970
+        let disabledAt: Double? = disabled ? timestamp : nil
+        try await connection.execute("UPDATE users SET disabled_at = \(disabledAt) WHERE id = \(userID)")
+        try await announce(.user(id: userID), on: connection)
+        if DirectoryRules.revokesDevices(disabling: disabled) {
+            entry.revokedDevices = try await revokeLiveDevices(connection, userID: userID, now: timestamp)
+            try await connection.execute("DELETE FROM console_sessions WHERE user_id = \(userID)")
+        }
+        try await audit(connection, environmentID: environmentID, entry, now: now)
+        user.disabled = disabled
         return user
     }
 

@@ -31,51 +31,59 @@ extension PostgresStore: ScimStore {
     }
 
     public func provisionScimUser(
-        email: String, profile: ScimProfile, environmentID: String, actor: String, now: Date
+        email: String, profile: ScimProfile, active: Bool, environmentID: String, actor: String, now: Date
     ) async throws -> ScimUserRecord {
         let record = try await write { connection in
-            // A person SCIM lists (all but those it removed) is a conflict; a removed one comes back.
-            let listed = try await connection.value(
-                "SELECT s.removed_at IS NULL \(unescaped: ScimColumns.listedUsers)\(environmentID) AND u.email = \(email)",
-                as: Bool.self
-            )
-            guard listed != true else { throw ScimError.uniqueness("A user with this userName exists already.") }
-            let known = listed != nil
-            let id = try await Self.findOrCreateUser(
+            // Found locked, or created: of two requests for one new person, the second waits
+            // here for the first to commit, and then finds them listed.
+            let user = try await Self.findOrCreateUser(
                 connection, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor
-            ).id
-            try await Self.saveProfile(connection, userID: id, profile: profile, now: now)
-            if let entry = AuditRecord.scimUserProvisioned(actor: actor, userID: id, email: email, profile: profile, newcomer: !known) {
-                try await Self.audit(connection, environmentID: environmentID, entry, now: now)
+            )
+            // A person SCIM lists (all but those it removed) is a conflict; a removed one comes back.
+            if !user.created {
+                let listed = try await connection.value(
+                    "SELECT s.removed_at IS NULL FROM users u LEFT JOIN scim_users s ON s.user_id = u.id WHERE u.id = \(user.id)",
+                    as: Bool.self
+                )
+                guard listed != true else { throw ScimError.uniqueness("A user with this userName exists already.") }
             }
+            try await Self.saveProfile(connection, userID: user.id, profile: profile, now: now)
+            let entry = AuditRecord.scimUserProvisioned(actor: actor, userID: user.id, email: email, profile: profile, newcomer: user.created)
+            if let entry { try await Self.audit(connection, environmentID: environmentID, entry, now: now) }
+            // A person taken back after a DELETE is disabled until the IdP says they are active.
+            _ = try await Self.setDisabled(connection, !active, userID: user.id, environmentID: environmentID, actor: actor, now: now)
+            let id = user.id
             guard let record = try await Self.fetchScimUser(connection, id: id, environmentID: environmentID) else {
                 throw DirectoryError.unknownUser
             }
             return record
         }
         publish(.realms)
+        await revocationsCaughtUp()
         return record
     }
 
     public func updateScimUser(
-        id: String, email: String, profile: ScimProfile, environmentID: String, actor: String, now: Date
+        id: String, email: String, profile: ScimProfile, active: Bool?, environmentID: String, actor: String, now: Date
     ) async throws -> ScimUserRecord {
         let record = try await write { connection in
             guard try await Self.fetchUser(connection, id: id, environmentID: environmentID, forUpdate: true) != nil,
                 let old = try await Self.fetchScimUser(connection, id: id, environmentID: environmentID)
             else { throw DirectoryError.unknownUser }
-            guard let entry = AuditRecord.scimUserUpdated(
-                actor: actor, userID: id, from: (old.user.email, old.profile), to: (email, profile)
-            ) else { return old }
-            if email != old.user.email {
-                guard try await connection.value(
-                    "UPDATE users SET email = \(email) WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM users WHERE environment_id = \(environmentID) AND email = \(email)) RETURNING 1",
-                    as: Int.self
-                ) != nil else { throw ScimError.uniqueness("Another user has this userName.") }
-                try await Self.announce(.user(id: id), on: connection)
+            if let entry = AuditRecord.scimUserUpdated(actor: actor, userID: id, from: (old.user.email, old.profile), to: (email, profile)) {
+                if email != old.user.email {
+                    guard try await connection.value(
+                        "UPDATE users SET email = \(email) WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM users WHERE environment_id = \(environmentID) AND email = \(email)) RETURNING 1",
+                        as: Int.self
+                    ) != nil else { throw ScimError.uniqueness("Another user has this userName.") }
+                    try await Self.announce(.user(id: id), on: connection)
+                }
+                try await Self.saveProfile(connection, userID: id, profile: profile, now: now)
+                try await Self.audit(connection, environmentID: environmentID, entry, now: now)
             }
-            try await Self.saveProfile(connection, userID: id, profile: profile, now: now)
-            try await Self.audit(connection, environmentID: environmentID, entry, now: now)
+            if let active {
+                _ = try await Self.setDisabled(connection, !active, userID: id, environmentID: environmentID, actor: actor, now: now)
+            }
             guard let record = try await Self.fetchScimUser(connection, id: id, environmentID: environmentID) else {
                 throw DirectoryError.unknownUser
             }
@@ -95,7 +103,9 @@ extension PostgresStore: ScimStore {
             try await Self.audit(
                 connection, environmentID: environmentID, .userDeleted(actor: actor, userID: id, email: old.user.email), now: now
             )
+            _ = try await Self.setDisabled(connection, true, userID: id, environmentID: environmentID, actor: actor, now: now)
         }
+        await revocationsCaughtUp()
     }
 
     public func scimGroups(

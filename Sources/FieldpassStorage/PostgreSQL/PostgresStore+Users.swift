@@ -78,7 +78,7 @@ extension PostgresStore {
     /// row. Only the transaction that inserted the user creates the realm.
     static func findOrCreateUser(
         _ connection: PostgresConnection, email: String, environmentID: String, now: Double, actor: String = "device"
-    ) async throws -> (id: String, role: String) {
+    ) async throws -> (id: String, role: String, created: Bool) {
         let newID = UUID().uuidString.lowercased()
         var row = try await connection.first(
             """
@@ -95,7 +95,8 @@ extension PostgresStore {
             SELECT id, role FROM created
             """
         )
-        if row == nil {
+        let created = row != nil
+        if !created {
             row = try await connection.first(
                 "SELECT id, role FROM users WHERE environment_id = \(environmentID) AND email = \(email) FOR UPDATE"
             )
@@ -104,7 +105,7 @@ extension PostgresStore {
             try await audit(connection, environmentID: environmentID, entry, now: Date(timeIntervalSince1970: now))
         }
         guard let row else { throw DirectoryError.unknownUser }
-        return (try row.get("id"), try row.get("role"))
+        return (try row.get("id"), try row.get("role"), created)
     }
 
     /// The user, if they are of `environmentID`. With `forUpdate`, their row stays locked until

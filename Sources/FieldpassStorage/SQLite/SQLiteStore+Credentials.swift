@@ -66,20 +66,24 @@ extension SQLiteStore {
 
     public func setDisabled(_ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
         try await write { db in
-            guard var user = try Self.fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
-            guard var entry = DirectoryRules.setDisabled(disabled, user: user, actor: actor) else { return user }
-            let timestamp = now.timeIntervalSince1970
-            try db.execute(
-                cached: "UPDATE users SET disabled_at = ? WHERE id = ?", arguments: [disabled ? timestamp : nil, userID]
-            )
-            if DirectoryRules.revokesDevices(disabling: disabled) {
-                entry.revokedDevices = try Self.revokeLiveDevices(db, userID: userID, now: timestamp)
-                try db.execute(cached: "DELETE FROM console_sessions WHERE user_id = ?", arguments: [userID])
-            }
-            try Self.audit(db, environmentID: environmentID, entry, now: now)
-            user.disabled = disabled
-            return user
+            try Self.setDisabled(db, disabled, userID: userID, environmentID: environmentID, actor: actor, now: now)
         }
+    }
+
+    static func setDisabled(
+        _ db: Database, _ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date
+    ) throws -> UserRecord {
+        guard var user = try fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
+        guard var entry = DirectoryRules.setDisabled(disabled, user: user, actor: actor) else { return user }
+        let timestamp = now.timeIntervalSince1970
+        try db.execute(cached: "UPDATE users SET disabled_at = ? WHERE id = ?", arguments: [disabled ? timestamp : nil, userID])
+        if DirectoryRules.revokesDevices(disabling: disabled) {
+            entry.revokedDevices = try revokeLiveDevices(db, userID: userID, now: timestamp)
+            try db.execute(cached: "DELETE FROM console_sessions WHERE user_id = ?", arguments: [userID])
+        }
+        try audit(db, environmentID: environmentID, entry, now: now)
+        user.disabled = disabled
+        return user
     }
 
     public func devices(userID: String, environmentID: String) async throws -> [DeviceRecord] {

@@ -24,7 +24,7 @@ extension SQLiteStore: ScimStore {
     }
 
     public func provisionScimUser(
-        email: String, profile: ScimProfile, environmentID: String, actor: String, now: Date
+        email: String, profile: ScimProfile, active: Bool, environmentID: String, actor: String, now: Date
     ) async throws -> ScimUserRecord {
         defer { realmFeed.signal() }
         return try await write { db in
@@ -39,27 +39,29 @@ extension SQLiteStore: ScimStore {
             if let entry = AuditRecord.scimUserProvisioned(actor: actor, userID: id, email: email, profile: profile, newcomer: known == nil) {
                 try Self.audit(db, environmentID: environmentID, entry, now: now)
             }
+            // A person taken back after a DELETE is disabled until the IdP says they are active.
+            _ = try Self.setDisabled(db, !active, userID: id, environmentID: environmentID, actor: actor, now: now)
             guard let record = try Self.fetchScimUser(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownUser }
             return record
         }
     }
 
     public func updateScimUser(
-        id: String, email: String, profile: ScimProfile, environmentID: String, actor: String, now: Date
+        id: String, email: String, profile: ScimProfile, active: Bool?, environmentID: String, actor: String, now: Date
     ) async throws -> ScimUserRecord {
         try await write { db in
             guard let old = try Self.fetchScimUser(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownUser }
-            guard let entry = AuditRecord.scimUserUpdated(
-                actor: actor, userID: id, from: (old.user.email, old.profile), to: (email, profile)
-            ) else { return old }
-            if email != old.user.email {
-                guard try String.fetchOne(
-                    db.cachedStatement(sql: "SELECT id FROM users WHERE environment_id = ? AND email = ?"), arguments: [environmentID, email]
-                ) == nil else { throw ScimError.uniqueness("Another user has this userName.") }
-                try db.execute(cached: "UPDATE users SET email = ? WHERE id = ?", arguments: [email, id])
+            if let entry = AuditRecord.scimUserUpdated(actor: actor, userID: id, from: (old.user.email, old.profile), to: (email, profile)) {
+                if email != old.user.email {
+                    guard try String.fetchOne(
+                        db.cachedStatement(sql: "SELECT id FROM users WHERE environment_id = ? AND email = ?"), arguments: [environmentID, email]
+                    ) == nil else { throw ScimError.uniqueness("Another user has this userName.") }
+                    try db.execute(cached: "UPDATE users SET email = ? WHERE id = ?", arguments: [email, id])
+                }
+                try Self.saveProfile(db, userID: id, profile: profile, now: now)
+                try Self.audit(db, environmentID: environmentID, entry, now: now)
             }
-            try Self.saveProfile(db, userID: id, profile: profile, now: now)
-            try Self.audit(db, environmentID: environmentID, entry, now: now)
+            if let active { _ = try Self.setDisabled(db, !active, userID: id, environmentID: environmentID, actor: actor, now: now) }
             guard let record = try Self.fetchScimUser(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownUser }
             return record
         }
@@ -71,6 +73,7 @@ extension SQLiteStore: ScimStore {
             try Self.saveProfile(db, userID: id, profile: old.profile, now: now)
             try db.execute(cached: "UPDATE scim_users SET removed_at = ? WHERE user_id = ?", arguments: [now.timeIntervalSince1970, id])
             try Self.audit(db, environmentID: environmentID, .userDeleted(actor: actor, userID: id, email: old.user.email), now: now)
+            _ = try Self.setDisabled(db, true, userID: id, environmentID: environmentID, actor: actor, now: now)
         }
     }
 
