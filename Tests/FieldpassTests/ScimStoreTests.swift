@@ -66,25 +66,28 @@ struct ScimStoreTests {
         }
     }
 
+    /// Role groups named "Leads" (or with the external id "oid-leads") make managers.
+    static let roles: RoleOfGroups = { keys in keys.contains("Chiefs") ? .admin : keys.contains("Leads") || keys.contains("oid-leads") ? .manager : nil }
+
     @Test(arguments: StoreKind.allCases) func groupsAreTeamsOrRoleGroupsWithMembers(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let person = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             let team = try await store.createTeam(name: "North", environmentID: "dev", actor: "scim", now: Date())
             let teamGroup = try await store.createScimGroup(
-                teamID: team.id, displayName: "North", externalID: "oid-north", environmentID: "dev", actor: "scim", now: Date()
+                teamID: team.id, displayName: "North", externalID: "oid-north", members: [person.user.id], roles: Self.roles,
+                environmentID: "dev", actor: "scim", now: Date()
             )
-            _ = try await store.addMember(userID: person.user.id, teamID: team.id, environmentID: "dev", actor: "scim", now: Date())
             let roleGroup = try await store.createScimGroup(
-                teamID: nil, displayName: "Leads", externalID: "oid-leads", environmentID: "dev", actor: "scim", now: Date()
+                teamID: nil, displayName: "Leads", externalID: "oid-leads", members: [person.user.id, person.user.id], roles: Self.roles,
+                environmentID: "dev", actor: "scim", now: Date()
             )
-            try await store.changeRoleGroupMembership(groupID: roleGroup.id, userID: person.user.id, member: true, environmentID: "dev", actor: "scim", now: Date())
-            try await store.changeRoleGroupMembership(groupID: roleGroup.id, userID: person.user.id, member: true, environmentID: "dev", actor: "scim", now: Date())
 
             #expect(teamGroup.id == team.id)
             #expect(try await store.scimGroup(id: team.id, environmentID: "dev")?.members == [person.user.id])
+            #expect(try await store.team(id: team.id, environmentID: "dev")?.members == [person.user.id])
             #expect(try await store.scimGroup(id: roleGroup.id, environmentID: "dev")?.members == [person.user.id])
-            #expect(try await Set(store.roleGroupKeys(userID: person.user.id, environmentID: "dev")) == ["Leads", "oid-leads"])
+            #expect(try await store.user(id: person.user.id, environmentID: "dev")?.role == .manager)
             let byName = try await store.scimGroups(environmentID: "dev", filter: ("displayName", "north"), offset: 0, limit: 10)
             #expect(byName.items.map(\.id) == [team.id])
             #expect(try await store.isScimManaged(userID: nil, teamID: team.id, environmentID: "dev"))
@@ -92,11 +95,12 @@ struct ScimStoreTests {
             #expect(try await store.scimGroups(environmentID: "other", filter: nil, offset: 0, limit: 10).total == 0)
 
             try await store.deleteTeam(id: team.id, environmentID: "dev", actor: "scim", now: Date())
-            try await store.deleteScimGroup(id: roleGroup.id, environmentID: "dev", actor: "scim", now: Date())
+            try await store.deleteScimGroup(id: roleGroup.id, roles: Self.roles, environmentID: "dev", actor: "scim", now: Date())
             #expect(try await store.scimGroups(environmentID: "dev", filter: nil, offset: 0, limit: 10).total == 0)
-            #expect(try await store.roleGroupKeys(userID: person.user.id, environmentID: "dev").isEmpty)
             let actions = try await store.auditLog(environmentID: "dev", before: nil, limit: 20).map(\.action)
-            #expect(actions.filter { $0.hasPrefix("role_group.") } == ["role_group.delete", "role_group.add_member", "role_group.create"])
+            #expect(actions.filter { $0.hasPrefix("role_group.") } == [
+                "role_group.delete", "role_group.remove_member", "role_group.add_member", "role_group.create",
+            ])
         }
     }
 
@@ -104,20 +108,49 @@ struct ScimStoreTests {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let person = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
-            let group = try await store.createScimGroup(teamID: nil, displayName: "Leads", externalID: nil, environmentID: "dev", actor: "scim", now: Date())
-            try await store.changeRoleGroupMembership(groupID: group.id, userID: person.user.id, member: true, environmentID: "dev", actor: "scim", now: Date())
-            let roles: RoleOfGroups = { keys in keys.contains("Chiefs") ? .admin : keys.contains("Leads") ? .manager : nil }
+            let group = try await store.createScimGroup(
+                teamID: nil, displayName: "Leads", externalID: nil, members: [person.user.id], roles: Self.roles,
+                environmentID: "dev", actor: "scim", now: Date()
+            )
+            #expect(try await store.user(id: person.user.id, environmentID: "dev")?.role == .manager)
 
-            try await store.updateScimGroup(id: group.id, displayName: "Chiefs", externalID: nil, roles: roles, environmentID: "dev", actor: "scim", now: Date())
+            _ = try await store.saveScimGroup(
+                id: group.id, displayName: "Chiefs", externalID: nil, members: group.members, roles: Self.roles,
+                environmentID: "dev", actor: "scim", now: Date()
+            )
             #expect(try await store.user(id: person.user.id, environmentID: "dev")?.role == .admin)
             // A rename to a name that maps to nothing keeps the role.
-            try await store.updateScimGroup(id: group.id, displayName: "Others", externalID: nil, roles: roles, environmentID: "dev", actor: "scim", now: Date())
+            _ = try await store.saveScimGroup(
+                id: group.id, displayName: "Others", externalID: nil, members: group.members, roles: Self.roles,
+                environmentID: "dev", actor: "scim", now: Date()
+            )
             #expect(try await store.user(id: person.user.id, environmentID: "dev")?.role == .admin)
             let changes = try await store.auditLog(environmentID: "dev", before: nil, limit: 20).filter { $0.action == "user.role" }
-            #expect(changes.map(\.actor) == ["scim"])
+            #expect(changes.map(\.actor) == ["scim", "scim"])
         }
     }
 
+    /// A member who is no person of the environment fails the whole change: the rename and
+    /// the other members with it.
+    @Test(arguments: StoreKind.allCases) func aGroupChangeIsWholeOrNothing(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let person = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
+            let stranger = try await store.ensureUser(email: "b@other.test", environmentID: "other", now: Date())
+            let group = try await store.createScimGroup(
+                teamID: nil, displayName: "Leads", externalID: nil, members: [], roles: Self.roles, environmentID: "dev", actor: "scim", now: Date()
+            )
+            await #expect(throws: DirectoryError.self) {
+                _ = try await store.saveScimGroup(
+                    id: group.id, displayName: "Chiefs", externalID: nil, members: [person.user.id, stranger.id], roles: Self.roles,
+                    environmentID: "dev", actor: "scim", now: Date()
+                )
+            }
+            let unchanged = try await store.scimGroup(id: group.id, environmentID: "dev")
+            #expect(unchanged?.displayName == "Leads" && unchanged?.members == [])
+            #expect(try await store.user(id: person.user.id, environmentID: "dev")?.role == .worker)
+        }
+    }
 
     /// One SCIM request is one transaction: a refused change of email takes the deactivation
     /// sent with it back too, and a person created inactive is never active.
@@ -170,5 +203,4 @@ struct ScimStoreTests {
             }
         }
     }
-
 }

@@ -32,26 +32,23 @@ struct ScimGroupsController: ScimResourceController {
         try await checkMembers(resource.members, call)
         let mappings = claimMappings.mappings(environmentID: environmentID)
         let now = Date()
-        let record: ScimGroupRecord
+        let (teamID, displayName): (String?, String)
         if ScimGroupRules.isRoleGroup(displayName: resource.displayName, externalID: resource.externalID, mappings: mappings) {
             guard try await store.scimGroups(
                 environmentID: environmentID, filter: ("displayName", resource.displayName), offset: 0, limit: 1
             ).total == 0 else { throw ScimError.uniqueness("A group with this displayName exists already.") }
-            record = try await store.createScimGroup(
-                teamID: nil, displayName: resource.displayName, externalID: resource.externalID, environmentID: environmentID,
-                actor: ScimCall.actor, now: now
-            )
+            (teamID, displayName) = (nil, resource.displayName)
         } else {
             let team = try await teamNamed(resource.displayName, environmentID: environmentID, now: now)
             guard try await !store.isScimManaged(userID: nil, teamID: team.id, environmentID: environmentID) else {
                 throw ScimError.uniqueness("A group with this displayName exists already.")
             }
-            record = try await store.createScimGroup(
-                teamID: team.id, displayName: team.name, externalID: resource.externalID, environmentID: environmentID,
-                actor: ScimCall.actor, now: now
-            )
+            (teamID, displayName) = (team.id, team.name)
         }
-        let saved = try await setMembers(resource.members, of: record, call)
+        let saved = try await store.createScimGroup(
+            teamID: teamID, displayName: displayName, externalID: resource.externalID, members: resource.members,
+            roles: roles(environmentID), environmentID: environmentID, actor: ScimCall.actor, now: now
+        )
         return try ScimResponse.json(
             .object(ScimRepresentation.group(saved, baseURL: call.baseURL)), status: .created, location: "\(call.baseURL)/Groups/\(saved.id)"
         )
@@ -77,12 +74,12 @@ struct ScimGroupsController: ScimResourceController {
         if let teamID = record.teamID {
             try await store.deleteTeam(id: teamID, environmentID: environmentID, actor: ScimCall.actor, now: now)
         } else {
-            _ = try await setMembers([], of: record, call)
-            try await store.deleteScimGroup(id: record.id, environmentID: environmentID, actor: ScimCall.actor, now: now)
+            try await store.deleteScimGroup(id: record.id, roles: roles(environmentID), environmentID: environmentID, actor: ScimCall.actor, now: now)
         }
         return Response(status: .noContent)
     }
 
+    /// PUT and PATCH alike: the whole group as it should be, stored in one transaction.
     private func save(_ resource: ScimGroupResource, over current: ScimGroupRecord, _ call: ScimCall) async throws -> Response {
         let environmentID = call.environment.id
         try await checkMembers(resource.members, call)
@@ -91,45 +88,17 @@ struct ScimGroupsController: ScimResourceController {
         guard isRoleGroup == (current.teamID == nil) else {
             throw ScimError.mutability("A group cannot change between a team and a role group; delete it and create it anew.")
         }
-        let now = Date()
-        if let teamID = current.teamID, resource.displayName != current.displayName {
-            _ = try await store.renameTeam(id: teamID, to: resource.displayName, environmentID: environmentID, actor: ScimCall.actor, now: now)
-        }
-        if resource.displayName != current.displayName || resource.externalID != current.externalID {
-            try await store.updateScimGroup(
-                id: current.id, displayName: resource.displayName, externalID: resource.externalID,
-                roles: { ScimGroupRules.role(groupKeys: $0, mappings: mappings) }, environmentID: environmentID, actor: ScimCall.actor, now: now
-            )
-        }
-        let saved = try await setMembers(resource.members, of: current, call)
+        let saved = try await store.saveScimGroup(
+            id: current.id, displayName: resource.displayName, externalID: resource.externalID, members: resource.members,
+            roles: roles(environmentID), environmentID: environmentID, actor: ScimCall.actor, now: Date()
+        )
         return try ScimResponse.json(.object(ScimRepresentation.group(saved, baseURL: call.baseURL)))
     }
 
-    /// Makes `wanted` the group's members, and sets the role of everyone whose role groups changed.
-    private func setMembers(_ wanted: [String], of group: ScimGroupRecord, _ call: ScimCall) async throws -> ScimGroupRecord {
-        let (environmentID, now) = (call.environment.id, Date())
-        let (added, removed) = ScimGroupRules.membershipChanges(current: group.members, wanted: wanted)
-        for (userID, member) in added.map({ ($0, true) }) + removed.map({ ($0, false) }) {
-            if let teamID = group.teamID {
-                _ = try await store.changeMembership(
-                    userID: userID, teamID: teamID, environmentID: environmentID, actor: ScimCall.actor, now: now, member: member
-                )
-            } else {
-                try await store.changeRoleGroupMembership(
-                    groupID: group.id, userID: userID, member: member, environmentID: environmentID, actor: ScimCall.actor, now: now
-                )
-                try await updateRole(userID: userID, call)
-            }
-        }
-        guard let saved = try await store.scimGroup(id: group.id, environmentID: environmentID) else { throw ScimError.notFound("No such group.") }
-        return saved
-    }
-
-    private func updateRole(userID: String, _ call: ScimCall) async throws {
-        let environmentID = call.environment.id
-        let keys = try await store.roleGroupKeys(userID: userID, environmentID: environmentID)
-        guard let role = ScimGroupRules.role(groupKeys: keys, mappings: claimMappings.mappings(environmentID: environmentID)) else { return }
-        _ = try await store.setRole(role, userID: userID, environmentID: environmentID, actor: ScimCall.actor, now: Date())
+    /// The role a member of role groups with these names and external ids gets.
+    private func roles(_ environmentID: String) -> RoleOfGroups {
+        let mappings = claimMappings.mappings(environmentID: environmentID)
+        return { ScimGroupRules.role(groupKeys: $0, mappings: mappings) }
     }
 
     /// Every member must be a person SCIM lists in this environment; otherwise nothing changes.

@@ -13,6 +13,12 @@ package enum ScimGroupRules {
         mappings.roles?.role(for: keys)
     }
 
+    /// Whose role a change of a role group may change, in id order: after a rename (of its
+    /// name or external id) everyone in it before or after, else who joined or left.
+    package static func roleReview(current: [String], added: [String], removed: [String], renamed: Bool) -> [String] {
+        Set(renamed ? current + added : added + removed).sorted()
+    }
+
     /// Who joins and who leaves when a group's members become `wanted`.
     package static func membershipChanges(current: [String], wanted: [String]) -> (added: [String], removed: [String]) {
         let currentSet = Set(current), wantedSet = Set(wanted)

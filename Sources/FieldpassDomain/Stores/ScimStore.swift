@@ -32,21 +32,26 @@ public protocol ScimStore: Sendable {
     /// Groups by creation, with `filter` (`displayName`, `externalId` or `id` equal to a value).
     func scimGroups(environmentID: String, filter: (attribute: String, value: String)?, offset: Int, limit: Int) async throws -> ScimPage<ScimGroupRecord>
     func scimGroup(id: String, environmentID: String) async throws -> ScimGroupRecord?
-    /// Records a group: a team's (`teamID`, which becomes its id) or a role group's.
-    func createScimGroup(teamID: String?, displayName: String, externalID: String?, environmentID: String, actor: String, now: Date) async throws -> ScimGroupRecord
-    /// Sets a group's name and external id (a team's name is renamed through the directory).
-    /// A role group's members then get, in the same transaction, the role that `roles` gives
-    /// their role groups' names and external ids as they now are (`nil` keeps a role), each
-    /// change audited with `actor`: a role group means its current name.
-    func updateScimGroup(
-        id: String, displayName: String, externalID: String?, roles: @escaping RoleOfGroups, environmentID: String, actor: String, now: Date
-    ) async throws
-    /// Forgets a role group (a team's group goes with its team).
-    func deleteScimGroup(id: String, environmentID: String, actor: String, now: Date) async throws
-    /// Adds or removes a person's membership of a role group.
-    func changeRoleGroupMembership(groupID: String, userID: String, member: Bool, environmentID: String, actor: String, now: Date) async throws
-    /// The names and external ids of the role groups the person is in.
-    func roleGroupKeys(userID: String, environmentID: String) async throws -> [String]
+    /// Records a group with its members, in one transaction: a team's (`teamID`, which becomes
+    /// its id) or a role group's, whose members get the role `roles` gives their role groups.
+    func createScimGroup(
+        teamID: String?, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
+        environmentID: String, actor: String, now: Date
+    ) async throws -> ScimGroupRecord
+    /// Makes a group's name, external id and members those given, in one transaction: a team
+    /// group's team is renamed and its members changed; a role group means its current name,
+    /// so after a rename every member, else everyone who joined or left, gets the role `roles`
+    /// gives their role groups (`nil` keeps a role). Each change is audited with `actor`.
+    /// Throws `DirectoryError.unknownTeam` for an unknown group, `unknownUser` for a member
+    /// who is no person of the environment.
+    func saveScimGroup(
+        id: String, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
+        environmentID: String, actor: String, now: Date
+    ) async throws -> ScimGroupRecord
+    /// Forgets a role group, its members leaving it (their roles following, as in
+    /// ``saveScimGroup(id:displayName:externalID:members:roles:environmentID:actor:now:)``), in
+    /// one transaction. A team's group goes with its team.
+    func deleteScimGroup(id: String, roles: @escaping RoleOfGroups, environmentID: String, actor: String, now: Date) async throws
     /// Whether SCIM provisioned the person (and lists them, or deleted them: only the IdP can
     /// bring them back, by creating them again), or a team is a SCIM group: what the admin API
     /// then leaves to the IdP.

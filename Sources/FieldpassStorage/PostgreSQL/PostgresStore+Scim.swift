@@ -134,9 +134,10 @@ extension PostgresStore: ScimStore {
     }
 
     public func createScimGroup(
-        teamID: String?, displayName: String, externalID: String?, environmentID: String, actor: String, now: Date
+        teamID: String?, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
+        environmentID: String, actor: String, now: Date
     ) async throws -> ScimGroupRecord {
-        try await write { connection in
+        let group = try await write { connection in
             let id = teamID ?? UUID().uuidString.lowercased()
             let timestamp = now.timeIntervalSince1970
             try await connection.execute(
@@ -153,36 +154,40 @@ extension PostgresStore: ScimStore {
             guard let group = try await Self.fetchScimGroup(connection, id: id, environmentID: environmentID) else {
                 throw DirectoryError.unknownTeam
             }
-            return group
-        }
-    }
-
-    public func updateScimGroup(
-        id: String, displayName: String, externalID: String?, roles: @escaping RoleOfGroups, environmentID: String, actor: String, now: Date
-    ) async throws {
-        try await write { connection in
-            try await connection.execute(
-                """
-                UPDATE scim_groups SET display_name = \(displayName), external_id = \(externalID), updated_at = \(now.timeIntervalSince1970)
-                WHERE id = \(id) AND environment_id = \(environmentID)
-                """
+            return try await Self.apply(
+                ScimGroupResource(displayName: displayName, externalID: externalID, members: members), to: group, roles: roles,
+                environmentID: environmentID, actor: actor, now: now, connection
             )
-            guard let group = try await Self.fetchScimGroup(connection, id: id, environmentID: environmentID), group.teamID == nil else {
-                return
-            }
-            // Members in id order, so that two such transactions lock people in the same order.
-            for member in group.members.sorted() {
-                guard let role = roles(try await Self.roleGroupKeys(connection, userID: member, environmentID: environmentID)) else { continue }
-                _ = try await Self.setRole(connection, role, userID: member, environmentID: environmentID, actor: actor, now: now)
-            }
         }
         await revocationsCaughtUp()
+        return group
     }
 
-    public func deleteScimGroup(id: String, environmentID: String, actor: String, now: Date) async throws {
-        try await write { connection in
-            guard let group = try await Self.fetchScimGroup(connection, id: id, environmentID: environmentID) else {
+    public func saveScimGroup(
+        id: String, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
+        environmentID: String, actor: String, now: Date
+    ) async throws -> ScimGroupRecord {
+        let group = try await write { connection in
+            guard let group = try await Self.lockScimGroup(connection, id: id, environmentID: environmentID) else {
                 throw DirectoryError.unknownTeam
+            }
+            return try await Self.apply(
+                ScimGroupResource(displayName: displayName, externalID: externalID, members: members), to: group, roles: roles,
+                environmentID: environmentID, actor: actor, now: now, connection
+            )
+        }
+        await revocationsCaughtUp()
+        return group
+    }
+
+    public func deleteScimGroup(id: String, roles: @escaping RoleOfGroups, environmentID: String, actor: String, now: Date) async throws {
+        try await write { connection in
+            guard let group = try await Self.lockScimGroup(connection, id: id, environmentID: environmentID) else {
+                throw DirectoryError.unknownTeam
+            }
+            if group.teamID == nil {
+                let emptied = ScimGroupResource(displayName: group.displayName, externalID: group.externalID, members: [])
+                _ = try await Self.apply(emptied, to: group, roles: roles, environmentID: environmentID, actor: actor, now: now, connection)
             }
             try await connection.execute("DELETE FROM scim_groups WHERE id = \(id)")
             if group.teamID == nil {
@@ -191,30 +196,76 @@ extension PostgresStore: ScimStore {
                 )
             }
         }
+        await revocationsCaughtUp()
     }
 
-    public func changeRoleGroupMembership(
-        groupID: String, userID: String, member: Bool, environmentID: String, actor: String, now: Date
-    ) async throws {
-        try await write { connection in
-            guard try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) != nil else {
-                throw DirectoryError.unknownUser
+    /// The group, its row locked until the transaction ends: two changes of one group run one
+    /// after the other, each seeing the members the other left.
+    private static func lockScimGroup(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> ScimGroupRecord? {
+        guard try await connection.value(
+            "SELECT id FROM scim_groups WHERE id = \(id) AND environment_id = \(environmentID) FOR UPDATE", as: String.self
+        ) != nil else { return nil }
+        return try await fetchScimGroup(connection, id: id, environmentID: environmentID)
+    }
+
+    /// Makes the stored `group` what `resource` says (see ``saveScimGroup(id:displayName:externalID:members:roles:environmentID:actor:now:)``).
+    private static func apply(
+        _ resource: ScimGroupResource, to group: ScimGroupRecord, roles: RoleOfGroups, environmentID: String, actor: String, now: Date,
+        _ connection: PostgresConnection
+    ) async throws -> ScimGroupRecord {
+        let renamed = resource.displayName != group.displayName || resource.externalID != group.externalID
+        if renamed {
+            if let teamID = group.teamID, resource.displayName != group.displayName {
+                _ = try await renameTeam(connection, id: teamID, to: resource.displayName, environmentID: environmentID, actor: actor, now: now)
             }
-            let changed = try await connection.rows(
-                member
-                    ? "INSERT INTO scim_group_members (group_id, user_id) VALUES (\(groupID), \(userID)) ON CONFLICT DO NOTHING RETURNING 1"
-                    : "DELETE FROM scim_group_members WHERE group_id = \(groupID) AND user_id = \(userID) RETURNING 1"
-            )
-            guard !changed.isEmpty else { return }
-            try await Self.audit(
-                connection, environmentID: environmentID,
-                .roleGroupMembership(actor: actor, groupID: groupID, userID: userID, member: member), now: now
+            try await connection.execute(
+                """
+                UPDATE scim_groups SET display_name = \(resource.displayName), external_id = \(resource.externalID),
+                    updated_at = \(now.timeIntervalSince1970)
+                WHERE id = \(group.id)
+                """
             )
         }
+        let (added, removed) = ScimGroupRules.membershipChanges(current: group.members, wanted: resource.members)
+        // People in id order, so that two such transactions lock them in the same order.
+        for (userID, member) in (added.map({ ($0, true) }) + removed.map({ ($0, false) })).sorted(by: { $0.0 < $1.0 }) {
+            if let teamID = group.teamID {
+                _ = try await changeMembership(
+                    connection, userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: member
+                )
+            } else {
+                try await changeRoleGroupMembership(
+                    connection, groupID: group.id, userID: userID, member: member, environmentID: environmentID, actor: actor, now: now
+                )
+            }
+        }
+        if group.teamID == nil {
+            for userID in ScimGroupRules.roleReview(current: group.members, added: added, removed: removed, renamed: renamed) {
+                guard let role = roles(try await roleGroupKeys(connection, userID: userID, environmentID: environmentID)) else { continue }
+                _ = try await setRole(connection, role, userID: userID, environmentID: environmentID, actor: actor, now: now)
+            }
+        }
+        guard let saved = try await fetchScimGroup(connection, id: group.id, environmentID: environmentID) else {
+            throw DirectoryError.unknownTeam
+        }
+        return saved
     }
 
-    public func roleGroupKeys(userID: String, environmentID: String) async throws -> [String] {
-        try await read { connection in try await Self.roleGroupKeys(connection, userID: userID, environmentID: environmentID) }
+    private static func changeRoleGroupMembership(
+        _ connection: PostgresConnection, groupID: String, userID: String, member: Bool, environmentID: String, actor: String, now: Date
+    ) async throws {
+        guard try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) != nil else {
+            throw DirectoryError.unknownUser
+        }
+        let changed = try await connection.rows(
+            member
+                ? "INSERT INTO scim_group_members (group_id, user_id) VALUES (\(groupID), \(userID)) ON CONFLICT DO NOTHING RETURNING 1"
+                : "DELETE FROM scim_group_members WHERE group_id = \(groupID) AND user_id = \(userID) RETURNING 1"
+        )
+        guard !changed.isEmpty else { return }
+        try await audit(
+            connection, environmentID: environmentID, .roleGroupMembership(actor: actor, groupID: groupID, userID: userID, member: member), now: now
+        )
     }
 
     static func roleGroupKeys(_ connection: PostgresConnection, userID: String, environmentID: String) async throws -> [String] {

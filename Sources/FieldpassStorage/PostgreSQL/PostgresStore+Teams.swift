@@ -61,27 +61,31 @@ extension PostgresStore {
 
     public func renameTeam(id: String, to name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
         let team = try await write { connection in
-            let team = try await Self.requireTeam(connection, id: id, environmentID: environmentID, forUpdate: true)
-            guard team.name != name else { return team }
-            // As in SQLite, the team's own name counts too: a change of case only is refused.
-            guard try await Self.teamID(connection, named: name, environmentID: environmentID) == nil else {
-                throw DirectoryError.teamNameTaken
-            }
-            do {
-                try await connection.execute("UPDATE teams SET name = \(name) WHERE id = \(id)")
-            } catch let error as PSQLError where Self.isUniqueViolation(error) {
-                // The name was taken by a transaction that committed after the check above.
-                throw DirectoryError.teamNameTaken
-            }
-            try await Self.audit(
-                connection, environmentID: environmentID, .teamRenamed(actor: actor, teamID: id, from: team.name, to: name), now: now
-            )
-            // Each member's reach carries the team's name.
-            for member in team.members { try await Self.announce(.user(id: member), on: connection) }
-            return try await Self.requireTeam(connection, id: id, environmentID: environmentID)
+            try await Self.renameTeam(connection, id: id, to: name, environmentID: environmentID, actor: actor, now: now)
         }
         await revocationsCaughtUp()
         return team
+    }
+
+    static func renameTeam(
+        _ connection: PostgresConnection, id: String, to name: String, environmentID: String, actor: String, now: Date
+    ) async throws -> TeamRecord {
+        let team = try await requireTeam(connection, id: id, environmentID: environmentID, forUpdate: true)
+        guard team.name != name else { return team }
+        // As in SQLite, the team's own name counts too: a change of case only is refused.
+        guard try await teamID(connection, named: name, environmentID: environmentID) == nil else {
+            throw DirectoryError.teamNameTaken
+        }
+        do {
+            try await connection.execute("UPDATE teams SET name = \(name) WHERE id = \(id)")
+        } catch let error as PSQLError where isUniqueViolation(error) {
+            // The name was taken by a transaction that committed after the check above.
+            throw DirectoryError.teamNameTaken
+        }
+        try await audit(connection, environmentID: environmentID, .teamRenamed(actor: actor, teamID: id, from: team.name, to: name), now: now)
+        // Each member's reach carries the team's name.
+        for member in team.members { try await announce(.user(id: member), on: connection) }
+        return try await requireTeam(connection, id: id, environmentID: environmentID)
     }
 
     public func deleteTeam(id: String, environmentID: String, actor: String, now: Date) async throws {
@@ -99,32 +103,37 @@ extension PostgresStore {
         userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool
     ) async throws -> TeamRecord {
         let team = try await write { connection in
-            // The person first, then the team (always in this order, so that no two transactions
-            // deadlock on them): a membership change waits for the person's other changes and
-            // for the team's rename or deletion. An unknown team is still reported before an
-            // unknown user, as in SQLite.
-            let user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true)
-            let team = try await Self.requireTeam(connection, id: teamID, environmentID: environmentID, forUpdate: true)
-            guard user != nil else { throw DirectoryError.unknownUser }
-            guard team.members.contains(userID) != member else { return team }
-            if member {
-                try await connection.execute(
-                    """
-                    INSERT INTO team_members (team_id, user_id, added_at)
-                    VALUES (\(teamID), \(userID), \(now.timeIntervalSince1970))
-                    """
-                )
-            } else {
-                try await connection.execute("DELETE FROM team_members WHERE team_id = \(teamID) AND user_id = \(userID)")
-            }
-            try await Self.audit(
-                connection, environmentID: environmentID, .teamMembership(actor: actor, teamID: teamID, userID: userID, member: member), now: now
+            try await Self.changeMembership(
+                connection, userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: member
             )
-            try await Self.announce(.user(id: userID), on: connection)
-            return try await Self.requireTeam(connection, id: teamID, environmentID: environmentID)
         }
         await revocationsCaughtUp()
         return team
+    }
+
+    static func changeMembership(
+        _ connection: PostgresConnection, userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool
+    ) async throws -> TeamRecord {
+        // The person first, then the team (always in this order, so that no two transactions
+        // deadlock on them): a membership change waits for the person's other changes and
+        // for the team's rename or deletion. An unknown team is still reported before an
+        // unknown user, as in SQLite.
+        let user = try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true)
+        let team = try await requireTeam(connection, id: teamID, environmentID: environmentID, forUpdate: true)
+        guard user != nil else { throw DirectoryError.unknownUser }
+        guard team.members.contains(userID) != member else { return team }
+        if member {
+            try await connection.execute(
+                "INSERT INTO team_members (team_id, user_id, added_at) VALUES (\(teamID), \(userID), \(now.timeIntervalSince1970))"
+            )
+        } else {
+            try await connection.execute("DELETE FROM team_members WHERE team_id = \(teamID) AND user_id = \(userID)")
+        }
+        try await audit(
+            connection, environmentID: environmentID, .teamMembership(actor: actor, teamID: teamID, userID: userID, member: member), now: now
+        )
+        try await announce(.user(id: userID), on: connection)
+        return try await requireTeam(connection, id: teamID, environmentID: environmentID)
     }
 
     /// The team, or ``DirectoryError/unknownTeam``. With `forUpdate`, see ``fetchTeam(_:id:environmentID:forUpdate:)``.

@@ -98,7 +98,8 @@ extension SQLiteStore: ScimStore {
     }
 
     public func createScimGroup(
-        teamID: String?, displayName: String, externalID: String?, environmentID: String, actor: String, now: Date
+        teamID: String?, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
+        environmentID: String, actor: String, now: Date
     ) async throws -> ScimGroupRecord {
         try await write { db in
             let id = teamID ?? UUID().uuidString.lowercased()
@@ -114,29 +115,33 @@ extension SQLiteStore: ScimStore {
                 try Self.audit(db, environmentID: environmentID, .roleGroupCreated(actor: actor, groupID: id, name: displayName), now: now)
             }
             guard let group = try Self.fetchScimGroup(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownTeam }
-            return group
-        }
-    }
-
-    public func updateScimGroup(
-        id: String, displayName: String, externalID: String?, roles: @escaping RoleOfGroups, environmentID: String, actor: String, now: Date
-    ) async throws {
-        try await write { db in
-            try db.execute(
-                cached: "UPDATE scim_groups SET display_name = ?, external_id = ?, updated_at = ? WHERE id = ? AND environment_id = ?",
-                arguments: [displayName, externalID, now.timeIntervalSince1970, id, environmentID]
+            return try Self.apply(
+                ScimGroupResource(displayName: displayName, externalID: externalID, members: members), to: group, roles: roles,
+                environmentID: environmentID, actor: actor, now: now, db
             )
-            guard let group = try Self.fetchScimGroup(db, id: id, environmentID: environmentID), group.teamID == nil else { return }
-            for member in group.members {
-                guard let role = roles(try Self.roleGroupKeys(db, userID: member, environmentID: environmentID)) else { continue }
-                _ = try Self.setRole(db, role, userID: member, environmentID: environmentID, actor: actor, now: now)
-            }
         }
     }
 
-    public func deleteScimGroup(id: String, environmentID: String, actor: String, now: Date) async throws {
+    public func saveScimGroup(
+        id: String, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
+        environmentID: String, actor: String, now: Date
+    ) async throws -> ScimGroupRecord {
         try await write { db in
             guard let group = try Self.fetchScimGroup(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownTeam }
+            return try Self.apply(
+                ScimGroupResource(displayName: displayName, externalID: externalID, members: members), to: group, roles: roles,
+                environmentID: environmentID, actor: actor, now: now, db
+            )
+        }
+    }
+
+    public func deleteScimGroup(id: String, roles: @escaping RoleOfGroups, environmentID: String, actor: String, now: Date) async throws {
+        try await write { db in
+            guard let group = try Self.fetchScimGroup(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownTeam }
+            if group.teamID == nil {
+                let emptied = ScimGroupResource(displayName: group.displayName, externalID: group.externalID, members: [])
+                _ = try Self.apply(emptied, to: group, roles: roles, environmentID: environmentID, actor: actor, now: now, db)
+            }
             try db.execute(cached: "DELETE FROM scim_groups WHERE id = ?", arguments: [id])
             if group.teamID == nil {
                 try Self.audit(db, environmentID: environmentID, .roleGroupDeleted(actor: actor, groupID: id, name: group.displayName), now: now)
@@ -144,27 +149,52 @@ extension SQLiteStore: ScimStore {
         }
     }
 
-    public func changeRoleGroupMembership(
-        groupID: String, userID: String, member: Bool, environmentID: String, actor: String, now: Date
-    ) async throws {
-        try await write { db in
-            guard try Self.fetchUser(db, id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
-            let changed = try Row.fetchAll(
-                db,
-                sql: member
-                    ? "INSERT INTO scim_group_members (group_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING 1"
-                    : "DELETE FROM scim_group_members WHERE group_id = ? AND user_id = ? RETURNING 1",
-                arguments: [groupID, userID]
-            )
-            guard !changed.isEmpty else { return }
-            try Self.audit(
-                db, environmentID: environmentID, .roleGroupMembership(actor: actor, groupID: groupID, userID: userID, member: member), now: now
+    /// Makes the stored `group` what `resource` says (see ``saveScimGroup(id:displayName:externalID:members:roles:environmentID:actor:now:)``).
+    private static func apply(
+        _ resource: ScimGroupResource, to group: ScimGroupRecord, roles: RoleOfGroups, environmentID: String, actor: String, now: Date,
+        _ db: Database
+    ) throws -> ScimGroupRecord {
+        let renamed = resource.displayName != group.displayName || resource.externalID != group.externalID
+        if renamed {
+            if let teamID = group.teamID, resource.displayName != group.displayName {
+                _ = try renameTeam(db, id: teamID, to: resource.displayName, environmentID: environmentID, actor: actor, now: now)
+            }
+            try db.execute(
+                cached: "UPDATE scim_groups SET display_name = ?, external_id = ?, updated_at = ? WHERE id = ?",
+                arguments: [resource.displayName, resource.externalID, now.timeIntervalSince1970, group.id]
             )
         }
+        let (added, removed) = ScimGroupRules.membershipChanges(current: group.members, wanted: resource.members)
+        for (userID, member) in added.map({ ($0, true) }) + removed.map({ ($0, false) }) {
+            if let teamID = group.teamID {
+                _ = try changeMembership(db, userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: member)
+            } else {
+                try changeRoleGroupMembership(db, groupID: group.id, userID: userID, member: member, environmentID: environmentID, actor: actor, now: now)
+            }
+        }
+        if group.teamID == nil {
+            for userID in ScimGroupRules.roleReview(current: group.members, added: added, removed: removed, renamed: renamed) {
+                guard let role = roles(try roleGroupKeys(db, userID: userID, environmentID: environmentID)) else { continue }
+                _ = try setRole(db, role, userID: userID, environmentID: environmentID, actor: actor, now: now)
+            }
+        }
+        guard let saved = try fetchScimGroup(db, id: group.id, environmentID: environmentID) else { throw DirectoryError.unknownTeam }
+        return saved
     }
 
-    public func roleGroupKeys(userID: String, environmentID: String) async throws -> [String] {
-        try await pool.read { db in try Self.roleGroupKeys(db, userID: userID, environmentID: environmentID) }
+    private static func changeRoleGroupMembership(
+        _ db: Database, groupID: String, userID: String, member: Bool, environmentID: String, actor: String, now: Date
+    ) throws {
+        guard try fetchUser(db, id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
+        let changed = try Row.fetchAll(
+            db,
+            sql: member
+                ? "INSERT INTO scim_group_members (group_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING 1"
+                : "DELETE FROM scim_group_members WHERE group_id = ? AND user_id = ? RETURNING 1",
+            arguments: [groupID, userID]
+        )
+        guard !changed.isEmpty else { return }
+        try audit(db, environmentID: environmentID, .roleGroupMembership(actor: actor, groupID: groupID, userID: userID, member: member), now: now)
     }
 
     static func roleGroupKeys(_ db: Database, userID: String, environmentID: String) throws -> [String] {

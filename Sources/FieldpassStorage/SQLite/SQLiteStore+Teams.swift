@@ -28,16 +28,16 @@ extension SQLiteStore {
     }
 
     public func renameTeam(id: String, to name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
-        try await write { db in
-            let team = try Self.requireTeam(db, id: id, environmentID: environmentID)
-            guard team.name != name else { return team }
-            guard try Self.teamID(db, named: name, environmentID: environmentID) == nil else { throw DirectoryError.teamNameTaken }
-            try db.execute(cached: "UPDATE teams SET name = ? WHERE id = ?", arguments: [name, id])
-            try Self.audit(
-                db, environmentID: environmentID, .teamRenamed(actor: actor, teamID: id, from: team.name, to: name), now: now
-            )
-            return try Self.requireTeam(db, id: id, environmentID: environmentID)
-        }
+        try await write { db in try Self.renameTeam(db, id: id, to: name, environmentID: environmentID, actor: actor, now: now) }
+    }
+
+    static func renameTeam(_ db: Database, id: String, to name: String, environmentID: String, actor: String, now: Date) throws -> TeamRecord {
+        let team = try requireTeam(db, id: id, environmentID: environmentID)
+        guard team.name != name else { return team }
+        guard try teamID(db, named: name, environmentID: environmentID) == nil else { throw DirectoryError.teamNameTaken }
+        try db.execute(cached: "UPDATE teams SET name = ? WHERE id = ?", arguments: [name, id])
+        try audit(db, environmentID: environmentID, .teamRenamed(actor: actor, teamID: id, from: team.name, to: name), now: now)
+        return try requireTeam(db, id: id, environmentID: environmentID)
     }
 
     public func deleteTeam(id: String, environmentID: String, actor: String, now: Date) async throws {
@@ -52,22 +52,26 @@ extension SQLiteStore {
         userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool
     ) async throws -> TeamRecord {
         try await write { db in
-            let team = try Self.requireTeam(db, id: teamID, environmentID: environmentID)
-            guard try Self.fetchUser(db, id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
-            guard team.members.contains(userID) != member else { return team }
-            if member {
-                try db.execute(
-                    cached: "INSERT INTO team_members (team_id, user_id, added_at) VALUES (?, ?, ?)",
-                    arguments: [teamID, userID, now.timeIntervalSince1970]
-                )
-            } else {
-                try db.execute(cached: "DELETE FROM team_members WHERE team_id = ? AND user_id = ?", arguments: [teamID, userID])
-            }
-            try Self.audit(
-                db, environmentID: environmentID, .teamMembership(actor: actor, teamID: teamID, userID: userID, member: member), now: now
-            )
-            return try Self.requireTeam(db, id: teamID, environmentID: environmentID)
+            try Self.changeMembership(db, userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: member)
         }
+    }
+
+    static func changeMembership(
+        _ db: Database, userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool
+    ) throws -> TeamRecord {
+        let team = try requireTeam(db, id: teamID, environmentID: environmentID)
+        guard try fetchUser(db, id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
+        guard team.members.contains(userID) != member else { return team }
+        if member {
+            try db.execute(
+                cached: "INSERT INTO team_members (team_id, user_id, added_at) VALUES (?, ?, ?)",
+                arguments: [teamID, userID, now.timeIntervalSince1970]
+            )
+        } else {
+            try db.execute(cached: "DELETE FROM team_members WHERE team_id = ? AND user_id = ?", arguments: [teamID, userID])
+        }
+        try audit(db, environmentID: environmentID, .teamMembership(actor: actor, teamID: teamID, userID: userID, member: member), now: now)
+        return try requireTeam(db, id: teamID, environmentID: environmentID)
     }
 
     static func requireTeam(_ db: Database, id: String, environmentID: String) throws -> TeamRecord {
