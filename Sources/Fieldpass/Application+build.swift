@@ -97,7 +97,10 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     AdminUsersController(directory: store, policy: parts.policy, changes: parts.directoryChanges).addRoutes(to: admin)
     AdminOffboardingController(credentials: store, changes: parts.directoryChanges).addRoutes(to: admin)
     AdminTeamsController(directory: store, changes: parts.directoryChanges).addRoutes(to: admin)
-    IntegrationController(store: store, longPolls: parts.longPolls, realmPrefixes: configuration.realmPrefixes, readiness: parts.readiness)
+    IntegrationController(
+        store: store, longPolls: parts.longPolls, realmPrefixes: configuration.realmPrefixes, readiness: parts.readiness,
+        serviceAccounts: parts.serviceAccounts
+    )
         .addRoutes(to: authenticated("integration"))
     ScimRoutes.add(to: router, parts)
     ConsoleRoutes.add(to: router, signIn: limited(.confirmation), parts)

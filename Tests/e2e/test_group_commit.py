@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import hashlib
 import json
 import ssl
 import time
@@ -29,6 +30,8 @@ from typing import Any
 
 import httpx
 import pytest
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
@@ -63,7 +66,7 @@ DEVICE = {"name": "Pixel 8", "platform": "android"}
 # Only dev, with a service account to read the feed; no bootstrap admin, so nothing but the
 # burst adds realms.
 ENVIRONMENTS = (EnvironmentSpec("dev", (EMAIL_DOMAIN,), service_accounts=(DEV_BACKEND,)),)
-CURSOR_PREFIX = "rf1."
+CURSOR_PREFIX = "rf1.dev."
 
 
 @pytest.fixture(scope="module")
@@ -228,13 +231,19 @@ async def register_burst(base_url: str, emails: Sequence[str]) -> tuple[list[Out
 
 
 def feed_position(cursor: str) -> int:
-    """The feed position a cursor stands for. Cursors are opaque to an integration; the
-    test reads them (base64url of `rf1.<position>`, FeedCursor.swift) to tie the positions
-    positions of single entries (the cursor of a page of one) to the feed's order."""
+    """The feed position a cursor stands for. Cursors are opaque to an integration: sealed
+    with AES-256-GCM under a key of the account's secret (FeedCursor.swift). The test holds
+    the secret, so it opens them to tie the positions of single entries (the cursor of a
+    page of one) to the feed's order."""
     try:
-        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-    except (binascii.Error, UnicodeDecodeError):
-        pytest.fail(f"the feed cursor {cursor!r} is not base64url text")
+        box = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+    except (binascii.Error, ValueError):
+        pytest.fail(f"the feed cursor {cursor!r} is not base64url")
+    key = hashlib.sha256(b"fieldpass feed cursor v1" + hashlib.sha256(DEV_BACKEND.secret.encode()).digest()).digest()
+    try:
+        text = AESGCM(key).decrypt(box[:12], box[12:], None).decode()
+    except InvalidTag:
+        pytest.fail(f"the feed cursor {cursor!r} does not open with the backend's key")
     digits = text.removeprefix(CURSOR_PREFIX)
     assert text.startswith(CURSOR_PREFIX) and digits.isdigit(), f"unexpected feed cursor format {text!r}"
     return int(digits)

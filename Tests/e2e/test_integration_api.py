@@ -7,6 +7,8 @@ server with two environments (the `directory_server` fixture).
 
 from __future__ import annotations
 
+import base64
+import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -23,6 +25,8 @@ from helpers import (
     OTHER_BACKEND,
     OTHER_DOMAIN,
     FieldpassServer,
+    assert_api_error,
+    assert_json,
     IntegrationClient,
     assert_event,
     assert_silent,
@@ -221,6 +225,24 @@ def test_feed_never_shows_another_environments_realms(directory_server: Fieldpas
     assert dev_all and all(not e["email"].endswith("@" + OTHER_DOMAIN) for e in dev_all), dev_all
     assert other_all and all(e["email"].endswith("@" + OTHER_DOMAIN) for e in other_all), other_all
     assert not {e["realm_path"] for e in dev_all} & {e["realm_path"] for e in other_all}
+
+
+def test_a_cursor_tells_nothing_and_serves_only_the_account_it_was_given_to(directory_server: FieldpassServer) -> None:
+    """Feed positions are shared by every environment: a cursor must neither show one nor
+    let another company's backend, or a made-up value, probe how far the feed reaches."""
+    server = directory_server
+    with backend_client(server) as dev, backend_client(server, OTHER_BACKEND) as other:
+        _, dev_cursor = dev.drain()
+        _, other_cursor = other.drain()
+        events = assert_json(dev.http.get(f"{server.public_url}/integration/events", headers={"authorization": f"Bearer {dev.token}"}))
+        for cursor in [dev_cursor, other_cursor, events["cursor"], *(e["cursor"] for e in events["events"][:3])]:
+            raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+            assert not re.search(rb"\d{2,}", raw), f"a cursor shows a position: {raw!r}"
+        assert dev_cursor != dev.drain()[1], "two cursors for one position must differ (sealed anew)"
+        for foreign in (other_cursor, events["cursor"], base64.urlsafe_b64encode(b"rf1.1").decode().rstrip("=")):
+            assert_api_error(dev.feed_response(foreign), 400, "invalid_cursor")
+        assert_api_error(other.feed_response(dev_cursor), 400, "invalid_cursor")
+        assert dev.feed(dev_cursor)["realms"] == []
 
 
 def test_service_account_cannot_release_another_environments_realm(directory_server: FieldpassServer) -> None:

@@ -1,23 +1,46 @@
 import Tokens
 
 /// An integration feed's cursor: an opaque token the server issues, standing for a feed
-/// position. Each feed has its own prefix, so one feed's cursor is refused by the other.
-enum FeedCursor {
-    /// The realm feed's (`GET /integration/realms`).
-    static let realms = "rf1."
-    /// The lifecycle events feed's (`GET /integration/events`).
-    static let lifecycle = "le1."
-
-    static func encode(_ position: Int64, feed prefix: String = realms) -> String {
-        Crypto.base64URLEncode(Array((prefix + String(position)).utf8))
+/// position.
+///
+/// Positions are numbers of one sequence that every environment's writes share: a plain
+/// number would tell a backend how much the other companies did, and a made-up one whether
+/// the feed reaches that far. So a cursor is sealed (AES-256-GCM) under a key of the service
+/// account it was issued to, with its environment and feed inside: it shows nothing, and one
+/// made up, or issued to another account, environment or feed, does not open. The key comes
+/// from the account's secret, which every instance has; a new secret makes the old cursors
+/// invalid, and the backend starts again from the beginning of the feed.
+struct FeedCursor: Sendable {
+    enum Feed: String, Sendable {
+        /// `GET /integration/realms`.
+        case realms = "rf1"
+        /// `GET /integration/events`.
+        case lifecycle = "le1"
     }
 
-    /// The position, or `nil` for anything the server did not issue for this feed.
-    static func decode(_ cursor: String, feed prefix: String = realms) -> Int64? {
-        guard cursor.utf8.count <= 64, let bytes = Crypto.base64URLDecode(cursor),
-            let text = String(validating: bytes, as: UTF8.self), text.hasPrefix(prefix),
-            let position = Int64(text.dropFirst(prefix.count)), position >= 0
+    private let key: [UInt8]
+    private let environmentID: String
+
+    /// The cursors of the account whose secret has `secretDigest`, in its environment.
+    init(secretDigest: [UInt8], environmentID: String) {
+        key = Crypto.sha256(Array("fieldpass feed cursor v1".utf8) + secretDigest)
+        self.environmentID = environmentID
+    }
+
+    func encode(_ position: Int64, feed: Feed) throws -> String {
+        Crypto.base64URLEncode(try SealedBox.seal(Array(prefix(feed).utf8) + Array(String(position).utf8), key: key))
+    }
+
+    /// The position, or `nil` for anything the server did not issue to this account for this feed.
+    func decode(_ cursor: String, feed: Feed) -> Int64? {
+        guard cursor.utf8.count <= 200, let box = Crypto.base64URLDecode(cursor), let opened = SealedBox.open(box, key: key),
+            let text = String(validating: opened, as: UTF8.self), text.hasPrefix(prefix(feed)),
+            let position = Int64(text.dropFirst(prefix(feed).count)), position >= 0
         else { return nil }
         return position
+    }
+
+    private func prefix(_ feed: Feed) -> String {
+        "\(feed.rawValue).\(environmentID)."
     }
 }

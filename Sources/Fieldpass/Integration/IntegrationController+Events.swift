@@ -26,9 +26,9 @@ extension IntegrationController {
                 case at, user, team, device, reason, before, after
             }
 
-            init(_ entry: LifecycleFeedEntry) {
+            init(_ entry: LifecycleFeedEntry, cursors: FeedCursor) throws {
                 let event = entry.event
-                cursor = FeedCursor.encode(entry.position, feed: FeedCursor.lifecycle)
+                cursor = try cursors.encode(entry.position, feed: .lifecycle)
                 type = event.type.rawValue
                 environment = entry.environmentID
                 actor = event.actor
@@ -48,10 +48,10 @@ extension IntegrationController {
     }
 
     @Sendable func lifecycleEvents(_ request: Request, context: IdentifiedRequestContext) async throws -> EventsPage {
-        _ = try context.identity.requireServiceAccount()
+        let cursors = try cursors(context.identity)
         let query = request.uri.queryParameters
         let (limit, wait) = try Self.pageSize(request)
-        let position = try await startPosition(cursor: query.get("cursor"), feed: FeedCursor.lifecycle) {
+        let position = try await startPosition(cursor: query.get("cursor"), cursors: cursors, feed: .lifecycle) {
             try await store.lifecycleFeedPosition()
         }
         let environmentID = context.identity.environmentID
@@ -59,8 +59,8 @@ extension IntegrationController {
             try await store.lifecycleEvents(environmentID: environmentID, after: position, limit: limit)
         }
         return EventsPage(
-            events: entries.map(EventsPage.Event.init),
-            cursor: FeedCursor.encode(entries.last?.position ?? position, feed: FeedCursor.lifecycle)
+            events: try entries.map { try EventsPage.Event($0, cursors: cursors) },
+            cursor: try cursors.encode(entries.last?.position ?? position, feed: .lifecycle)
         )
     }
 }

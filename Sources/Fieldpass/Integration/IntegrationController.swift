@@ -14,6 +14,8 @@ struct IntegrationController: Sendable {
     /// A draining instance answers its long-polls at their next look, so that they do not
     /// hold its shutdown up.
     let readiness: Readiness
+    /// Whose cursors are whose (see ``FeedCursor``).
+    let serviceAccounts: ServiceAccountDirectory
 
     /// Longest long-poll, so no request holds a connection for long.
     static let maxWaitSeconds = 30
@@ -46,30 +48,38 @@ struct IntegrationController: Sendable {
         var cursor: String
 
         /// The page of `entries`, whose cursor is past the last of them (or still `after`).
-        init(entries: [RealmFeedEntry], after position: Int64, prefixes: RealmPrefixes, environmentID: String) {
+        init(entries: [RealmFeedEntry], after position: Int64, cursors: FeedCursor, prefixes: RealmPrefixes, environmentID: String) throws {
             realms = entries.map {
                 .init(
                     realmPath: prefixes.outward($0.realmPath, environmentID: environmentID), userID: $0.userID, email: $0.email, initialized: $0.initialized,
                     signedIn: $0.signedIn, createdAt: $0.createdAt
                 )
             }
-            cursor = FeedCursor.encode(entries.last?.feedSeq ?? position)
+            cursor = try cursors.encode(entries.last?.feedSeq ?? position, feed: .realms)
         }
     }
 
     @Sendable func feed(_ request: Request, context: IdentifiedRequestContext) async throws -> FeedPage {
-        _ = try context.identity.requireServiceAccount()
+        let cursors = try cursors(context.identity)
         let query = request.uri.queryParameters
         let initialized = try QueryValue.flag(query.get("initialized"), name: "initialized")
         let (limit, wait) = try Self.pageSize(request)
-        let position = try await startPosition(cursor: query.get("cursor"), feed: FeedCursor.realms) {
+        let position = try await startPosition(cursor: query.get("cursor"), cursors: cursors, feed: .realms) {
             try await store.realmFeedPosition()
         }
         let environmentID = context.identity.environmentID
         let entries = try await longPoll(wait: wait, environmentID: environmentID, signal: store.realmFeed) {
             try await store.realmFeed(environmentID: environmentID, after: position, initialized: initialized, limit: limit)
         }
-        return FeedPage(entries: entries, after: position, prefixes: realmPrefixes, environmentID: environmentID)
+        return try FeedPage(entries: entries, after: position, cursors: cursors, prefixes: realmPrefixes, environmentID: environmentID)
+    }
+
+    /// The calling service account's cursors; 403 for anyone else.
+    func cursors(_ identity: Identity) throws -> FeedCursor {
+        guard let cursors = serviceAccounts.feedCursor(accountID: try identity.requireServiceAccount()) else {
+            throw APIError(.forbidden, AuthErrorCode.forbidden, "This service account can no longer sign in.")
+        }
+        return cursors
     }
 
     /// The entries `read` finds, waiting up to `wait` seconds for a first one: woken by
@@ -109,11 +119,11 @@ struct IntegrationController: Sendable {
     }
 
     /// Where a page starts: after the cursor's position, or at the feed's beginning.
-    func startPosition(cursor: String?, feed: String, end: () async throws -> Int64) async throws -> Int64 {
+    func startPosition(cursor: String?, cursors: FeedCursor, feed: FeedCursor.Feed, end: () async throws -> Int64) async throws -> Int64 {
         guard let cursor else { return 0 }
-        // A position beyond the feed's end was not issued here (another database, or made
-        // up) and would silently skip entries written later.
-        guard let decoded = FeedCursor.decode(cursor, feed: feed), try await decoded <= end() else {
+        // A position beyond the feed's end was not issued here (another database) and would
+        // silently skip entries written later.
+        guard let decoded = cursors.decode(cursor, feed: feed), try await decoded <= end() else {
             throw APIError(.badRequest, IntegrationErrorCode.invalidCursor, "cursor must be a value this server returned.")
         }
         return decoded

@@ -26,6 +26,11 @@ struct ServiceAccountDirectory: Sendable {
         self.accounts = accounts
     }
 
+    /// The feed cursors of an account (see ``FeedCursor``); `nil` for one that cannot sign in.
+    func feedCursor(accountID: String) -> FeedCursor? {
+        accounts[accountID].map { FeedCursor(secretDigest: $0.secretDigest, environmentID: $0.environmentID) }
+    }
+
     /// Environment id by account id, for token checks.
     var environments: [String: String] { accounts.mapValues(\.environmentID) }
 
