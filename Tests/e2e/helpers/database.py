@@ -99,7 +99,11 @@ class PostgresDatabase:
         env = {**os.environ, "PGCONNECT_TIMEOUT": str(connect_timeout)}
         if self.password is not None:
             env["PGPASSWORD"] = self.password
-        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=connect_timeout + 30, check=True)
+        result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=connect_timeout + 30)
+        if result.returncode != 0:
+            # Say why: a bare exit status hid the cause of a createdb that failed once in a clean run.
+            raise ClientFailed(result.returncode, command, result.stdout, result.stderr)
+        return result
 
     def with_database(self, name: str) -> PostgresDatabase:
         parts = urlsplit(self.url)
@@ -124,6 +128,13 @@ class PostgresDatabase:
             return
         if self in CREATED:
             CREATED.remove(self)
+
+
+class ClientFailed(subprocess.CalledProcessError):
+    """A PostgreSQL client program that failed, with what it said on stderr."""
+
+    def __str__(self) -> str:
+        return f"{super().__str__()}: {(self.stderr or '').strip()[-2000:]}"
 
 
 # Databases this test run created and has not dropped yet.
