@@ -33,7 +33,7 @@ struct ConcurrentCommitTests {
                 // store's deadline is for its own operations, not for how long this one stays open.
                 let settings = try #require(environment.configuration.storage.postgres)
                 let feedWriter = Task {
-                    try await Self.withConnection(settings) { connection in
+                    try await PostgresEndpoint(settings: settings).withConnection(logger: Logger(label: "test")) { connection in
                         try await connection.execute("BEGIN")
                         _ = try await PostgresStore.findOrCreateUser(connection, email: "open@example.com", environmentID: "dev", now: 0)
                         beganSignal.yield()
@@ -60,22 +60,6 @@ struct ConcurrentCommitTests {
                 let positions = try await second.realmFeed(environmentID: "dev", after: start, initialized: nil, limit: 1000).map(\.feedSeq)
                 #expect(positions == Array((start + 1)...(start + 201)))
             }
-        }
-    }
-
-    private static func withConnection<T>(_ settings: PostgresSettings, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        let configuration = PostgresConnection.Configuration(
-            host: settings.host, port: settings.port, username: settings.username, password: settings.password,
-            database: settings.database, tls: .disable
-        )
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: 2, logger: Logger(label: "test"))
-        do {
-            let result = try await body(connection)
-            try await connection.close()
-            return result
-        } catch {
-            try? await connection.close()
-            throw error
         }
     }
 

@@ -47,7 +47,7 @@ struct ScimGroupsController: ScimResourceController {
         }
         let saved = try await store.createScimGroup(
             teamID: teamID, displayName: displayName, externalID: resource.externalID, members: resource.members,
-            roles: roles(environmentID), environmentID: environmentID, actor: ScimCall.actor, now: now
+            roles: roles(mappings), environmentID: environmentID, actor: ScimCall.actor, now: now
         )
         return try ScimResponse.json(
             .object(ScimRepresentation.group(saved, baseURL: call.baseURL)), status: .created, location: "\(call.baseURL)/Groups/\(saved.id)"
@@ -74,7 +74,8 @@ struct ScimGroupsController: ScimResourceController {
         if let teamID = record.teamID {
             try await store.deleteTeam(id: teamID, environmentID: environmentID, actor: ScimCall.actor, now: now)
         } else {
-            try await store.deleteScimGroup(id: record.id, roles: roles(environmentID), environmentID: environmentID, actor: ScimCall.actor, now: now)
+            let mappings = claimMappings.mappings(environmentID: environmentID)
+            try await store.deleteScimGroup(id: record.id, roles: roles(mappings), environmentID: environmentID, actor: ScimCall.actor, now: now)
         }
         return Response(status: .noContent)
     }
@@ -90,15 +91,14 @@ struct ScimGroupsController: ScimResourceController {
         }
         let saved = try await store.saveScimGroup(
             id: current.id, displayName: resource.displayName, externalID: resource.externalID, members: resource.members,
-            roles: roles(environmentID), environmentID: environmentID, actor: ScimCall.actor, now: Date()
+            roles: roles(mappings), environmentID: environmentID, actor: ScimCall.actor, now: Date()
         )
         return try ScimResponse.json(.object(ScimRepresentation.group(saved, baseURL: call.baseURL)))
     }
 
     /// The role a member of role groups with these names and external ids gets.
-    private func roles(_ environmentID: String) -> RoleOfGroups {
-        let mappings = claimMappings.mappings(environmentID: environmentID)
-        return { ScimGroupRules.role(groupKeys: $0, mappings: mappings) }
+    private func roles(_ mappings: ClaimMappings) -> RoleOfGroups {
+        { ScimGroupRules.role(groupKeys: $0, mappings: mappings) }
     }
 
     /// Every member must be a person SCIM lists in this environment; otherwise nothing changes.
