@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "FieldpassDomain", targets: ["FieldpassDomain"]),
         .library(name: "FieldpassStorage", targets: ["FieldpassStorage"]),
         .library(name: "Tokens", targets: ["Tokens"]),
+        // For the app: Foundation only, so adding it pulls in nothing of the server.
+        .library(name: "FieldpassDevice", targets: ["FieldpassDevice"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -95,15 +97,20 @@ let package = Package(
             resources: [.embedInCode("OpenAPI/openapi.json"), .embedInCode("Console/Assets")],
             swiftSettings: swiftSettings
         ),
+        // The device's half of the protocol, for apps: register, follow events, keep tokens.
+        .target(
+            name: "FieldpassDevice",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "FieldpassCLI",
             dependencies: [
                 "Fieldpass",
+                "FieldpassDevice",
                 "FieldpassDomain",
                 "FieldpassStorage",
                 "Tokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),

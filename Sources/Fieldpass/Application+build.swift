@@ -81,6 +81,8 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
         .addRoutes(to: limited(.authCallback))
     EventSocketController(store: store, hub: parts.hub, limits: configuration.sessions.socketLimits)
         .addRoutes(to: limited(.events))
+    EventPollController(store: store, hub: parts.hub, limits: configuration.sessions.socketLimits, readiness: parts.readiness)
+        .addRoutes(to: limited(.events))
 
     TokenEndpointController(directory: store, credentials: store, serviceAccounts: parts.serviceAccounts, tokenIssuer: parts.tokenIssuer)
         .addRoutes(to: limited(.token))

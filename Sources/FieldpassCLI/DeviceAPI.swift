@@ -4,33 +4,9 @@ import Foundation
 import NIOCore
 import Tokens
 
-/// The two HTTP calls a device makes: register, and fetch the JWKS to check its token.
+/// The JWKS, fetched to check a device's token as a sync server would.
 struct DeviceAPI: Sendable {
     let base: String
-
-    struct APIErrorBody: Decodable {
-        var error: String
-        var errorDescription: String?
-
-        enum CodingKeys: String, CodingKey {
-            case error
-            case errorDescription = "error_description"
-        }
-    }
-
-    func register(email: String, deviceName: String) async throws -> RegistrationResponse {
-        var request = HTTPClientRequest(url: base + "/register_device")
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        let body: [String: Any] = ["email": email, "device": ["name": deviceName, "platform": "cli"]]
-        request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
-        let (status, data) = try await send(request)
-        guard status == 201 else {
-            let problem = try? JSONDecoder().decode(APIErrorBody.self, from: data)
-            throw CommandFailure("registration failed (HTTP \(status)): \(problem?.error ?? "unknown") \(problem?.errorDescription ?? "")")
-        }
-        return try JSONDecoder().decode(RegistrationResponse.self, from: data)
-    }
 
     func keySet() async throws -> JWKSet {
         let (status, data) = try await send(HTTPClientRequest(url: base + "/.well-known/jwks.json"))

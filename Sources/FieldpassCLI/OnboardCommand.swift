@@ -1,13 +1,10 @@
 import ArgumentParser
-import AsyncHTTPClient
+import FieldpassDevice
 import Foundation
-import HummingbirdWSClient
-import Logging
-import NIOCore
-import Tokens
 
-/// `fieldpass onboard EMAIL`: a real device. It registers, prints the login URL, shows each
-/// event as it arrives and exits non-zero when the sign-in fails or the session expires.
+/// `fieldpass onboard EMAIL`: a real device, built on ``FieldpassClient`` as an app is. It
+/// registers, prints the login URL, shows each event as it arrives and exits non-zero when
+/// the sign-in fails or the session expires.
 struct OnboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "onboard", abstract: "Onboard a device as a field worker's app would."
@@ -22,24 +19,36 @@ struct OnboardCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Device name sent at registration.")
     var deviceName = "fieldpass-cli"
 
+    @Option(name: .long, help: "Keep the device's tokens in this file (mode 0600), as an app keeps them; by default they are forgotten on exit.")
+    var tokenFile: String?
+
     @Flag(name: .long, help: "Also print the access token, e.g. to call the admin API with it.")
     var showToken = false
 
     func run() async throws {
-        let base = server.hasSuffix("/") ? String(server.dropLast()) : server
-        let registration = try await DeviceAPI(base: base).register(email: email, deviceName: deviceName)
-        Console.line("Session registered; it expires in \(registration.expiresIn) s.")
-        Console.line("Code: \(registration.userCode)")
-        Console.line("Login URL: \(registration.loginURL)")
-        Console.line("Open the login URL in a browser, check that it shows the code above, and sign in. Waiting for events…")
-        let progress = OnboardingProgress(api: DeviceAPI(base: base), showToken: showToken)
-        let client = WebSocketClient(url: registration.websocketURL, logger: Logger(label: "fieldpass.onboard")) { inbound, _, _ in
-            for try await message in inbound.messages(maxSize: 1 << 20) {
-                guard case .text(let text) = message else { continue }
-                try await progress.handle(frame: text)
-            }
+        guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https" else {
+            throw CommandFailure("--server must be an http(s) URL, not '\(server)'")
         }
-        try await client.run()
-        guard await progress.succeeded else { throw ExitCode.failure }
+        let store: any TokenStore = tokenFile.map { FileTokenStore(path: $0) } ?? MemoryTokenStore()
+        let client = FieldpassClient(server: url, store: store)
+        let onboarding: Onboarding
+        do {
+            onboarding = try await client.register(email: email, device: DeviceInfo(name: deviceName, platform: "cli"))
+        } catch {
+            throw CommandFailure("registration failed: \(OnboardingProgress.explain(error, server: server))")
+        }
+        Console.line("Session registered; it expires in \(Int(onboarding.expiresAt.timeIntervalSinceNow.rounded())) s.")
+        Console.line("Code: \(onboarding.userCode)")
+        Console.line("Login URL: \(onboarding.loginURL.absoluteString)")
+        Console.line("Open the login URL in a browser, check that it shows the code above, and sign in. Waiting for events…")
+        let progress = OnboardingProgress(keys: DeviceAPI(base: url.absoluteString), showToken: showToken)
+        do {
+            for try await event in onboarding.events {
+                try await progress.show(event)
+            }
+        } catch {
+            Console.line(OnboardingProgress.explain(error, server: server))
+            throw ExitCode.failure
+        }
     }
 }

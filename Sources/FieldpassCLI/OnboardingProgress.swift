@@ -1,47 +1,53 @@
-import Fieldpass
-import FieldpassDomain
+import FieldpassDevice
 import Foundation
 import Tokens
 
-/// Follows the event socket as a device would and tells the person each step.
-actor OnboardingProgress {
-    private let api: DeviceAPI
-    private let showToken: Bool
-    private(set) var succeeded = false
+/// Tells the person each step of an onboarding as ``FieldpassClient`` reports it.
+struct OnboardingProgress {
+    let keys: DeviceAPI
+    /// Whether the access token itself is printed too (it is a secret: only on request).
+    let showToken: Bool
 
-    /// With `showToken`, the access token itself is printed too (it is a secret: only on request).
-    init(api: DeviceAPI, showToken: Bool) {
-        self.api = api
+    init(keys: DeviceAPI, showToken: Bool) {
+        self.keys = keys
         self.showToken = showToken
     }
 
-    func handle(frame: String) async throws {
-        let event = try JSONDecoder().decode(EventFrame.self, from: Data(frame.utf8))
-        switch event.type {
-        case "token":
-            Console.line("[\(event.seq)] Token received (expires in \(event.expiresIn ?? 0) s).")
-            if let token = event.accessToken {
-                try await printClaims(of: token)
-                if showToken { Console.line("    Access token: \(token)") }
-            }
-        case "realm_initialized":
-            Console.line("[\(event.seq)] Realm initialized: \(event.realmPath ?? "?")")
-            Console.line("    Waiting for the backend to fill it (fieldpass realms mark-initialized \(event.realmPath ?? "PATH")).")
-        case "data_ready":
-            Console.line("[\(event.seq)] Data ready: \(event.realmPath ?? "?")")
-            succeeded = true
-        case "login_failed":
-            Console.line("[\(event.seq)] Sign-in failed: \(event.error ?? "?"): \(event.errorDescription ?? "")")
-        case "session_expired":
-            Console.line("[\(event.seq)] Session expired. Register again.")
+    func show(_ event: OnboardingEvent) async throws {
+        switch event {
+        case .signedIn(let tokens):
+            Console.line("Token received (expires in \(Int(tokens.expiresAt.timeIntervalSinceNow.rounded())) s).")
+            try await printClaims(of: tokens.accessToken)
+            if showToken { Console.line("    Access token: \(tokens.accessToken)") }
+        case .realmInitialized(let path):
+            Console.line("Realm initialized: \(path)")
+            Console.line("    Waiting for the backend to fill it (fieldpass realms mark-initialized \(path)).")
+        case .dataReady(let path):
+            Console.line("Data ready: \(path)")
+        }
+    }
+
+    /// What went wrong, in words, with what to do next.
+    static func explain(_ error: any Error, server: String) -> String {
+        switch error {
+        case OnboardingError.loginFailed(let code, let description):
+            "Sign-in failed: \(code): \(description ?? "")"
+        case OnboardingError.sessionExpired:
+            "Session expired. Register again."
+        case FieldpassClientError.server(let status, let code, let description):
+            "HTTP \(status): \(code) \(description ?? "")"
+        case FieldpassClientError.unexpectedResponse(let status):
+            "unexpected answer (HTTP \(status)) from \(server); is Fieldpass running there?"
+        case let error as URLError:
+            "cannot reach \(server): \(error.localizedDescription); is Fieldpass running there?"
         default:
-            Console.line("[\(event.seq)] \(event.type)")
+            "\(error)"
         }
     }
 
     /// Verifies the token against the service's published keys, as a sync server would.
     private func printClaims(of token: String) async throws {
-        let keys = try await api.keySet().keys.compactMap { try? VerificationKey(jwk: $0) }
+        let keys = try await keys.keySet().keys.compactMap { try? VerificationKey(jwk: $0) }
         let verified = try JWTVerifier(keys: keys, policy: JWTVerificationPolicy()).verify(token)
         let object = try JSONSerialization.jsonObject(with: verified.payload)
         let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])

@@ -22,7 +22,7 @@ enum ConfigurationKeys {
         ["environments", "*", "idp", "prompt"], ["environments", "*", "idp", "require_email_verified"],
         ["environments", "*", "idp", "timeout"],
         ["environments", "*", "confirm_device"],
-        ["environments", "*", "realm_prefix"],
+        ["environments", "*", "realm_prefix"], ["environments", "*", "app_redirect_uris"],
         ["environments", "*", "roles_from_idp", "claim"], ["environments", "*", "roles_from_idp", "map"],
         ["environments", "*", "roles_from_idp", "default"], ["environments", "*", "roles_from_idp", "sync"],
         ["environments", "*", "teams_from_idp", "claim"], ["environments", "*", "teams_from_idp", "map"],

@@ -8,7 +8,8 @@ public import FieldpassDomain
 /// ``ServiceAccountSettings``), `confirm_device` (default `true`: the login URL is
 /// Fieldpass's confirmation page; `false` sends managed devices straight to the IdP) and
 /// `realm_prefix` (default empty: put in front of every realm path of the environment, see
-/// ``RealmPrefixes``), `roles_from_idp` and `teams_from_idp` (see ``ClaimMappings``), and
+/// ``RealmPrefixes``), `app_redirect_uris` (the apps' redirect URIs a registration may name,
+/// matched exactly; see ``AppRedirectURI``), `roles_from_idp` and `teams_from_idp` (see ``ClaimMappings``), and
 /// `scim` (see ``ScimSettings``).
 public struct EnvironmentSettings: Sendable, Identifiable {
     /// Environment id, carried in tokens as `env`.
@@ -29,6 +30,8 @@ public struct EnvironmentSettings: Sendable, Identifiable {
     public var claimMappings: ClaimMappings
     /// SCIM provisioning, when the environment's IdP pushes its people.
     public var scim: ScimSettings?
+    /// Where a sign-in may return the browser to the app; empty: only to Fieldpass's own pages.
+    public var appRedirectURIs: Set<String>
 
     init(id: String, _ settings: SettingsReader, environment: [String: String]) throws(ConfigurationError) {
         self.id = id
@@ -48,6 +51,13 @@ public struct EnvironmentSettings: Sendable, Identifiable {
                 key: settings.dotted(prefix + ["realm_prefix"]),
                 "'\(realmPrefix)' must be empty or like /acme: segments of letters, digits, '-' or '_', at most 64 characters"
             )
+        }
+        appRedirectURIs = []
+        for uri in try settings.strings(prefix + ["app_redirect_uris"], default: []) {
+            if let problem = AppRedirectURI.problem(uri) {
+                throw ConfigurationError(key: settings.dotted(prefix + ["app_redirect_uris"]), "'\(uri)' \(problem)")
+            }
+            appRedirectURIs.insert(uri)
         }
         idp = try IdentityProviderSettings(settings, prefix: prefix + ["idp"], environment: environment)
         claimMappings = try ClaimMappings(settings, prefix: prefix)

@@ -8,7 +8,8 @@ import Tokens
 ///
 /// The state is taken first and atomically, so a replayed, forged or expired callback gets
 /// a 400 page and touches no session. From then on every outcome, good or bad, is stored as
-/// the session's event and shown to the person as a small page. A confirmed session's
+/// the session's event and shown to the person as a small page, or, for a session registered
+/// with an app redirect URI, told to the app by sending the browser back to it (``AppRedirect``). A confirmed session's
 /// callback must come from the browser that confirmed (``BrowserBinding``): from any other,
 /// no code is exchanged and the session fails as `browser_mismatch`, audited.
 struct AuthCallbackController: Sendable {
@@ -34,12 +35,14 @@ struct AuthCallbackController: Sendable {
             let login = try await signIn(session: session, query: query, environment: environment, logger: context.logger)
             let events = try await store.completeLogin(login, now: Date())
             guard !events.isEmpty else {
+                if let appReturn = session.appReturn { return AppRedirect(appReturn: appReturn).response(.failed(code: "session_expired")) }
                 return HTMLPage(title: "Sign-in expired", message: "This sign-in took too long. Start again from the app.")
                     .response(status: .badRequest)
             }
             FieldpassMetrics.onboarding(.signedIn)
             // The only terminal event a sign-in stores is data_ready, for a realm filled already.
             FieldpassMetrics.onboarding(.dataReady, count: events.filter(\.isTerminal).count)
+            if let appReturn = session.appReturn { return AppRedirect(appReturn: appReturn).response(.signedIn) }
             return HTMLPage(title: "Signed in", message: "You are signed in. You can close this window and return to the app.")
                 .response(status: .ok)
         } catch let failure as OIDCError {
@@ -52,6 +55,7 @@ struct AuthCallbackController: Sendable {
                 audited: failure == Self.otherBrowser, now: Date()
             )
             if !stored.isEmpty { FieldpassMetrics.loginFailed(code: failure.code) }
+            if let appReturn = session.appReturn { return AppRedirect(appReturn: appReturn).response(.failed(code: failure.code)) }
             return HTMLPage(title: "Sign-in failed", message: failure.description).response(status: .badRequest)
         }
     }

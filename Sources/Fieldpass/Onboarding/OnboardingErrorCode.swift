@@ -1,7 +1,9 @@
-/// Codes of `register_device` and the event socket.
+/// Codes of `register_device`, the event socket and its long-poll.
 enum OnboardingErrorCode: String, APIErrorCode {
     case invalidEmail = "invalid_email"
     case unknownDomain = "unknown_domain"
     case idpUnavailable = "idp_unavailable"
     case unknownSession = "unknown_session"
+    /// The session (or the instance) holds as many event sockets and long-polls as it may.
+    case serverBusy = "server_busy"
 }

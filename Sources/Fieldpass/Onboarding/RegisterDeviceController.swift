@@ -29,6 +29,7 @@ struct RegisterDeviceController: Sendable {
         guard let environment = environments.entry(forDomain: email.domain) else {
             throw APIError(.notFound, OnboardingErrorCode.unknownDomain, "No environment is configured for this email domain.")
         }
+        let appReturn = try body.appReturn(allowed: environment.settings.appRedirectURIs)
         try emailLimiter?.take(email.value).check()
         let now = Date()
         let sessionID = try OpaqueToken.make()
@@ -53,7 +54,8 @@ struct RegisterDeviceController: Sendable {
             DeviceRegistration(
                 email: email.value, environmentID: environment.settings.id, deviceName: device.name,
                 platform: device.platform, sessionID: sessionID, state: state, nonce: nonce,
-                codeVerifier: verifier, userCode: userCode, confirmation: confirmation, now: now, expiresAt: expiresAt
+                codeVerifier: verifier, userCode: userCode, confirmation: confirmation, appReturn: appReturn, now: now,
+                expiresAt: expiresAt
             )
         )
         FieldpassMetrics.onboarding(.registered)
@@ -64,6 +66,7 @@ struct RegisterDeviceController: Sendable {
             response: RegistrationResponse(
                 sessionID: sessionID, loginURL: loginURL,
                 websocketURL: "\(server.publicWebSocketURL)/events?session_id=\(sessionID)",
+                eventsURL: "\(server.publicURL)/events/poll?session_id=\(sessionID)",
                 expiresIn: sessions.ttl, userCode: userCode
             )
         )
@@ -73,6 +76,34 @@ struct RegisterDeviceController: Sendable {
         var email: String
         /// Optional: the seed app posts the email alone.
         var device: DeviceInfo?
+        /// Where the browser returns to the app when the sign-in ends (RFC 8252).
+        var appRedirectURI: String?
+        /// Given back to the app with the result, for it to match the answer to its request.
+        var appState: String?
+
+        enum CodingKeys: String, CodingKey {
+            case email, device
+            case appRedirectURI = "app_redirect_uri"
+            case appState = "app_state"
+        }
+
+        /// The way back to the app: a URI of the environment's `allowed` list, exactly, and a
+        /// state of 1 to 128 printable ASCII characters (RFC 6749's VSCHAR, as OAuth's own state).
+        func appReturn(allowed: Set<String>) throws -> AppReturn? {
+            if let appState {
+                guard (1...128).contains(appState.utf8.count), appState.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+                    throw APIError.invalidRequest("app_state must be 1 to 128 printable ASCII characters.")
+                }
+            }
+            guard let appRedirectURI else {
+                guard appState == nil else { throw APIError.invalidRequest("app_state needs an app_redirect_uri to return to.") }
+                return nil
+            }
+            guard allowed.contains(appRedirectURI) else {
+                throw APIError.invalidRequest("app_redirect_uri is not one of this environment's app_redirect_uris.")
+            }
+            return AppReturn(uri: appRedirectURI, state: appState)
+        }
     }
 
     struct DeviceInfo: Decodable {

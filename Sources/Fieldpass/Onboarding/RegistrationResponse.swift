@@ -7,6 +7,8 @@ public struct RegistrationResponse: Codable, Sendable, Equatable {
     public var loginURL: String
     /// The complete event socket URL.
     public var websocketURL: String
+    /// The same events by HTTP long-poll, for networks and platforms without WebSockets.
+    public var eventsURL: String
     /// Seconds until the session expires.
     public var expiresIn: Int
     /// The code the app shows, for the person to compare with the confirmation page.
@@ -16,6 +18,7 @@ public struct RegistrationResponse: Codable, Sendable, Equatable {
         case sessionID = "session_id"
         case loginURL = "login_url"
         case websocketURL = "websocket_url"
+        case eventsURL = "events_url"
         case expiresIn = "expires_in"
         case userCode = "user_code"
     }

@@ -14,13 +14,16 @@ public struct DeviceRegistration: Sendable {
     public var userCode: String
     /// The confirmation page's id and its form secret; `nil` when the environment skips the page.
     public var confirmation: (loginID: String, csrfToken: String)?
+    /// Where the browser returns to the app when the sign-in ends; `nil` for Fieldpass's own pages.
+    public var appReturn: AppReturn?
     public var now: Date
     public var expiresAt: Date
 
     public init(
         email: String, environmentID: String, deviceName: String, platform: String,
         sessionID: String, state: String, nonce: String, codeVerifier: String,
-        userCode: String, confirmation: (loginID: String, csrfToken: String)?, now: Date, expiresAt: Date
+        userCode: String, confirmation: (loginID: String, csrfToken: String)?, appReturn: AppReturn? = nil, now: Date,
+        expiresAt: Date
     ) {
         self.email = email
         self.environmentID = environmentID
@@ -32,6 +35,7 @@ public struct DeviceRegistration: Sendable {
         self.codeVerifier = codeVerifier
         self.userCode = userCode
         self.confirmation = confirmation
+        self.appReturn = appReturn
         self.now = now
         self.expiresAt = expiresAt
     }
@@ -43,7 +47,7 @@ extension DeviceRegistration {
         OnboardingSession(
             id: sessionID, userID: userID, deviceID: deviceID, environmentID: environmentID, email: email, role: role,
             nonce: nonce, codeVerifier: codeVerifier, status: .pending, expiresAt: expiresAt,
-            confirmsDevice: confirmation != nil
+            confirmsDevice: confirmation != nil, appReturn: appReturn
         )
     }
 }

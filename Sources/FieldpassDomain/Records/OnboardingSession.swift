@@ -34,10 +34,13 @@ public struct OnboardingSession: Sendable, Equatable {
     /// The hash of the cookie the confirmation page set in the browser that confirmed; `nil`
     /// until then, and always for a session without the page.
     public var browserBinding: String? = nil
+    /// Where the browser returns to the app when the sign-in ends; `nil` for Fieldpass's own pages.
+    public var appReturn: AppReturn? = nil
 
     public init(
         id: String, userID: String, deviceID: String, environmentID: String, email: String, role: String, nonce: String,
-        codeVerifier: String, status: Status, expiresAt: Date, confirmsDevice: Bool, browserBinding: String? = nil
+        codeVerifier: String, status: Status, expiresAt: Date, confirmsDevice: Bool, browserBinding: String? = nil,
+        appReturn: AppReturn? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -51,6 +54,7 @@ public struct OnboardingSession: Sendable, Equatable {
         self.expiresAt = expiresAt
         self.confirmsDevice = confirmsDevice
         self.browserBinding = browserBinding
+        self.appReturn = appReturn
     }
 
     /// No event can follow: the session's terminal event is stored.

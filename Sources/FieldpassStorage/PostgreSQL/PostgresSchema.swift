@@ -188,6 +188,7 @@ enum PostgresSchema {
             CREATE INDEX users_email_order ON users(environment_id, email COLLATE "C");
             """
         ),
+        ("10-app-return", AppReturnColumns.sql),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

@@ -158,11 +158,13 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
                     VALUES (\(registration.environmentID), \(OnboardingOutcome.registered.rawValue), \(now))
                 )
                 INSERT INTO sessions (id, user_id, device_id, environment_id, email, state, nonce, code_verifier,
-                                      user_code, login_id, csrf_token, status, created_at, expires_at)
+                                      user_code, login_id, csrf_token, status, created_at, expires_at,
+                                      app_redirect_uri, app_state)
                 SELECT \(registration.sessionID), \(user.id), device.id, \(registration.environmentID),
                        \(registration.email), \(registration.state), \(registration.nonce), \(registration.codeVerifier),
                        \(registration.userCode), \(registration.confirmation?.loginID), \(registration.confirmation?.csrfToken),
-                       \(SessionRules.registered.rawValue), \(now), \(registration.expiresAt.timeIntervalSince1970)
+                       \(SessionRules.registered.rawValue), \(now), \(registration.expiresAt.timeIntervalSince1970),
+                       \(registration.appReturn?.uri), \(registration.appReturn?.state)
                 FROM device
                 RETURNING device_id
                 """,
@@ -204,7 +206,8 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     /// What ``session(_:)`` reads, from a session `s` joined with its user `u`.
     private static let sessionColumns = """
         s.id, s.user_id, s.device_id, s.environment_id, s.email, s.nonce, s.code_verifier,
-        s.status, s.expires_at, s.login_id IS NOT NULL AS confirms_device, s.browser_binding, u.role
+        s.status, s.expires_at, s.login_id IS NOT NULL AS confirms_device, s.browser_binding,
+        s.app_redirect_uri, s.app_state, u.role
         """
 
     private static func session(_ row: PostgresRandomAccessRow) throws -> OnboardingSession {
@@ -214,7 +217,8 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
             nonce: try row.get("nonce"), codeVerifier: try row.get("code_verifier"),
             status: OnboardingSession.Status(rawValue: try row.get("status")) ?? .failed,
             expiresAt: Date(timeIntervalSince1970: try row.get("expires_at")), confirmsDevice: try row.get("confirms_device"),
-            browserBinding: try row.get("browser_binding")
+            browserBinding: try row.get("browser_binding"),
+            appReturn: AppReturnColumns.appReturn(uri: try row.get("app_redirect_uri"), state: try row.get("app_state"))
         )
     }
 }

@@ -184,6 +184,9 @@ enum SQLiteSchema {
         migrator.registerMigration("8-console") { db in
             try db.execute(sql: ConsoleTables.sql(real: "REAL"))
         }
+        migrator.registerMigration("9-app-return") { db in
+            try db.execute(sql: AppReturnColumns.sql)
+        }
         return migrator
     }
 }

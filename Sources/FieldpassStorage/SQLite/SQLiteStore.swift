@@ -95,14 +95,15 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
             try db.execute(
                 cached: """
                     INSERT INTO sessions (id, user_id, device_id, environment_id, email, state, nonce, code_verifier,
-                                          user_code, login_id, csrf_token, status, created_at, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                          user_code, login_id, csrf_token, status, created_at, expires_at,
+                                          app_redirect_uri, app_state)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     registration.sessionID, userID, deviceID, registration.environmentID, registration.email,
                     registration.state, registration.nonce, registration.codeVerifier, registration.userCode,
                     registration.confirmation?.loginID, registration.confirmation?.csrfToken, SessionRules.registered.rawValue, now,
-                    registration.expiresAt.timeIntervalSince1970,
+                    registration.expiresAt.timeIntervalSince1970, registration.appReturn?.uri, registration.appReturn?.state,
                 ]
             )
             try Self.countOutcome(.registered, environmentID: registration.environmentID, db: db, now: now)
@@ -133,7 +134,8 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
         guard let row = try Row.fetchOne(
             db.cachedStatement(sql: """
                 SELECT s.id, s.user_id, s.device_id, s.environment_id, s.email, s.nonce, s.code_verifier,
-                       s.status, s.expires_at, s.login_id IS NOT NULL AS confirms_device, s.browser_binding, u.role
+                       s.status, s.expires_at, s.login_id IS NOT NULL AS confirms_device, s.browser_binding,
+                       s.app_redirect_uri, s.app_state, u.role
                 FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ?
                 """),
             arguments: [id]
@@ -144,7 +146,8 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
             nonce: row["nonce"], codeVerifier: row["code_verifier"],
             status: OnboardingSession.Status(rawValue: row["status"]) ?? .failed,
             expiresAt: Date(timeIntervalSince1970: row["expires_at"]), confirmsDevice: row["confirms_device"],
-            browserBinding: row["browser_binding"]
+            browserBinding: row["browser_binding"],
+            appReturn: AppReturnColumns.appReturn(uri: row["app_redirect_uri"], state: row["app_state"])
         )
     }
 }

@@ -1,0 +1,93 @@
+import FieldpassDomain
+import Foundation
+import Hummingbird
+
+/// `GET /events/poll?session_id=…[&after=N][&wait=S]`: the event socket's events by HTTP
+/// long-poll, for networks that break WebSocket upgrades and platforms that cannot open one.
+///
+/// The answer is `{"events": [...], "ended": bool}`: the very frames the socket sends, every
+/// stored one with `seq > after`, in order. With none stored, it waits up to `wait` seconds
+/// (at most 30) for the next and answers as soon as one is stored, by any instance. The
+/// close rules are the socket's: an answer that carries a terminal event ends the session,
+/// and a session that has ended answers at once, with what is stored after `after`. A
+/// waiting poll holds one of the session's socket places while it waits.
+struct EventPollController: Sendable {
+    let store: any OnboardingStore
+    let hub: SessionEventHub
+    let limits: SocketLimits
+    let readiness: Readiness
+
+    static let maxWaitSeconds = 30
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("events/poll", use: poll)
+    }
+
+    @Sendable func poll(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = try EventQuery(request)
+        let wait = try QueryValue.integer(request.uri.queryParameters.get("wait"), name: "wait", in: 0...Int.max)
+            .map { min($0, Self.maxWaitSeconds) } ?? 0
+        guard try await store.session(id: query.sessionID) != nil else {
+            throw APIError(.notFound, OnboardingErrorCode.unknownSession, "No such onboarding session.")
+        }
+        guard wait > 0, readiness.phase != .draining else { return try await answer(query, live: nil) }
+        let subscription: (id: Int, events: AsyncStream<StoredEvent>)
+        do {
+            subscription = try await hub.subscribe(sessionID: query.sessionID, within: limits)
+        } catch let refusal as SocketLimits.Refusal {
+            throw APIError(.serviceUnavailable, OnboardingErrorCode.serverBusy, refusal.reason + "; try again shortly.", retryAfter: 1)
+        }
+        do {
+            let response = try await answer(query, live: (subscription.events, .seconds(wait)))
+            await hub.unsubscribe(sessionID: query.sessionID, id: subscription.id)
+            return response
+        } catch {
+            await hub.unsubscribe(sessionID: query.sessionID, id: subscription.id)
+            throw error
+        }
+    }
+
+    /// The stored events after `query.after`; with none and `live` given, the next ones the
+    /// hub hands over within its wait. Subscribed before this reads, nothing falls between.
+    private func answer(_ query: EventQuery, live: (events: AsyncStream<StoredEvent>, wait: Duration)?) async throws -> Response {
+        // Read before the events: a session that ends after this sends its end as an event.
+        let hasEnded = try await store.session(id: query.sessionID)?.hasEnded ?? true
+        var events = try await store.events(sessionID: query.sessionID, after: query.after)
+        var waited = false
+        if events.isEmpty, !hasEnded, let live, await Self.next(after: query.after, in: live.events, within: live.wait) {
+            waited = true
+            events = try await store.events(sessionID: query.sessionID, after: query.after)
+        }
+        var ended = hasEnded
+        for event in events {
+            if waited { FieldpassMetrics.eventDelivered(storedAt: event.storedAt) }
+            if event.isTerminal {
+                try await store.endSession(id: event.sessionID, now: Date())
+                ended = true
+            }
+        }
+        let body = "{\"events\":[" + (try events.map { try $0.frame() }.joined(separator: ",")) + "],\"ended\":\(ended)}"
+        return Response(
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: body))
+        )
+    }
+
+    /// Whether an event with `seq > after` arrives within `wait`; `false` too when the hub
+    /// stops (shutdown), so the device comes back to another instance.
+    private static func next(after: Int, in events: AsyncStream<StoredEvent>, within wait: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await event in events where event.seq > after { return true }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: wait)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+}

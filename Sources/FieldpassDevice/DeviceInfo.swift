@@ -1,0 +1,12 @@
+/// How the device is named on the confirmation page and in the admin's device list.
+public struct DeviceInfo: Sendable, Equatable {
+    /// A name a person recognises, such as "Van 12" (1 to 100 characters).
+    public var name: String
+    /// A short tag: `ios`, `android`, `cli`, ...
+    public var platform: String
+
+    public init(name: String, platform: String) {
+        self.name = name
+        self.platform = platform
+    }
+}

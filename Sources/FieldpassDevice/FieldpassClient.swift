@@ -1,0 +1,125 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// The device's side of Fieldpass: onboarding, and the tokens it earns.
+///
+/// ```swift
+/// let client = FieldpassClient(server: url, store: FileTokenStore(path: p))
+/// let onboarding = try await client.register(email: "ada@example.com",
+///                                            device: DeviceInfo(name: "Van 12", platform: "ios"),
+///                                            appRedirectURI: nil)
+/// for try await event in onboarding.events { ... }
+/// let bearer = try await client.accessToken()
+/// ```
+///
+/// Tokens live in the ``TokenStore`` only. ``accessToken()`` refreshes when the access token
+/// is about to expire; callers that ask at once share one refresh, since Fieldpass rotates
+/// refresh tokens and a second use of one would cut the device off. Nothing here logs, and
+/// no error or description carries a token.
+public actor FieldpassClient {
+    private let http: FieldpassHTTP
+    private let store: any TokenStore
+    private let refreshMargin: TimeInterval
+    /// The refresh under way, which every caller that needs a token meanwhile waits for.
+    private var refreshing: Task<TokenSet, any Error>?
+
+    /// - Parameters:
+    ///   - server: Fieldpass's public URL.
+    ///   - store: where the tokens are kept.
+    ///   - refreshMargin: how long before its expiry an access token is replaced.
+    ///   - session: the `URLSession` for every call.
+    public init(server: URL, store: any TokenStore, refreshMargin: TimeInterval = 60, session: URLSession = .shared) {
+        http = FieldpassHTTP(server: server, session: session)
+        self.store = store
+        self.refreshMargin = refreshMargin
+    }
+
+    /// Starts onboarding the worker with `email` (`POST /register_device`).
+    ///
+    /// With `appRedirectURI` (one of the environment's `app_redirect_uris`), the browser is
+    /// sent there when the sign-in ends, with `result`, `error` and `appState` in its query:
+    /// what ends an `ASWebAuthenticationSession`. Throws ``FieldpassClientError/server(status:error:description:)``
+    /// when Fieldpass refuses (`unknown_domain`, `invalid_email`, `rate_limited`, ...).
+    public func register(
+        email: String, device: DeviceInfo? = nil, appRedirectURI: URL? = nil, appState: String? = nil
+    ) async throws -> Onboarding {
+        var body: [String: Any] = ["email": email]
+        if let device { body["device"] = ["name": device.name, "platform": device.platform] }
+        if let appRedirectURI { body["app_redirect_uri"] = appRedirectURI.absoluteString }
+        if let appState { body["app_state"] = appState }
+        let (status, data) = try await http.postJSON("register_device", body)
+        guard status == 201 else { throw FieldpassHTTP.failure(status: status, body: data) }
+        struct Registration: Decodable {
+            var login_url: URL
+            var events_url: URL
+            var expires_in: Int
+            var user_code: String
+        }
+        guard let registration = try? JSONDecoder().decode(Registration.self, from: data) else {
+            throw FieldpassClientError.unexpectedResponse(status: status)
+        }
+        let expiresAt = Date().addingTimeInterval(TimeInterval(registration.expires_in))
+        return Onboarding(
+            userCode: registration.user_code, loginURL: registration.login_url, expiresAt: expiresAt,
+            events: OnboardingEvents(http: http, eventsURL: registration.events_url, store: store, expiresAt: expiresAt)
+        )
+    }
+
+    /// A valid access token for `Authorization: Bearer`, refreshed first when it expires
+    /// within the margin. Throws ``FieldpassClientError/notSignedIn`` before onboarding and
+    /// ``FieldpassClientError/deviceRevoked`` when Fieldpass refuses the refresh token.
+    public func accessToken() async throws -> String {
+        if let refreshing { return try await refreshing.value.accessToken }
+        guard let tokens = try await store.load() else { throw FieldpassClientError.notSignedIn }
+        if tokens.expiresAt.timeIntervalSinceNow > refreshMargin { return tokens.accessToken }
+        // Checked again: another caller may have started a refresh while this one loaded.
+        if let refreshing { return try await refreshing.value.accessToken }
+        // A task of its own, so that the refresh finishes and its rotated token is saved even
+        // when the caller that started it is cancelled: the old one is used up either way.
+        let refresh = Task { try await self.refresh(tokens) }
+        refreshing = refresh
+        defer { refreshing = nil }
+        return try await refresh.value.accessToken
+    }
+
+    /// Signs the device out: forgets the tokens, then revokes the refresh token at Fieldpass
+    /// (RFC 7009), which revokes the device and its access tokens. The tokens are forgotten
+    /// even when Fieldpass cannot be reached; the error then says so.
+    public func signOut() async throws {
+        guard let tokens = try await store.load() else { return }
+        try await store.clear()
+        let (status, data) = try await http.postForm("revoke", ["token": tokens.refreshToken, "token_type_hint": "refresh_token"])
+        guard status == 200 else { throw FieldpassHTTP.failure(status: status, body: data) }
+    }
+
+    /// One refresh (`grant_type=refresh_token`): the rotated tokens are saved before anyone
+    /// gets the new access token.
+    private func refresh(_ tokens: TokenSet) async throws -> TokenSet {
+        let (status, data) = try await http.postForm("token", ["grant_type": "refresh_token", "refresh_token": tokens.refreshToken])
+        guard status == 200 else {
+            let failure = FieldpassHTTP.failure(status: status, body: data)
+            if case .server(_, "invalid_grant", _) = failure {
+                try await store.clear()
+                throw FieldpassClientError.deviceRevoked
+            }
+            throw failure
+        }
+        struct Answer: Decodable {
+            var access_token: String
+            var refresh_token: String
+            var expires_in: Int
+        }
+        guard let answer = try? JSONDecoder().decode(Answer.self, from: data) else {
+            throw FieldpassClientError.unexpectedResponse(status: status)
+        }
+        let next = TokenSet(
+            accessToken: answer.access_token, refreshToken: answer.refresh_token,
+            expiresAt: Date().addingTimeInterval(TimeInterval(answer.expires_in))
+        )
+        try await store.save(next)
+        return next
+    }
+}

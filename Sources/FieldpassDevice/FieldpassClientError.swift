@@ -1,0 +1,13 @@
+/// What the client reports besides a failed onboarding (``OnboardingError``).
+public enum FieldpassClientError: Error, Equatable, Sendable {
+    /// No tokens are stored: onboard first.
+    case notSignedIn
+    /// Fieldpass refused the refresh token (`invalid_grant`): it was used twice, so someone
+    /// may hold a copy and Fieldpass cut the device off, or an admin revoked the device, or
+    /// it expired. The stored tokens are cleared; onboard again.
+    case deviceRevoked
+    /// Fieldpass answered with an error: its status, `error` code and `error_description`.
+    case server(status: Int, error: String, description: String?)
+    /// An answer that is not what the API documents.
+    case unexpectedResponse(status: Int)
+}
