@@ -118,6 +118,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The client library against the real `fieldpass` binary and a loopback IdP.
+        .testTarget(
+            name: "FieldpassDeviceTests",
+            dependencies: [
+                "FieldpassDevice",
+                "Tokens",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "TokensTests",
             dependencies: ["Tokens"],

@@ -23,8 +23,10 @@ public struct TokenSet: Codable, Sendable, Equatable {
     }
 }
 
-extension TokenSet: CustomStringConvertible {
-    /// Says when the tokens expire, never what they are: a printed or logged `TokenSet`
-    /// must not hand them to whoever reads the log.
+extension TokenSet: CustomStringConvertible, CustomReflectable {
+    /// Says when the tokens expire, never what they are: a printed, dumped or logged
+    /// `TokenSet` must not hand them to whoever reads the log.
     public var description: String { "TokenSet(expiresAt: \(expiresAt))" }
+
+    public var customMirror: Mirror { Mirror(self, children: ["expiresAt": expiresAt]) }
 }

@@ -22,6 +22,16 @@ struct OnboardingStoreTests {
         }
     }
 
+    @Test(arguments: StoreKind.allCases) func theWayBackToTheAppComesWithTheSessionItsCallbackTakes(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
+            let appReturn = AppReturn(uri: "com.example.fieldapp:/signed-in", state: "a b&c=d")
+            let (_, state) = try await environment.register(appReturn: appReturn)
+            #expect(try await environment.store.consumeState(state, now: Date())?.appReturn == appReturn)
+            let (plain, _) = try await environment.register(email: "bob@example.com")
+            #expect(try await environment.store.session(id: plain.id)?.appReturn == nil)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func loginStoresNumberedEventsAndDataReadyFollowsInitialization(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store

@@ -127,14 +127,14 @@ struct TestEnvironment {
     /// the same database), as `register_device` makes it.
     func register(
         email: String = "alice@example.com", sessionID: String? = nil, expiresIn: TimeInterval = 600,
-        on other: (any OnboardingStore)? = nil
+        appReturn: AppReturn? = nil, on other: (any OnboardingStore)? = nil
     ) async throws -> (OnboardingSession, state: String) {
         let state = try Crypto.randomToken()
         let session = try await (other ?? store).registerDevice(
             DeviceRegistration(
                 email: email, environmentID: "dev", deviceName: "Pixel", platform: "android",
                 sessionID: try sessionID ?? Crypto.randomToken(), state: state, nonce: try Crypto.randomToken(),
-                codeVerifier: try Crypto.randomToken(), userCode: "BCDF-GHJK", confirmation: nil,
+                codeVerifier: try Crypto.randomToken(), userCode: "BCDF-GHJK", confirmation: nil, appReturn: appReturn,
                 now: Date(), expiresAt: Date().addingTimeInterval(expiresIn)
             )
         )

@@ -1,0 +1,54 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The company's backend and the sync server, as Fieldpass's API sees them: the service
+/// account fills realms and asks `/introspect`; `/metrics` counts the refreshes.
+struct Backend {
+    let server: RunningFieldpass
+
+    private var credentials: (String, String) { ("backend", RunningFieldpass.backendSecret) }
+
+    func markInitialized(_ realmPath: String) async throws {
+        let (status, body) = try await HTTP.post(
+            server.url.appendingPathComponent("token"), form: "grant_type=client_credentials", basic: credentials
+        )
+        guard status == 200, let token = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["access_token"] as? String else {
+            throw Refused(status: status)
+        }
+        let (marked, _) = try await HTTP.post(
+            server.url.appendingPathComponent("integration/realms/initialized"),
+            form: String(decoding: try JSONSerialization.data(withJSONObject: ["realm_path": realmPath]), as: UTF8.self),
+            bearer: token, json: true
+        )
+        guard marked == 200 else { throw Refused(status: marked) }
+    }
+
+    /// What `/introspect` says of `token` (RFC 7662), asked as the backend.
+    func isActive(_ token: String) async throws -> Bool {
+        let (status, body) = try await HTTP.post(server.url.appendingPathComponent("introspect"), form: "token=\(token)", basic: credentials)
+        guard status == 200, let active = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["active"] as? Bool else {
+            throw Refused(status: status)
+        }
+        return active
+    }
+
+    /// Refresh grants Fieldpass has issued since it started (`fieldpass_token_grants_total`).
+    func refreshesIssued() async throws -> Int {
+        let (_, body) = try await HTTP.get(server.url.appendingPathComponent("metrics"))
+        let series = #"fieldpass_token_grants_total{grant_type="refresh_token",result="issued"} "#
+        let line = String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(series) }
+        return line.flatMap { Int($0.dropFirst(series.count)) } ?? 0
+    }
+
+    /// A refresh by someone else holding a copy of the device's refresh token.
+    func refresh(_ refreshToken: String) async throws -> Int {
+        try await HTTP.post(server.url.appendingPathComponent("token"), form: "grant_type=refresh_token&refresh_token=\(refreshToken)").0
+    }
+
+    struct Refused: Error {
+        let status: Int
+    }
+}

@@ -1,0 +1,202 @@
+import FieldpassDevice
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The library against the real `fieldpass serve`, its SQLite file and a loopback IdP: what
+/// an app's developer relies on, each through Fieldpass's public API.
+@Suite struct FieldpassClientTests {
+    @Test func onboardsByLongPollAndSavesTheTokensBeforeHandingThemOut() async throws {
+        try await withServer { server in
+            let store = MemoryTokenStore()
+            let client = FieldpassClient(server: server.url, store: store)
+            let events = try await onboard(client, store: store, server: server, email: "ada@example.com")
+            guard case .signedIn(let tokens) = events.first, case .realmInitialized(let path) = events.dropFirst().first else {
+                Issue.record("events: \(events)")
+                return
+            }
+            #expect(events == [.signedIn(tokens), .realmInitialized(path: path), .dataReady(path: path)])
+            #expect(path.hasPrefix("/users/"))
+            #expect(try await client.accessToken() == tokens.accessToken)
+            #expect(try await Backend(server: server).isActive(tokens.accessToken))
+        }
+    }
+
+    @Test func aServerRestartedMidOnboardingLosesNoEventAndRepeatsNone() async throws {
+        try await withServer { server in
+            let client = FieldpassClient(server: server.url, store: MemoryTokenStore())
+            let onboarding = try await client.register(email: "grace@example.com", device: DeviceInfo(name: "Van 7", platform: "ios"))
+            let seen = EventLog()
+            let follower = Task {
+                for try await event in onboarding.events { await seen.append(event) }
+            }
+            // Down while the device waits on a poll, and back before the person signs in.
+            try await Task.sleep(for: .milliseconds(300))
+            server.kill()
+            try await Task.sleep(for: .seconds(1))
+            try await server.start()
+            #expect(try await HTTP.get(onboarding.loginURL).0 == 200)
+            let path = try await seen.realmPath()
+            // Down again between realm_initialized and data_ready.
+            server.kill()
+            try await server.start()
+            try await Backend(server: server).markInitialized(path)
+            try await follower.value
+            let events = await seen.events
+            guard case .signedIn(let tokens) = events.first else {
+                Issue.record("events: \(events)")
+                return
+            }
+            #expect(events == [.signedIn(tokens), .realmInitialized(path: path), .dataReady(path: path)])
+        }
+    }
+
+    @Test func twentyCallersAtExpiryShareOneRefresh() async throws {
+        try await withServer { server in
+            let (client, store, issued) = try await onboarded(server, email: "linus@example.com")
+            try await store.save(TokenSet(accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: Date()))
+            let backend = Backend(server: server)
+            let before = try await backend.refreshesIssued()
+            let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<20 { group.addTask { try await client.accessToken() } }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(try await backend.refreshesIssued() - before == 1)
+            #expect(tokens.count == 1 && !tokens.contains(issued.accessToken))
+            let refreshed = try #require(await store.load())
+            #expect(refreshed.refreshToken != issued.refreshToken && tokens == [refreshed.accessToken])
+            // Had a second refresh used the old token, Fieldpass would have cut the device off.
+            #expect(try await backend.isActive(refreshed.accessToken))
+        }
+    }
+
+    @Test func aRefreshTokenSomeoneElseUsedRevokesTheDevice() async throws {
+        try await withServer { server in
+            let (client, store, issued) = try await onboarded(server, email: "ken@example.com")
+            #expect(try await Backend(server: server).refresh(issued.refreshToken) == 200)
+            try await store.save(TokenSet(accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: Date()))
+            await #expect(throws: FieldpassClientError.deviceRevoked) { try await client.accessToken() }
+            #expect(await store.load() == nil)
+            await #expect(throws: FieldpassClientError.notSignedIn) { try await client.accessToken() }
+            #expect(try await !Backend(server: server).isActive(issued.accessToken))
+        }
+    }
+
+    @Test func signingOutMakesIntrospectionSayInactive() async throws {
+        try await withServer { server in
+            let (client, store, tokens) = try await onboarded(server, email: "barbara@example.com")
+            let backend = Backend(server: server)
+            #expect(try await backend.isActive(tokens.accessToken))
+            try await client.signOut()
+            #expect(await store.load() == nil)
+            #expect(try await !backend.isActive(tokens.accessToken))
+            #expect(try await backend.refresh(tokens.refreshToken) == 400)
+            // Signed out already: nothing to revoke, nothing to fail.
+            try await client.signOut()
+        }
+    }
+
+    @Test func signingOutWithoutTheServerStillForgetsTheTokens() async throws {
+        try await withServer { server in
+            let (client, store, _) = try await onboarded(server, email: "alan@example.com")
+            server.kill()
+            await #expect(throws: URLError.self) { try await client.signOut() }
+            #expect(await store.load() == nil)
+        }
+    }
+
+    @Test func aServerThatIsNotFieldpassIsAnUnexpectedAnswer() async throws {
+        try await MiniIdP.run { issuer in
+            let client = FieldpassClient(server: try #require(URL(string: issuer)), store: MemoryTokenStore())
+            await #expect(throws: FieldpassClientError.unexpectedResponse(status: 404)) {
+                _ = try await client.register(email: "ada@example.com")
+            }
+        }
+    }
+
+    @Test func aRefusedSignInEndsTheEventsWithItsCode() async throws {
+        try await withServer { server in
+            let client = FieldpassClient(server: server.url, store: MemoryTokenStore())
+            let onboarding = try await client.register(email: "refuse@example.com")
+            #expect(try await HTTP.get(onboarding.loginURL).0 == 400)
+            await #expect(throws: OnboardingError.loginFailed(code: "access_denied", description: "The identity provider refused the sign-in.")) {
+                for try await _ in onboarding.events {}
+            }
+        }
+    }
+
+    @Test func aSessionNobodySignsInToExpires() async throws {
+        try await withServer(sessionTTL: 1) { server in
+            let client = FieldpassClient(server: server.url, store: MemoryTokenStore())
+            let onboarding = try await client.register(email: "edsger@example.com")
+            await #expect(throws: OnboardingError.sessionExpired) {
+                for try await _ in onboarding.events {}
+            }
+        }
+    }
+
+    @Test func aRefusedRegistrationSaysWhy() async throws {
+        try await withServer { server in
+            let client = FieldpassClient(server: server.url, store: MemoryTokenStore())
+            await #expect(throws: FieldpassClientError.server(status: 404, error: "unknown_domain", description: "No environment is configured for this email domain.")) {
+                _ = try await client.register(email: "ada@elsewhere.example")
+            }
+        }
+    }
+
+    // MARK: - The flow
+
+    /// One server and IdP of the test's own.
+    private func withServer(sessionTTL: Int = 600, _ body: @escaping @Sendable (RunningFieldpass) async throws -> Void) async throws {
+        try await MiniIdP.run { issuer in
+            let server = try await RunningFieldpass(issuer: issuer, sessionTTL: sessionTTL)
+            defer { server.remove() }
+            try await body(server)
+        }
+    }
+
+    /// A client that has onboarded `email`, its store and the tokens it got.
+    private func onboarded(_ server: RunningFieldpass, email: String) async throws -> (FieldpassClient, MemoryTokenStore, TokenSet) {
+        let store = MemoryTokenStore()
+        let client = FieldpassClient(server: server.url, store: store)
+        _ = try await onboard(client, store: store, server: server, email: email)
+        return (client, store, try #require(await store.load()))
+    }
+
+    /// A whole onboarding: register, sign in in the "browser", and fill the realm as the backend
+    /// would. Each `signedIn` event's tokens must be in `store` by the time the event comes.
+    private func onboard(
+        _ client: FieldpassClient, store: MemoryTokenStore, server: RunningFieldpass, email: String
+    ) async throws -> [OnboardingEvent] {
+        let onboarding = try await client.register(email: email, device: DeviceInfo(name: "Van 12", platform: "ios"))
+        #expect(try await HTTP.get(onboarding.loginURL).0 == 200)
+        var events: [OnboardingEvent] = []
+        for try await event in onboarding.events {
+            events.append(event)
+            if case .signedIn(let tokens) = event { #expect(await store.load() == tokens) }
+            if case .realmInitialized(let path) = event { try await Backend(server: server).markInitialized(path) }
+        }
+        return events
+    }
+}
+
+/// The events a follower has seen so far.
+actor EventLog {
+    private(set) var events: [OnboardingEvent] = []
+
+    func append(_ event: OnboardingEvent) {
+        events.append(event)
+    }
+
+    /// The realm of the `realmInitialized` event, once it has come (within 20 s).
+    func realmPath() async throws -> String {
+        for _ in 0..<400 {
+            for case .realmInitialized(let path) in events { return path }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw CancellationError()
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Tokens
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The real `fieldpass serve` in a folder of its own (configuration, key, SQLite file), on a
+/// loopback port that stays the same across restarts, as a device sees a server come back.
+final class RunningFieldpass: @unchecked Sendable {
+    static let backendSecret = "device-tests-backend-secret-0123456789"
+
+    let folder: URL
+    let url: URL
+    private var process: Process?
+
+    /// Writes the configuration for an environment signing in at `issuer` and starts the server.
+    init(issuer: String, sessionTTL: Int = 600) async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldpass-device-\(UUID().uuidString)")
+        let keys = folder.appendingPathComponent("keys")
+        try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: keys.path)
+        let pem = keys.appendingPathComponent("signing.pem").path
+        _ = FileManager.default.createFile(
+            atPath: pem, contents: Data(try SigningKey.generate(.es256).pkcs8PEM().utf8), attributes: [.posixPermissions: 0o600]
+        )
+        let port = try FreePort.take()
+        url = URL(string: "http://127.0.0.1:\(port)")!
+        let configuration = """
+            server: {host: 127.0.0.1, port: \(port), public_url: "\(url.absoluteString)", drain_time: 0}
+            storage: {sqlite_path: "\(folder.path)/fieldpass.sqlite"}
+            tokens: {keys_dir: "\(keys.path)", access_token_ttl: 600, refresh_reuse_grace: 0}
+            sessions: {ttl: \(sessionTTL), sweep_interval: 1}
+            environments:
+              - id: dev
+                email_domains: [example.com]
+                confirm_device: false
+                service_accounts:
+                  - id: backend
+                    secret_env: DEVICE_TESTS_BACKEND_SECRET
+                idp: {issuer: "\(issuer)", client_id: \(MiniIdP.clientID), client_secret_env: DEVICE_TESTS_IDP_SECRET}
+            """
+        try configuration.write(to: folder.appendingPathComponent("fieldpass.yaml"), atomically: true, encoding: .utf8)
+        try await start()
+    }
+
+    /// The binary beside this test bundle, or `FIELDPASS_BIN`.
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["FIELDPASS_BIN"] { return URL(fileURLWithPath: path) }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fieldpass")
+    }
+
+    func start() async throws {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["serve", "--config", folder.appendingPathComponent("fieldpass.yaml").path]
+        process.environment = [
+            "PATH": "/usr/bin:/bin", "DEVICE_TESTS_IDP_SECRET": MiniIdP.clientSecret, "DEVICE_TESTS_BACKEND_SECRET": Self.backendSecret,
+        ]
+        let log = folder.appendingPathComponent("server.log")
+        if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
+        let handle = try FileHandle(forWritingTo: log)
+        try handle.seekToEnd()
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        self.process = process
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let (status, _) = try? await HTTP.get(url.appendingPathComponent("readyz")), status == 200 { return }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ServerFailed(log: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+    }
+
+    /// Kills the process at once, as a crash or a lost machine would.
+    func kill() {
+        guard let process, process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Stops the server and removes its folder.
+    func remove() {
+        kill()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    struct ServerFailed: Error, CustomStringConvertible {
+        let log: String
+        var description: String { "fieldpass serve did not become ready:\n\(log)" }
+    }
+}
