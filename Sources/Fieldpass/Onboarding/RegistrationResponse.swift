@@ -1,18 +1,18 @@
 /// The answer to `POST /register_device`.
-public struct RegistrationResponse: Codable, Sendable, Equatable {
+struct RegistrationResponse: Encodable, Sendable, Equatable {
     /// The onboarding session; also the key of the event socket.
-    public var sessionID: String
+    var sessionID: String
     /// Where the device's browser starts: the confirmation page, or the IdP's authorization
     /// URL when the environment skips the page.
-    public var loginURL: String
+    var loginURL: String
     /// The complete event socket URL.
-    public var websocketURL: String
+    var websocketURL: String
     /// The same events by HTTP long-poll, for networks and platforms without WebSockets.
-    public var eventsURL: String
+    var eventsURL: String
     /// Seconds until the session expires.
-    public var expiresIn: Int
+    var expiresIn: Int
     /// The code the app shows, for the person to compare with the confirmation page.
-    public var userCode: String
+    var userCode: String
 
     enum CodingKeys: String, CodingKey {
         case sessionID = "session_id"
