@@ -6,6 +6,9 @@
 #   make run     local development: dev key, mock IdP on :9400, then `fieldpass serve`
 #   make run-cluster  the same with a throw-away PostgreSQL and two instances (:8080, :8081)
 #   make test    swift test, then the end-to-end suite (Tests/e2e) against the real binary
+#   make check   the inner loop: build, then every Swift test (rules, stores on both databases,
+#                routes, the client library) against a throw-away PostgreSQL
+#   make swift-test  the same Swift tests, after installing what is missing
 #   make e2e     only the end-to-end suite
 #   make bench   release build, then every performance figure on both stores (Benchmarks/)
 
@@ -50,7 +53,7 @@ RUN_SCIM = ENVIRONMENTS_DEV_SCIM_TOKEN_ENV=DEV_SCIM_TOKEN
 # Password of the throw-away PostgreSQL clusters. Never a real one.
 export FIELDPASS_PG_PASSWORD ?= fieldpass-local-pg
 
-.PHONY: deps system-deps browser-deps venv build run run-cluster check-ports check-cluster-ports keys test swift-test e2e clean
+.PHONY: deps system-deps browser-deps venv build run run-cluster check-ports check-cluster-ports keys test check swift-test e2e clean
 
 deps: system-deps browser-deps venv
 
@@ -100,14 +103,20 @@ keys:
 	  $(BIN) keys generate --config "$(CONFIG)"; \
 	fi
 
+# Starts the throw-away PostgreSQL of the Swift store tests and the e2e suite, exports where
+# it is, and removes it when the recipe's shell exits.
+define with_test_postgres
+scripts/postgres-cluster destroy $(PG_TEST_PORT); scripts/postgres-cluster start $(PG_TEST_PORT) >/dev/null; \
+trap 'scripts/postgres-cluster destroy $(PG_TEST_PORT)' EXIT; \
+export FIELDPASS_TEST_POSTGRES_URL=postgres://fieldpass@127.0.0.1:$(PG_TEST_PORT)/postgres; \
+export FIELDPASS_TEST_POSTGRES_PASSWORD=$(FIELDPASS_PG_PASSWORD)
+endef
+
 # Every suite runs even if an earlier one fails; the target fails if any did. Store tests
 # and the e2e suite run on SQLite and on a throw-away PostgreSQL, which must start; the
 # benchmark's short mode runs last, so that `make bench` cannot rot.
 test: deps build
-	@scripts/postgres-cluster destroy $(PG_TEST_PORT); scripts/postgres-cluster start $(PG_TEST_PORT) >/dev/null; \
-	trap 'scripts/postgres-cluster destroy $(PG_TEST_PORT)' EXIT; \
-	export FIELDPASS_TEST_POSTGRES_URL=postgres://fieldpass@127.0.0.1:$(PG_TEST_PORT)/postgres; \
-	export FIELDPASS_TEST_POSTGRES_PASSWORD=$(FIELDPASS_PG_PASSWORD); \
+	@$(with_test_postgres); \
 	status=0; \
 	$(SWIFT) test || status=$$?; \
 	for store in sqlite postgres; do \
@@ -118,8 +127,13 @@ test: deps build
 	$(MAKE) --no-print-directory bench-short || status=$$?; \
 	exit $$status
 
-swift-test: system-deps
-	$(SWIFT) test
+swift-test: system-deps check
+
+# No dependency checks: for a machine set up once already.
+check:
+	@$(with_test_postgres); \
+	$(SWIFT) build --build-tests; \
+	$(SWIFT) test --skip-build
 
 # The e2e suite on one store: make e2e E2E_STORE=postgres (needs FIELDPASS_TEST_POSTGRES_URL).
 e2e: deps build

@@ -118,6 +118,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The rules alone: builds without a database driver or a web framework.
+        .testTarget(
+            name: "FieldpassDomainTests",
+            dependencies: ["FieldpassDomain"],
+            swiftSettings: swiftSettings
+        ),
         // The client library against the real `fieldpass` binary and a loopback IdP.
         .testTarget(
             name: "FieldpassDeviceTests",
