@@ -1,3 +1,4 @@
+import FieldpassDomain
 import Synchronization
 
 /// A change waiting for a shared transaction, as a store defines it.
@@ -24,6 +25,8 @@ final class GroupCommit<Change: GroupedChange>: Sendable {
     }
 
     private let queue = Mutex(Queue())
+    /// Where the commit loops run; the store's services hold it.
+    let work = BackgroundWork()
     private let maximumBatch: Int
     private let concurrentTransactions: Int
 
@@ -45,7 +48,14 @@ final class GroupCommit<Change: GroupedChange>: Sendable {
             queue.committers += 1
             return true
         }
-        if startsLoop { Task { await commitWhileWaiting(commit) } }
+        guard startsLoop, !work.start({ await self.commitWhileWaiting(commit) }) else { return }
+        // Shut down: nothing will commit what waits, so its callers are answered now.
+        let abandoned = queue.withLock { queue in
+            queue.committers -= 1
+            defer { queue.waiting = [] }
+            return queue.waiting
+        }
+        for change in abandoned { change.abandon(StoreUnavailable("the store is shutting down")) }
     }
 
     private func commitWhileWaiting(_ commit: Commit) async {

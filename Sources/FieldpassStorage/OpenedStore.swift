@@ -2,7 +2,7 @@ public import FieldpassDomain
 public import ServiceLifecycle
 
 /// A store made by ``StoreFactory``, with what must run beside it while it is in use
-/// (PostgreSQL's connection pool and its notification listener; nothing for SQLite).
+/// (its ``BackgroundWork``, and PostgreSQL's connection pool and notification listener).
 public struct OpenedStore: Sendable {
     public let store: any FieldpassStore
     /// Put these first in the server's service group, so they stop last.
@@ -23,14 +23,21 @@ public struct OpenedStore: Sendable {
         try await Self.running(services) { try await body(store) }
     }
 
-    /// Runs `body` while `services` run, then cancels them.
+    /// Runs `body` while `services` run, then stops them last to first, each before the one
+    /// before it: the work a store started finishes while the pool it needs still runs.
+    /// ``BackgroundWork`` is let finish, so that what a command started (announcing its
+    /// changes to the servers) is done before it exits; the rest are cancelled.
     static func running<T: Sendable>(_ services: [any Service], _ body: @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for service in services {
-                group.addTask { try await service.run() }
-            }
+        guard let first = services.first else { return try await body() }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await first.run() }
             defer { group.cancelAll() }
-            return try await body()
+            let value = try await running(Array(services.dropFirst()), body)
+            if let work = first as? BackgroundWork {
+                work.finish()
+                try await group.next()
+            }
+            return value
         }
     }
 }

@@ -9,7 +9,8 @@ public enum StoreFactory {
     public static func open(_ settings: StorageSettings, realmPrefixes: RealmPrefixes, logger: Logger) throws -> OpenedStore {
         switch settings.driver {
         case .sqlite:
-            return OpenedStore(store: try SQLiteStore(path: settings.sqlitePath, realmPrefixes: realmPrefixes))
+            let store = try SQLiteStore(path: settings.sqlitePath, realmPrefixes: realmPrefixes)
+            return OpenedStore(store: store, services: [store.groupCommit.work])
         case .postgres:
             let endpoint = try postgresEndpoint(settings)
             let client = PostgresClient(configuration: endpoint.clientConfiguration, backgroundLogger: quiet(logger))
@@ -17,7 +18,8 @@ public enum StoreFactory {
             let store = PostgresStore(
                 client: client, listener: listener, timeout: .seconds(endpoint.settings.timeout), realmPrefixes: realmPrefixes
             )
-            return OpenedStore(store: store, services: [client], serverServices: [listener])
+            // The pool first, so it stops after the work that needs it.
+            return OpenedStore(store: store, services: [client, store.groupCommit.work, store.publisher.work], serverServices: [listener])
         }
     }
 

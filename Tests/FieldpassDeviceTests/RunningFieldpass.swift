@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Tokens
 
 #if canImport(FoundationNetworking)
@@ -13,6 +14,9 @@ final class RunningFieldpass: @unchecked Sendable {
     let folder: URL
     let url: URL
     private var process: Process?
+    /// Foundation's `Process.run()` on Linux crashed (a bad pointer in its memcpy) when tests
+    /// running in parallel launched servers at the same moment: one launch at a time.
+    private static let launching = Mutex(())
 
     /// Writes the configuration for an environment signing in at `issuer` and starts the server.
     init(issuer: String, sessionTTL: Int = 600) async throws {
@@ -63,7 +67,7 @@ final class RunningFieldpass: @unchecked Sendable {
         try handle.seekToEnd()
         process.standardOutput = handle
         process.standardError = handle
-        try process.run()
+        try Self.launching.withLock { _ in try process.run() }
         self.process = process
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {

@@ -22,8 +22,9 @@ public final class LiveRevocations: Sendable {
         /// Moves at every change to a person and every reload, so that a record read from the
         /// store before one is not remembered after it.
         package var generation = 0
-        /// Who waits for a heartbeat, by its number.
-        package var waiters: [Int: [CheckedContinuation<Void, Never>]] = [:]
+        /// Who waits for which heartbeat, by a number of each wait's own.
+        package var waiters: [Int: (heartbeat: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+        package var nextWaiterID = 0
     }
 
     private let state = Mutex(State())
@@ -97,31 +98,37 @@ public final class LiveRevocations: Sendable {
         let woken = state.withLock { state in
             state.freshness.received(number)
             state.set?.dropExpired(now: now)
-            let due = state.waiters.keys.filter { state.freshness.hasConfirmed($0) }
-            return due.flatMap { state.waiters.removeValue(forKey: $0) ?? [] }
+            let due = state.waiters.filter { state.freshness.hasConfirmed($0.value.heartbeat) }
+            for id in due.keys { state.waiters[id] = nil }
+            return due.values.map(\.continuation)
         }
         for waiter in woken { waiter.resume() }
     }
 
     /// Returns when heartbeat `number` came back, or after `duration`; in the latter case the
-    /// set is distrusted until a later heartbeat comes back.
+    /// set is distrusted until a later heartbeat comes back. The timer is a child task, ended
+    /// with the wait.
     package func waitForHeartbeat(_ number: Int, atMost duration: Duration) async {
-        await withCheckedContinuation { continuation in
-            let waiting = state.withLock { state in
-                guard !state.freshness.hasConfirmed(number) else { return false }
-                state.waiters[number, default: []].append(continuation)
+        await Suspension.wait(atMost: duration) { await self.heartbeat(number) }
+        state.withLock { state in
+            if !state.freshness.hasConfirmed(number) { state.freshness.distrust() }
+        }
+    }
+
+    /// Returns when heartbeat `number` came back, at a distrust, or when the task is cancelled.
+    private func heartbeat(_ number: Int) async {
+        let id = state.withLock { state in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
+        }
+        await Suspension.park { continuation in
+            state.withLock { state in
+                guard !state.freshness.hasConfirmed(number), !Task.isCancelled else { return false }
+                state.waiters[id] = (number, continuation)
                 return true
             }
-            guard waiting else { return continuation.resume() }
-            Task {
-                try? await Task.sleep(for: duration)
-                let late = self.state.withLock { state in
-                    guard let late = state.waiters.removeValue(forKey: number) else { return [CheckedContinuation<Void, Never>]() }
-                    state.freshness.distrust()
-                    return late
-                }
-                for waiter in late { waiter.resume() }
-            }
+        } unpark: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation
         }
     }
 
@@ -130,7 +137,7 @@ public final class LiveRevocations: Sendable {
         let woken = state.withLock { state in
             state.freshness.distrust()
             defer { state.waiters = [:] }
-            return state.waiters.values.flatMap { $0 }
+            return state.waiters.values.map(\.continuation)
         }
         for waiter in woken { waiter.resume() }
     }

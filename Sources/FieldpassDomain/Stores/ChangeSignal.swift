@@ -22,23 +22,26 @@ public final class ChangeSignal: Sendable {
     package var generation: Int { waiters.withLock { $0.generation } }
 
     /// Returns at the next signal, or after `duration`, whichever comes first; at once if a
-    /// signal came since `generation` was taken.
+    /// signal came since `generation` was taken. The timer is a child task, ended with the wait.
     package func wait(atMost duration: Duration, after generation: Int) async {
-        await withCheckedContinuation { continuation in
-            let id: Int? = waiters.withLock { waiters in
-                guard waiters.generation == generation else { return nil }
-                waiters.nextID += 1
-                waiters.continuations[waiters.nextID] = continuation
-                return waiters.nextID
+        await Suspension.wait(atMost: duration) { await self.nextSignal(after: generation) }
+    }
+
+    /// Returns at the next signal after `generation`, or when the task is cancelled.
+    private func nextSignal(after generation: Int) async {
+        let id = waiters.withLock { waiters in
+            waiters.nextID += 1
+            return waiters.nextID
+        }
+        await Suspension.park { continuation in
+            waiters.withLock { waiters in
+                // Signalled since, or cancelled before it could wait: nothing to wait for.
+                guard waiters.generation == generation, !Task.isCancelled else { return false }
+                waiters.continuations[id] = continuation
+                return true
             }
-            guard let id else {
-                continuation.resume()
-                return
-            }
-            Task {
-                try? await Task.sleep(for: duration)
-                self.waiters.withLock { $0.continuations.removeValue(forKey: id) }?.resume()
-            }
+        } unpark: {
+            waiters.withLock { $0.continuations.removeValue(forKey: id) }
         }
     }
 

@@ -7,7 +7,7 @@ import Synchronization
 /// whatever is still unplaced before it reads (``PostgresStore/placeCommitted(_:waitingForOlder:)``). The
 /// requests that arrive while a run is under way are served together by one more run, so at
 /// a thousand commits a second the feed costs a few placing transactions and notifications a
-/// second rather than one of each per commit.
+/// second rather than one of each per commit. Runs are children of ``BackgroundWork``.
 final class FeedPublisher: Sendable {
     private struct Runs {
         var running: Set<PostgresFeed> = []
@@ -15,6 +15,8 @@ final class FeedPublisher: Sendable {
     }
 
     private let runs = Mutex(Runs())
+    /// Where the runs happen; the store's services hold it.
+    let work = BackgroundWork()
 
     /// Publishes `feed` with `publish` soon: now, or right after the run under way.
     func request(_ feed: PostgresFeed, publish: @escaping @Sendable (PostgresFeed) async -> Void) {
@@ -27,12 +29,14 @@ final class FeedPublisher: Sendable {
             return true
         }
         guard starts else { return }
-        Task {
-            repeat { await publish(feed) } while runs.withLock { runs in
+        let started = work.start {
+            repeat { await publish(feed) } while self.runs.withLock { runs in
                 if runs.askedAgain.remove(feed) != nil { return true }
                 runs.running.remove(feed)
                 return false
             }
         }
+        // Shut down: the next reader places what is unplaced, and its instance announces it.
+        if !started { _ = runs.withLock { $0.running.remove(feed) } }
     }
 }

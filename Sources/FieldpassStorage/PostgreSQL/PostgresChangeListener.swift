@@ -32,8 +32,9 @@ public final class PostgresChangeListener: Service {
 
     /// Listens and sends heartbeats until graceful shutdown or cancellation.
     public func run() async throws {
-        let listening = Task {
-            await withTaskGroup(of: Void.self) { group in
+        // Both loops are children of this call: cancelled at graceful shutdown or with it.
+        try await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
                 group.addTask {
                     while !Task.isCancelled {
                         await self.listenOnce()
@@ -47,15 +48,6 @@ public final class PostgresChangeListener: Service {
                     }
                 }
             }
-        }
-        await withGracefulShutdownHandler {
-            await withTaskCancellationHandler {
-                await listening.value
-            } onCancel: {
-                listening.cancel()
-            }
-        } onGracefulShutdown: {
-            listening.cancel()
         }
     }
 
