@@ -39,9 +39,20 @@ struct OnboardingProgress {
         case FieldpassClientError.unexpectedResponse(let status):
             "unexpected answer (HTTP \(status)) from \(server); is Fieldpass running there?"
         case let error as URLError:
-            "cannot reach \(server): \(error.localizedDescription); is Fieldpass running there?"
+            "cannot reach \(error.failureURLString ?? server): \(reason(error)); is Fieldpass running there?"
         default:
             "\(error)"
+        }
+    }
+
+    /// A network failure in the words of `strerror`, as the rest of the CLI says them.
+    private static func reason(_ error: URLError) -> String {
+        switch error.code {
+        case .cannotConnectToHost: "connection refused"
+        case .timedOut: "timed out"
+        case .cannotFindHost, .dnsLookupFailed: "host not found"
+        case .networkConnectionLost: "connection lost"
+        default: error.localizedDescription
         }
     }
 

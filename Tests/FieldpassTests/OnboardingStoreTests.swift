@@ -32,6 +32,20 @@ struct OnboardingStoreTests {
         }
     }
 
+    @Test(arguments: StoreKind.allCases) func anExpiredSessionsStateStillFindsTheWayBackToTheApp(_ kind: StoreKind) async throws {
+        try await TestEnvironment.with(store: kind) { environment in
+            let appReturn = AppReturn(uri: "com.example.fieldapp:/signed-in", state: nil)
+            let (_, late) = try await environment.register(expiresIn: -1, appReturn: appReturn)
+            #expect(try await environment.store.expiredAppReturn(state: late, now: Date()) == appReturn)
+            #expect(try await environment.store.consumeState(late, now: Date()) == nil)
+            // A live session's state, or one already used, is not the expired kind.
+            let (_, live) = try await environment.register(email: "bob@example.com", appReturn: appReturn)
+            #expect(try await environment.store.expiredAppReturn(state: live, now: Date()) == nil)
+            _ = try await environment.store.consumeState(live, now: Date())
+            #expect(try await environment.store.expiredAppReturn(state: live, now: Date().addingTimeInterval(3600)) == nil)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func loginStoresNumberedEventsAndDataReadyFollowsInitialization(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store

@@ -53,9 +53,10 @@ public struct EnvironmentSettings: Sendable, Identifiable {
             )
         }
         appRedirectURIs = []
-        for uri in try settings.strings(prefix + ["app_redirect_uris"], default: []) {
+        for (index, uri) in try settings.strings(prefix + ["app_redirect_uris"], default: []).enumerated() {
             if let problem = AppRedirectURI.problem(uri) {
-                throw ConfigurationError(key: settings.dotted(prefix + ["app_redirect_uris"]), "'\(uri)' \(problem)")
+                // By position: an entry with a password in it must not be printed.
+                throw ConfigurationError(key: settings.dotted(prefix + ["app_redirect_uris"]), "entry \(index + 1) \(problem)")
             }
             appRedirectURIs.insert(uri)
         }

@@ -1,6 +1,7 @@
 import FieldpassDomain
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 
 /// `GET /events/poll?session_id=…[&after=N][&wait=S]`: the event socket's events by HTTP
 /// long-poll, for networks that break WebSocket upgrades and platforms that cannot open one.
@@ -10,12 +11,14 @@ import Hummingbird
 /// (at most 30) for the next and answers as soon as one is stored, by any instance. The
 /// close rules are the socket's: an answer that carries a terminal event ends the session,
 /// and a session that has ended answers at once, with what is stored after `after`. A
-/// waiting poll holds one of the session's socket places while it waits.
+/// waiting poll holds one of the session's socket places while it waits; a newer poll of the
+/// session ends its wait (``WaitingPolls``), and so does the server's graceful shutdown.
 struct EventPollController: Sendable {
     let store: any OnboardingStore
     let hub: SessionEventHub
     let limits: SocketLimits
     let readiness: Readiness
+    let waiting = WaitingPolls()
 
     static let maxWaitSeconds = 30
 
@@ -31,20 +34,28 @@ struct EventPollController: Sendable {
             throw APIError(.notFound, OnboardingErrorCode.unknownSession, "No such onboarding session.")
         }
         guard wait > 0, readiness.phase != .draining else { return try await answer(query, live: nil) }
+        // The session's previous poll stops waiting first, so its place is free for this one.
+        if let previous = waiting.current(sessionID: query.sessionID) {
+            await hub.unsubscribe(sessionID: query.sessionID, id: previous)
+        }
         let subscription: (id: Int, events: AsyncStream<StoredEvent>)
         do {
             subscription = try await hub.subscribe(sessionID: query.sessionID, within: limits)
         } catch let refusal as SocketLimits.Refusal {
             throw APIError(.serviceUnavailable, OnboardingErrorCode.serverBusy, refusal.reason + "; try again shortly.", retryAfter: 1)
         }
-        do {
-            let response = try await answer(query, live: (subscription.events, .seconds(wait)))
-            await hub.unsubscribe(sessionID: query.sessionID, id: subscription.id)
-            return response
-        } catch {
-            await hub.unsubscribe(sessionID: query.sessionID, id: subscription.id)
-            throw error
+        if let replaced = waiting.replace(sessionID: query.sessionID, with: subscription.id) {
+            await hub.unsubscribe(sessionID: query.sessionID, id: replaced)
         }
+        let response: Result<Response, any Error>
+        do {
+            response = .success(try await answer(query, live: (subscription.events, .seconds(wait))))
+        } catch {
+            response = .failure(error)
+        }
+        waiting.remove(sessionID: query.sessionID, id: subscription.id)
+        await hub.unsubscribe(sessionID: query.sessionID, id: subscription.id)
+        return try response.get()
     }
 
     /// The stored events after `query.after`; with none and `live` given, the next ones the
@@ -73,21 +84,24 @@ struct EventPollController: Sendable {
         )
     }
 
-    /// Whether an event with `seq > after` arrives within `wait`; `false` too when the hub
-    /// stops (shutdown), so the device comes back to another instance.
+    /// Whether an event with `seq > after` arrives within `wait`; `false` too when the wait is
+    /// ended (a newer poll, the hub stopping, the server's graceful shutdown), so the device
+    /// asks again, of this instance or another.
     private static func next(after: Int, in events: AsyncStream<StoredEvent>, within wait: Duration) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await event in events where event.seq > after { return true }
-                return false
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    for await event in events where event.seq > after { return true }
+                    return false
+                }
+                group.addTask {
+                    try? await Task.sleep(for: wait)
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
             }
-            group.addTask {
-                try? await Task.sleep(for: wait)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
         }
     }
 }

@@ -28,6 +28,10 @@ struct AuthCallbackController: Sendable {
         guard let state = query.get("state"), OpaqueToken.isWellFormed(state) else { throw Self.unknownState }
         guard let session = try await store.consumeState(state, now: Date()), let environment = environments.entry(id: session.environmentID) else {
             if let console = try await console.finish(state: state, request: request, logger: context.logger) { return console }
+            // The app's sheet waits for its redirect URI, also when the sign-in came back too late.
+            if let appReturn = try await store.expiredAppReturn(state: state, now: Date()) {
+                return AppRedirect(appReturn: appReturn).response(.failed(code: "session_expired"))
+            }
             throw Self.unknownState
         }
         do {

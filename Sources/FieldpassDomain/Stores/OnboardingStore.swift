@@ -25,6 +25,10 @@ public protocol OnboardingStore: Sendable {
     /// it needs a confirmation it never had.
     func consumeState(_ state: String, now: Date) async throws -> OnboardingSession?
 
+    /// Where the browser returns to the app for an unused `state` whose session expired
+    /// before the sign-in came back; `nil` for any other state. Changes nothing.
+    func expiredAppReturn(state: String, now: Date) async throws -> AppReturn?
+
     /// Stores the refresh token hash and the token, `realm_initialized` and, if the realm is
     /// initialized already, `data_ready` events. Returns the events stored.
     func completeLogin(_ login: CompletedLogin, now: Date) async throws -> [StoredEvent]

@@ -193,6 +193,18 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
         }
     }
 
+    public func expiredAppReturn(state: String, now: Date) async throws -> AppReturn? {
+        try await read { connection in
+            try await connection.first(
+                """
+                SELECT app_redirect_uri, app_state FROM sessions
+                WHERE state = \(state) AND NOT state_used AND expires_at <= \(now.timeIntervalSince1970)
+                  AND app_redirect_uri IS NOT NULL
+                """
+            ).flatMap { AppReturnColumns.appReturn(uri: try $0.get("app_redirect_uri"), state: try $0.get("app_state")) }
+        }
+    }
+
     public func session(id: String) async throws -> OnboardingSession? {
         try await read { connection in try await Self.fetchSession(connection, id: id) }
     }

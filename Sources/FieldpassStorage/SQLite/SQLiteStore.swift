@@ -126,6 +126,18 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
         }
     }
 
+    public func expiredAppReturn(state: String, now: Date) async throws -> AppReturn? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT app_redirect_uri, app_state FROM sessions
+                    WHERE state = ? AND state_used = 0 AND expires_at <= ? AND app_redirect_uri IS NOT NULL
+                    """),
+                arguments: [state, now.timeIntervalSince1970]
+            ).flatMap { AppReturnColumns.appReturn(uri: $0["app_redirect_uri"], state: $0["app_state"]) }
+        }
+    }
+
     public func session(id: String) async throws -> OnboardingSession? {
         try await pool.read { db in try Self.fetchSession(db, id: id) }
     }
