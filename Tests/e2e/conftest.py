@@ -75,11 +75,8 @@ def _serve(
     extra_env: dict[str, str] | None = None, **options: Any,
 ) -> Iterator[FieldpassServer]:
     """A server in its own folder, stopped when the fixture's scope ends."""
-    srv = helpers.start_server(fieldpass_bin, idp, tmp_path_factory.mktemp(name), extra_env, **options)
-    try:
+    with helpers.running_server(fieldpass_bin, idp, tmp_path_factory.mktemp(name), extra_env, **options) as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 @pytest.fixture(scope="session")
@@ -135,11 +132,12 @@ def email() -> str:
 @pytest.fixture
 def browsers() -> Iterator[Callable[..., Browser]]:
     """Starts headless Chromiums, one per person: `browsers()`, or `browsers(phone=True)` for
-    a 360 px wide phone screen. Each has its own profile and cookies; all quit after the test."""
+    a 360 px wide phone screen; `network_log=True` keeps the redirects each was sent. Each
+    has its own profile and cookies; all quit after the test."""
     started: list[Browser] = []
 
-    def start(*, phone: bool = False) -> Browser:
-        started.append(Browser(phone=phone))
+    def start(*, phone: bool = False, network_log: bool = False) -> Browser:
+        started.append(Browser(phone=phone, network_log=network_log))
         return started[-1]
 
     yield start

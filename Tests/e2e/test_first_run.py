@@ -122,14 +122,6 @@ def test_a_configuration_error_prints_alone(configured: FieldpassServer) -> None
     assert "Usage" not in result.stderr + result.stdout
 
 
-def serve_refused(server: FieldpassServer) -> str:
-    """`fieldpass serve` that must stop at the configuration: its stderr."""
-    result = server.cli("serve", "--config", str(server.config_path))
-    assert result.returncode == 1, result.stderr
-    assert "Usage" not in result.stderr + result.stdout
-    return result.stderr
-
-
 def test_a_short_service_account_secret_stops_start_up_naming_the_account(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
     short = ServiceAccountSpec("erp-sync", "ERP_SYNC_SECRET", "only-31-characters-long-secret!")
     assert len(short.secret) == 31
@@ -137,7 +129,7 @@ def test_a_short_service_account_secret_stops_start_up_naming_the_account(fieldp
     server = server_in(tmp_path, fieldpass_bin, idp, server_env(None, environments), environments=environments)
     server.workdir.mkdir(parents=True, exist_ok=True)
     server.write_config()
-    stderr = serve_refused(server)
+    stderr = server.refused_start()
     assert "environments.dev.service_accounts.erp-sync.secret_env:" in stderr, stderr
     assert "'erp-sync'" in stderr and "32 characters" in stderr, stderr
     assert short.secret not in stderr, "the secret was printed"
@@ -152,7 +144,7 @@ def test_a_metrics_token_variable_unset_or_short_stops_start_up(configured: Fiel
     configured.env["METRICS_TOKEN_ENV"] = "SCRAPE_TOKEN"
     if value is not None:
         configured.env["SCRAPE_TOKEN"] = value
-    stderr = serve_refused(configured)
+    stderr = configured.refused_start()
     assert "metrics.token_env:" in stderr and "SCRAPE_TOKEN" in stderr, stderr
     assert not value or value not in stderr, "the token was printed"
 

@@ -8,24 +8,14 @@ registrations its metrics count) changes only through the requests made here.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import httpx
 import pytest
 
-from helpers import DEV_BACKEND, FieldpassServer, cli_users, describe, feed_realms, registrations, unique_email
+from helpers import FieldpassServer, describe, registration_footprint, unique_email
 
 DEVICE = {"name": "Pixel 8", "platform": "android"}
 VALID_EMAIL = "valid.user@example.com"
-
-
-def footprint(server: FieldpassServer) -> dict[str, Any]:
-    """dev's users and realms, and the registrations the server counted."""
-    return {
-        "users": cli_users(server),
-        "realms": sorted(feed_realms(server, DEV_BACKEND)),
-        "registrations": registrations(server),
-    }
 
 
 def body(value: object) -> bytes:
@@ -64,12 +54,12 @@ CASES = [
 def test_bad_register_request_is_rejected_and_stores_nothing(
     quiet_server: FieldpassServer, raw: bytes, status: int, error: str
 ) -> None:
-    before = footprint(quiet_server)
+    before = registration_footprint(quiet_server)
     try:
         response = quiet_server.post_register(content=raw)
     except httpx.TransportError as failure:
         pytest.fail(f"no HTTP response for a {len(raw)}-byte body: {failure!r}")
-    after = footprint(quiet_server)
+    after = registration_footprint(quiet_server)
 
     assert response.status_code == status, describe(response)
     assert response.headers.get("content-type", "").startswith("application/json"), describe(response)
@@ -83,9 +73,9 @@ def test_bad_register_request_is_rejected_and_stores_nothing(
 def test_valid_register_is_visible_in_the_footprint(quiet_server: FieldpassServer) -> None:
     """The comparison above is real: a valid registration does show up."""
     email = unique_email()
-    before = footprint(quiet_server)
+    before = registration_footprint(quiet_server)
     quiet_server.register(email, DEVICE)
-    after = footprint(quiet_server)
+    after = registration_footprint(quiet_server)
     (added_user,) = set(after["users"]) - set(before["users"])
     assert added_user.split()[2] == email, added_user
     assert len(after["users"]) == len(before["users"]) + 1, f"users: {before} -> {after}"
@@ -93,7 +83,7 @@ def test_valid_register_is_visible_in_the_footprint(quiet_server: FieldpassServe
     assert after["registrations"] == before["registrations"] + 1, f"{before} -> {after}"
 
     quiet_server.register(email, DEVICE)
-    again = footprint(quiet_server)
+    again = registration_footprint(quiet_server)
     assert again["users"] == after["users"], f"same user created twice: {after} -> {again}"
     assert again["realms"] == after["realms"], f"same realm created twice: {after} -> {again}"
     assert again["registrations"] == after["registrations"] + 1, f"{after} -> {again}"

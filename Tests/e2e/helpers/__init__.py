@@ -8,6 +8,7 @@ public name of its modules: tests import them from `helpers`.
 
 from __future__ import annotations
 
+from .apps import LoopbackApp, app_return_query
 from .audit import audit_entries
 from .benchmarks import BENCHMARK_LINES, report_benchmark
 from .browser import (
@@ -16,6 +17,7 @@ from .browser import (
     authorization_endpoint,
     authorize_url,
     browser_login,
+    idp_answer,
     idp_redirect,
     is_confirmation_url,
     login_params,
@@ -23,7 +25,7 @@ from .browser import (
     open_confirmation,
 )
 from .certificates import LocalCA
-from .chrome import DESKTOP, OPEN_BROWSERS, PHONE, Browser, Cookie
+from .chrome import DESKTOP, OPEN_BROWSERS, PHONE, Browser, Cookie, Redirect
 from .cluster import (
     Addressed,
     Cluster,
@@ -68,10 +70,12 @@ from .observed import (
     feed_realms,
     metric,
     onboarding_steps,
+    registration_footprint,
     registrations,
     scrape,
     user_id_by_email,
 )
+from .polling import Polled, WaitingPoll, poll, poll_response, poll_until
 from .processes import (
     RUNNING,
     ManagedProcess,
@@ -83,7 +87,7 @@ from .processes import (
     wait_until,
     wait_until_http_ok,
 )
-from .server import FieldpassServer, Registration, server_env, server_in, start_server
+from .server import FieldpassServer, Registration, running_server, server_env, server_in, start_server
 from .settings import (
     ACCESS_TOKEN_TTL,
     AUDIENCE,
@@ -96,6 +100,7 @@ from .settings import (
     STARTUP_TIMEOUT,
 )
 from .sockets import (
+    EventList,
     Received,
     assert_event,
     assert_silent,
@@ -118,6 +123,7 @@ __all__ = [
     "feed_realms",
     "metric",
     "onboarding_steps",
+    "registration_footprint",
     "registrations",
     "scrape",
     "user_id_by_email",
@@ -149,6 +155,16 @@ __all__ = [
     "start_cluster",
     "server_env",
     "Browser",
+    "EventList",
+    "LoopbackApp",
+    "Polled",
+    "Redirect",
+    "WaitingPoll",
+    "app_return_query",
+    "idp_answer",
+    "poll",
+    "poll_response",
+    "poll_until",
     "ConfirmationPage",
     "Cookie",
     "DESKTOP",
@@ -203,6 +219,7 @@ __all__ = [
     "receive",
     "receive_until_close",
     "reforge",
+    "running_server",
     "server_in",
     "sign_in",
     "start_idp",

@@ -109,8 +109,14 @@ def idp_redirect(
         assert idp is not None, "claims need the idp to set them on"
         idp.set_user(sub, claims)
     idp_url = authorize_url(login_url, browser)
-    form = {"action": "deny"} if deny else {"sub": sub}
-    response = browser.post(idp_url, data=form)
+    return idp_answer(idp_url, {"action": "deny"} if deny else {"sub": sub}, browser)
+
+
+def idp_answer(idp_url: str, form: Mapping[str, str], browser: httpx.Client) -> str:
+    """POST `form` to the IdP's authorization page `idp_url` in `browser`; the Location the
+    IdP redirects to, with the request's `state` put back into an error redirect that lacks it
+    (see idp_redirect)."""
+    response = browser.post(idp_url, data=dict(form))
     assert response.status_code == 302, f"IdP did not redirect: {describe(response)}"
     location = response.headers["location"]
     params = login_params(location)

@@ -4,11 +4,14 @@ One `Browser` is one person: a fresh profile in a temporary folder, so a cookie 
 own from Fieldpass's confirmation page through the IdP to /auth_callback. It reaches only
 loopback addresses: everything else (the mock IdP's stylesheet on a CDN, Chromium's own
 background requests) goes to a proxy address where nothing listens, and fails at once.
+Started with `network_log=True`, it also keeps Chromium's network log, to show the redirects
+it was sent, even one to an app's own scheme that it cannot open.
 """
 
 from __future__ import annotations
 
 import base64
+import json
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -22,6 +25,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
 
+from .browser import idp_answer, new_browser
 from .processes import _die_with_parent
 from .settings import HTTP_TIMEOUT
 
@@ -48,7 +52,17 @@ class Cookie:
     session: bool  # no Expires or Max-Age: gone when the browser closes
 
 
-def _options(phone: bool, profile: Path) -> webdriver.ChromeOptions:
+@dataclass(frozen=True)
+class Redirect:
+    """A redirect the browser was sent, from its network log: the URL that answered, the
+    status, and the Location header exactly as sent."""
+
+    url: str
+    status: int
+    location: str
+
+
+def _options(phone: bool, profile: Path, network_log: bool) -> webdriver.ChromeOptions:
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in (
@@ -66,21 +80,28 @@ def _options(phone: bool, profile: Path) -> webdriver.ChromeOptions:
     width, height = PHONE if phone else DESKTOP
     metrics = {"width": width, "height": height, "pixelRatio": 1, "mobile": phone, "touch": phone}
     options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
+    if network_log:
+        # chromedriver's performance log: the DevTools Network events, redirects included.
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     return options
 
 
 class Browser:
     """One person's headless Chromium, its pages on a 1280 x 900 screen, or with `phone=True`
-    a 360 x 780 touch screen. Call quit() when done (the `browser` fixtures do)."""
+    a 360 x 780 touch screen; with `network_log=True` it keeps its network log (redirects()).
+    Call quit() when done (the `browser` fixtures do)."""
 
-    def __init__(self, *, phone: bool = False, timeout: float = HTTP_TIMEOUT) -> None:
+    def __init__(self, *, phone: bool = False, timeout: float = HTTP_TIMEOUT, network_log: bool = False) -> None:
         self.timeout = timeout
+        self.network_log = network_log
+        self._redirects: list[Redirect] = []
         # The profile, and chromedriver's log; removed by quit().
         self._folder = Path(tempfile.mkdtemp(prefix="fieldpass-chromium-"))
         try:
             service = Service(CHROMEDRIVER, log_output=str(self._folder / "chromedriver.log"),
                               popen_kw={"preexec_fn": _die_with_parent})
-            self.driver = webdriver.Chrome(options=_options(phone, self._folder / "profile"), service=service)
+            options = _options(phone, self._folder / "profile", network_log)
+            self.driver = webdriver.Chrome(options=options, service=service)
         except BaseException:
             shutil.rmtree(self._folder, ignore_errors=True)
             raise
@@ -137,18 +158,31 @@ class Browser:
         button = self.driver.find_element(By.XPATH, f"//button[normalize-space()={_xpath_literal(label)}]")
         self._click_and_wait(button)
 
-    def sign_in_at_idp(self, sub: str) -> None:
+    def sign_in_at_idp(self, sub: str, *, new_page: bool = True) -> None:
         """On oidc-provider-mock's authorization page: type `sub` (whose email claim is `sub`
         unless set otherwise with MockIdP.set_user) and press "Authorize". Returns once the
-        page the IdP redirects to has loaded."""
+        page the IdP redirects to has loaded; with `new_page=False`, once pressed: where the
+        redirects end outside the browser (an app's own scheme), the IdP's page stays."""
         field = self.driver.find_element(By.CSS_SELECTOR, "form input[name='sub']")
         field.clear()
         field.send_keys(sub)
-        self._click_and_wait(field.find_element(By.XPATH, "ancestor::form//button[@type='submit']"))
+        button = field.find_element(By.XPATH, "ancestor::form//button[@type='submit']")
+        if new_page:
+            self._click_and_wait(button)
+        else:
+            button.click()
 
     def deny_at_idp(self) -> None:
-        """On oidc-provider-mock's authorization page: press "Deny"."""
-        self.press("Deny")
+        """On oidc-provider-mock's authorization page: refuse, as a conforming IdP's "Deny"
+        would, and follow its redirect.
+
+        oidc-provider-mock 0.3.4's own "Deny" redirects without `state` (RFC 6749 section
+        4.1.2.1 requires it), so no client could tell whose refusal it is. So the mock's
+        answer to that same form is fetched for the browser (the mock keeps no session of
+        the browser's) and the browser follows it, with the request's `state` put back in
+        (helpers.browser.idp_answer), carrying its own cookies."""
+        with new_browser() as fetcher:
+            self.open(idp_answer(self.url, {"action": "deny"}, fetcher))
 
     def _click_and_wait(self, element: WebElement) -> None:
         element.click()
@@ -156,6 +190,31 @@ class Browser:
         wait.until(lambda driver: _gone(element), "the page did not change")
         wait.until(lambda driver: driver.execute_script("return document.readyState") == "complete",
                    "the next page did not finish loading")
+
+    # ---- what the browser was sent
+
+    def redirects(self) -> list[Redirect]:
+        """Every redirect this browser has been sent so far, oldest first (with
+        `network_log=True`)."""
+        assert self.network_log, "start the browser with network_log=True"
+        for entry in self.driver.get_log("performance"):  # what came since the last call
+            message = json.loads(entry["message"])["message"]
+            answer = message["params"].get("redirectResponse")
+            if message["method"] == "Network.requestWillBeSent" and answer is not None:
+                headers = {name.lower(): value for name, value in answer["headers"].items()}
+                self._redirects.append(Redirect(answer["url"], answer["status"], headers.get("location", "")))
+        return list(self._redirects)
+
+    def wait_for_redirect(self, url_prefix: str) -> Redirect:
+        """The redirect sent by a URL starting with `url_prefix` (the first one), once sent."""
+        found: list[Redirect] = []
+
+        def sent(driver: object) -> bool:
+            found[:] = [redirect for redirect in self.redirects() if redirect.url.startswith(url_prefix)]
+            return bool(found)
+
+        WebDriverWait(self.driver, self.timeout).until(sent, f"no redirect from {url_prefix}")
+        return found[0]
 
     # ---- what the browser keeps
 

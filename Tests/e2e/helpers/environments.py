@@ -34,6 +34,8 @@ class EnvironmentSpec:
     # SCIM provisioning: the token's variable and the token, put into the server's environment.
     scim_token_env: str | None = None
     scim_token: str | None = None
+    # `app_redirect_uris`: where a sign-in may send the browser back to the app, matched exactly.
+    app_redirect_uris: tuple[str, ...] = ()
 
 
 # Two environments on the same mock IdP, with bootstrap admins and service accounts.

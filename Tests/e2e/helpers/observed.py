@@ -10,7 +10,7 @@ from typing import Any
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from .environments import ServiceAccountSpec
+from .environments import DEV_BACKEND, ServiceAccountSpec
 from .integration import IntegrationClient
 from .processes import cli_output
 from .server import FieldpassServer
@@ -73,6 +73,17 @@ def feed_realms(server: FieldpassServer, account: ServiceAccountSpec) -> dict[st
         client.authenticate()
         entries, _ = client.drain()
     return {entry["realm_path"]: entry for entry in entries}
+
+
+def registration_footprint(server: FieldpassServer) -> dict[str, Any]:
+    """What a registration stores, as seen from outside: dev's users (`fieldpass admin
+    users`), dev's realms on the integration feed (read as DEV_BACKEND, which the server's
+    config must have), and the registrations the server counted."""
+    return {
+        "users": cli_users(server),
+        "realms": sorted(feed_realms(server, DEV_BACKEND)),
+        "registrations": registrations(server),
+    }
 
 
 def user_id_by_email(server: FieldpassServer, admin_token: str, email: str) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,8 @@ class Registration:
     session_id: str
     login_url: str
     websocket_url: str
+    # The same events by HTTP long-poll (GET /events/poll).
+    events_url: str
     expires_in: int
     user_code: str
     body: dict[str, Any]
@@ -134,6 +137,8 @@ class FieldpassServer:
                     lines.append(f"    {key}: {q(dict(section))}")  # a JSON object is a YAML flow mapping
             if environment.scim_token_env is not None:
                 lines.append(f"    scim: {{token_env: {environment.scim_token_env}}}")
+            if environment.app_redirect_uris:
+                lines.append(f"    app_redirect_uris: {q(list(environment.app_redirect_uris))}")
             lines += idp
         return lines
 
@@ -235,6 +240,14 @@ class FieldpassServer:
     def log_tail(self) -> str:
         return self.process.log_tail() if self.process else "<not started>"
 
+    def refused_start(self) -> str:
+        """`fieldpass serve` with the written config, which must stop at the configuration
+        (exit status 1, without the usage text): its stderr."""
+        result = self.cli("serve", "--config", str(self.config_path))
+        assert result.returncode == 1, result.stderr
+        assert "Usage" not in result.stderr + result.stdout
+        return result.stderr
+
     # ---- CLI
 
     def cli(self, *args: str, timeout: float = CLI_TIMEOUT) -> subprocess.CompletedProcess[str]:
@@ -279,13 +292,21 @@ class FieldpassServer:
                 f"{self.url}/register_device", content=content, headers=all_headers
             )
 
-    def register(self, email: str, device: Mapping[str, Any] | None = None, *, email_only: bool = False) -> Registration:
-        """`POST /register_device`; `email_only` posts the email alone, as the seed app does."""
+    def register(
+        self, email: str, device: Mapping[str, Any] | None = None, *, email_only: bool = False,
+        app_redirect_uri: str | None = None, app_state: str | None = None,
+    ) -> Registration:
+        """`POST /register_device`; `email_only` posts the email alone, as the seed app does;
+        `app_redirect_uri` and `app_state`, when given, are sent as well."""
         sent = None if email_only else dict(device or {"name": "Pixel 8", "platform": "android"})
-        response = self.post_register({"email": email} if sent is None else {"email": email, "device": sent})
+        request: dict[str, Any] = {"email": email} if sent is None else {"email": email, "device": sent}
+        for key, value in (("app_redirect_uri", app_redirect_uri), ("app_state", app_state)):
+            if value is not None:
+                request[key] = value
+        response = self.post_register(request)
         assert response.status_code == 201, describe(response)
         body = response.json()
-        for key in ("session_id", "login_url", "websocket_url", "expires_in", "user_code"):
+        for key in ("session_id", "login_url", "websocket_url", "events_url", "expires_in", "user_code"):
             assert key in body, f"register_device response lacks {key!r}: {body}"
         return Registration(
             email=email,
@@ -293,6 +314,7 @@ class FieldpassServer:
             session_id=body["session_id"],
             login_url=body["login_url"],
             websocket_url=body["websocket_url"],
+            events_url=body["events_url"],
             expires_in=body["expires_in"],
             user_code=body["user_code"],
             body=body,
@@ -380,6 +402,19 @@ def start_server(
     server.host = host
     server.start()
     return server
+
+
+@contextmanager
+def running_server(
+    binary: Path, idp: MockIdP, workdir: Path, extra_env: Mapping[str, str] | None = None, **options: Any,
+) -> Iterator[FieldpassServer]:
+    """start_server() for a `with` block (or a fixture): the server is stopped, and its
+    database dropped, when the block ends."""
+    server = start_server(binary, idp, workdir, extra_env, **options)
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def server_in(

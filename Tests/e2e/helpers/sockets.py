@@ -17,11 +17,10 @@ from .settings import EVENT_TIMEOUT, HTTP_TIMEOUT
 TERMINAL_EVENTS = frozenset({"data_ready", "login_failed", "session_expired"})
 
 
-@dataclass
-class Received:
+class EventList:
+    """Events as a device got them (over its socket or by long-poll): their types and seqs."""
+
     events: list[dict[str, Any]]
-    closed: bool
-    close_code: int | None
 
     @property
     def types(self) -> list[str]:
@@ -30,6 +29,13 @@ class Received:
     @property
     def seqs(self) -> list[int]:
         return [event.get("seq") for event in self.events]
+
+
+@dataclass
+class Received(EventList):
+    events: list[dict[str, Any]]
+    closed: bool
+    close_code: int | None
 
 
 def ws_connect(url: str) -> ClientConnection:
