@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Tokens
 
 #if canImport(FoundationNetworking)
@@ -13,10 +12,7 @@ final class RunningFieldpass: @unchecked Sendable {
 
     let folder: URL
     let url: URL
-    private var process: Process?
-    /// Foundation's `Process.run()` on Linux crashed (a bad pointer in its memcpy) when tests
-    /// running in parallel launched servers at the same moment: one launch at a time.
-    private static let launching = Mutex(())
+    private var process: ServerProcess?
 
     /// Writes the configuration for an environment signing in at `issuer` and starts the server.
     init(issuer: String, sessionTTL: Int = 600) async throws {
@@ -55,19 +51,15 @@ final class RunningFieldpass: @unchecked Sendable {
     }
 
     func start() async throws {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = ["serve", "--config", folder.appendingPathComponent("fieldpass.yaml").path]
-        process.environment = [
-            "PATH": "/usr/bin:/bin", "DEVICE_TESTS_IDP_SECRET": MiniIdP.clientSecret, "DEVICE_TESTS_BACKEND_SECRET": Self.backendSecret,
-        ]
         let log = folder.appendingPathComponent("server.log")
-        if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
-        let handle = try FileHandle(forWritingTo: log)
-        try handle.seekToEnd()
-        process.standardOutput = handle
-        process.standardError = handle
-        try Self.launching.withLock { _ in try process.run() }
+        let process = try ServerProcess(
+            Self.binary.path, ["serve", "--config", folder.appendingPathComponent("fieldpass.yaml").path],
+            environment: [
+                "PATH": "/usr/bin:/bin", "DEVICE_TESTS_IDP_SECRET": MiniIdP.clientSecret,
+                "DEVICE_TESTS_BACKEND_SECRET": Self.backendSecret,
+            ],
+            output: log.path
+        )
         self.process = process
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
@@ -80,9 +72,8 @@ final class RunningFieldpass: @unchecked Sendable {
 
     /// Kills the process at once, as a crash or a lost machine would.
     func kill() {
-        guard let process, process.isRunning else { return }
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process?.kill()
+        process = nil
     }
 
     /// Stops the server and removes its folder.
