@@ -1,6 +1,6 @@
-"""The backend integration that README.md shows, run exactly as written.
+"""The backend integration that Docs/backend.md shows, run exactly as written.
 
-The Python block after the `<!-- integration-example -->` marker is extracted from the README
+The Python block after the `<!-- integration-example -->` marker is extracted from that page
 and run as a separate process against a live server: it must find the new user's realm, mark it
 initialized, and so release the waiting device with data_ready.
 """
@@ -24,13 +24,13 @@ from helpers import (
     ws_connect,
 )
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[2] / "Docs" / "backend.md"
 
 
 def readme_example() -> str:
     text = README.read_text(encoding="utf-8")
     match = re.search(r"<!-- integration-example -->\s*```python\n(.*?)\n```", text, re.DOTALL)
-    assert match, "README.md has no integration example after its marker"
+    assert match, "Docs/backend.md has no integration example after its marker"
     return match.group(1)
 
 

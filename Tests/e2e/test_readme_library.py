@@ -1,6 +1,6 @@
-"""The README's `FieldpassDevice` example compiles as written, and the library stays Foundation-only.
+"""The `FieldpassDevice` example of Docs/app.md compiles as written, and the library stays Foundation-only.
 
-The Swift block after the `<!-- library-example -->` marker is extracted from the README and
+The Swift block after the `<!-- library-example -->` marker is extracted from that page and
 compiled with `swiftc` against the library module the suite's binary was built with. Its flow
 is run for real by the library's own tests (Tests/FieldpassDeviceTests) and by
 `fieldpass onboard`, which is built on it.
@@ -14,14 +14,14 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "README.md"
+README = ROOT / "Docs" / "app.md"
 LIBRARY = ROOT / "Sources" / "FieldpassDevice"
 
 
 def readme_example() -> str:
     text = README.read_text(encoding="utf-8")
     match = re.search(r"<!-- library-example -->\s*```swift\n(.*?)\n```", text, re.DOTALL)
-    assert match, "README.md has no library example after its marker"
+    assert match, "Docs/app.md has no library example after its marker"
     return match.group(1)
 
 
@@ -42,7 +42,7 @@ def test_the_readme_library_example_compiles(fieldpass_bin: Path, tmp_path: Path
         text=True,
         timeout=120,
     )
-    assert result.returncode == 0, f"the README's example does not compile:\n{result.stderr}"
+    assert result.returncode == 0, f"the example of Docs/app.md does not compile:\n{result.stderr}"
     assert (tmp_path / "main.o").stat().st_size > 0
 
 
