@@ -97,12 +97,17 @@ struct OnboardingSummaryStoreTests {
             let store = environment.store
             let start = ConsoleStoreTests.start
             var ids: [String] = []
-            for (index, name) in ["c", "a", "b", "off", "ready", "never"].enumerated() {
+            for (index, name) in ["c", "a", "b", "off", "ready", "never", "console"].enumerated() {
                 let user = try await store.ensureUser(email: "\(name)@example.com", environmentID: "dev", now: start)
                 ids.append(user.id)
                 guard name != "never" else { continue }
                 let attempt = SignInAttempt(userID: user.id, issuer: "https://idp.test", subject: name, promoteToAdmin: false)
                 _ = try await store.recordSignIn(attempt, now: start.addingTimeInterval(Double(index)))
+                // Signed in on a device, which then holds its tokens; "console" signed in at the console only.
+                guard name != "console" else { continue }
+                let (_, state) = try await environment.register(email: "\(name)@example.com")
+                let session = try #require(try await store.consumeState(state, now: Date()))
+                _ = try await store.completeLogin(OnboardingStoreTests.login(session), now: Date())
             }
             _ = try await store.setDisabled(true, userID: ids[3], environmentID: "dev", actor: "cli", now: start)
             _ = try await store.markRealmInitialized(path: RealmPath.personal(userID: ids[4]), environmentID: "dev", now: start)

@@ -71,13 +71,17 @@ def test_an_admin_runs_people_and_teams_from_the_console(
     # Disable: the person's still valid access token is refused at once.
     assert me(server, leaver.access_token).status_code == 200
     person_page(browser, server, leaver)
-    browser.press("Disable")
+    # One click only asks: nothing changes until the question is answered.
+    answer = browser.ask("Disable")
+    assert leaver.email in browser.text_of("main") and answer.is_displayed()
+    assert me(server, leaver.access_token).status_code == 200
+    browser.confirm("Disable")
     assert "disabled" in browser.text
     assert me(server, leaver.access_token).status_code == 401
 
     # Revoke a device: its refresh token stops working.
     person_page(browser, server, phone_owner)
-    browser.press("Revoke")
+    browser.confirm("Revoke")
     assert server.refresh(phone_owner.refresh_token).status_code == 400
 
     # Create a team and add a member.
@@ -102,6 +106,15 @@ def test_an_admin_runs_people_and_teams_from_the_console(
     }
     assert ("user.role", f"user:{crew.claims['sub']}") in by_console
     assert ("user.disable", f"user:{leaver.claims['sub']}") in by_console
+    # People are shown, and found, by email: the ids stay in the API's entries.
+    assert leaver.email in audit and f"user:{leaver.claims['sub']}" not in audit, audit
+    assert f"{ADMIN_EMAIL} (console)" in audit, audit
+    browser.driver.find_element(By.ID, "person").send_keys(leaver.email)
+    browser.press("Show")
+    about_leaver = browser.text_of("tbody")
+    assert "user.disable" in about_leaver and "user.role" not in about_leaver, about_leaver
+    browser.open(f"{server.url}/console/audit?person=nobody%40example.com")
+    assert browser.text_of("tbody") == "Nothing matches", browser.text_of("tbody")
 
     # Signing out kills the cookie on the server, not only in this browser.
     browser.press("Sign out")
@@ -114,16 +127,48 @@ def test_an_admin_runs_people_and_teams_from_the_console(
 
 
 def test_readme_screenshots_on_a_phone(directory_server: FieldpassServer, admin: SignedIn, browsers) -> None:
-    """The People and person pages at 360 px: nothing wider than the screen."""
+    """The People, person and audit pages at 360 px: nothing wider than the screen, and no word
+    of a table broken mid-letter (an email, an id or a path may break anywhere)."""
     server = directory_server
     worker = sign_in(server, unique_email("field"))
     phone = browsers(phone=True)
     console_sign_in(phone, server, ADMIN_EMAIL)
     assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 360
+    assert broken_words(phone) == []
     keep_screenshot(phone, "console-people.png")
     person_page(phone, server, worker)
     assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 360
+    assert broken_words(phone) == []
     keep_screenshot(phone, "console-person.png")
+    phone.open(f"{server.url}/console/audit")
+    assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 360
+    assert broken_words(phone) == []
+
+
+# The words of table cells (but emails, ids and paths: `.token`, `.id`, `code`) that the
+# browser broke mid-letter: laid out on more than one line (a break after a hyphen is a
+# hyphen's, so each part counts alone).
+BROKEN_WORDS = """
+const broken = [];
+for (const cell of document.querySelectorAll('th, td:not(.token)')) {
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    if (node.parentElement.closest('.token, .id, code')) continue;
+    for (const match of node.data.matchAll(/[^\\s-]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      if (new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size > 1) broken.push(match[0]);
+    }
+  }
+}
+return broken;
+"""
+
+
+def broken_words(browser: Browser) -> list[str]:
+    return browser.driver.execute_script(BROKEN_WORDS)
 
 
 def test_a_manager_sees_people_but_can_change_nothing(

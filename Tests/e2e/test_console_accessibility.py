@@ -18,7 +18,7 @@ from selenium.webdriver.remote.webelement import WebElement
 from console_flows import console_sign_in
 from helpers import ADMIN_EMAIL, Browser, FieldpassServer, SignedIn, assert_json, sign_in, unique_email
 
-CONTROLS = "a[href], button, input:not([type=hidden]), select, textarea"
+CONTROLS = "a[href], button, summary, input:not([type=hidden]), select, textarea"
 AA_CONTRAST = 4.5
 
 # For each element with text of its own: its text colour and the first opaque background at

@@ -71,6 +71,7 @@ def test_make_run_refuses_a_taken_port_before_it_builds(tmp_path: Path) -> None:
 
 
 def test_sigterm_to_make_alone_stops_the_idp_and_the_server(tmp_path: Path) -> None:
+    """`make run` serves, says what to do next, and stops with everything it started."""
     server_port, idp_port = free_port(), free_port()
     make = make_run(tmp_path, server_port, idp_port)
     try:
@@ -82,6 +83,13 @@ def test_sigterm_to_make_alone_stops_the_idp_and_the_server(tmp_path: Path) -> N
                 except Exception:
                     return False
             wait_until(ready, timeout=240, what="make run to serve")
+        log = tmp_path / "make.log"
+        wait_until(lambda: "Stop with Ctrl-C." in log.read_text(), timeout=10, what="make run to say what to do next")
+        output = log.read_text()
+        # What to do next, once it listens; and no warning of the IdP's that reads like an error.
+        assert f"Fieldpass is ready at http://127.0.0.1:{server_port}" in output, output
+        assert "onboard alice@example.com" in output and f"http://127.0.0.1:{server_port}/console" in output, output
+        assert "admin@example.com" in output and "Warning" not in output, output
         assert not refuses(idp_port)
         make.send_signal(signal.SIGTERM)  # make alone, as a supervisor does, not its group
         make.wait(10)

@@ -20,26 +20,55 @@ struct ConsoleAuditController: Sendable {
         func field(_ name: String) -> String? {
             query[name].map { String($0.trimmingCharacters(in: .whitespaces).prefix(200)) }.flatMap { $0.isEmpty ? nil : $0 }
         }
-        let filter = AuditFilter(actor: field("actor"), action: field("action"), personID: field("person"))
+        let environmentID = context.visit.identity.environmentID
+        let person = field("person")
+        // A person is named by email, as the console shows them; an id still works.
+        var personID = person
+        if let person, person.contains("@") {
+            personID = try await store.person(email: person.lowercased(), environmentID: environmentID)?.id
+        }
+        let filter = AuditFilter(actor: field("actor"), action: field("action"), personID: personID)
         let before = query["before"].flatMap(Int64.init).flatMap { $0 > 0 ? $0 : nil }
-        let entries = try await store.auditLog(
-            environmentID: context.visit.identity.environmentID, filter: filter, before: before, limit: Self.pageSize
+        // An email nobody has matches nothing, rather than every entry.
+        let entries = person != nil && personID == nil ? [] : try await store.auditLog(
+            environmentID: environmentID, filter: filter, before: before, limit: Self.pageSize
         )
-        let filterQuery = ConsolePages.filterQuery([("actor", filter.actor), ("action", filter.action), ("person", filter.personID)])
+        let filterQuery = ConsolePages.filterQuery([("actor", filter.actor), ("action", filter.action), ("person", person)])
         let older = entries.count == Self.pageSize ? entries.last.map { "?before=\($0.id)\(filterQuery)" } : nil
         let view = AuditView(
             chrome: pages.chrome("Audit", context, .audit), actor: filter.actor ?? "", action: filter.action ?? "",
-            person: filter.personID ?? "", entries: Self.rows(entries), older: older
+            person: person ?? "", entries: try await Self.rows(entries, store: store, environmentID: environmentID),
+            older: older
         )
         return pages.renderer.page("audit", view)
     }
 
-    /// Entries as rows, their before and after in one line each.
-    static func rows(_ entries: [AuditEntry]) -> [Row] {
-        entries.map { entry in
+    /// The emails of the people the entries name (`user:<id>`, `console:<id>`), one read each.
+    private static func emails(in entries: [AuditEntry], store: any DirectoryStore, environmentID: String) async throws -> [String: String] {
+        var emails: [String: String] = [:]
+        for id in Set(entries.flatMap { [$0.actor, $0.target] }.compactMap(personID)) {
+            emails[id] = try await store.user(id: id, environmentID: environmentID)?.email
+        }
+        return emails
+    }
+
+    /// The person an actor or target names, if it names one.
+    private static func personID(_ name: String) -> String? {
+        for prefix in ["user:", "console:"] where name.hasPrefix(prefix) { return String(name.dropFirst(prefix.count)) }
+        return nil
+    }
+
+    /// Entries as rows, people by email, their before and after in one line each.
+    static func rows(_ entries: [AuditEntry], store: any DirectoryStore, environmentID: String) async throws -> [Row] {
+        let emails = try await emails(in: entries, store: store, environmentID: environmentID)
+        func shown(_ name: String) -> String {
+            guard let id = personID(name), let email = emails[id] else { return name }
+            return name.hasPrefix("console:") ? "\(email) (console)" : email
+        }
+        return entries.map { entry in
             Row(
-                id: entry.id, at: ConsolePages.time(entry.at) ?? "", actor: entry.actor, action: entry.action, target: entry.target,
-                before: entry.before.map(describe), after: entry.after.map(describe)
+                id: entry.id, at: ConsolePages.time(entry.at) ?? "", actor: shown(entry.actor), action: entry.action,
+                target: shown(entry.target), before: entry.before.map(describe), after: entry.after.map(describe)
             )
         }
     }

@@ -52,7 +52,7 @@ struct ConsolePersonController: Sendable {
                     revoked: ConsolePages.time(device.revokedAt)
                 )
             },
-            history: ConsoleAuditController.rows(history)
+            history: try await ConsoleAuditController.rows(history, store: store, environmentID: environmentID)
         )
         return pages.renderer.page("person", view)
     }

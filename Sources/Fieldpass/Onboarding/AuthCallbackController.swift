@@ -60,7 +60,10 @@ struct AuthCallbackController: Sendable {
             )
             if !stored.isEmpty { FieldpassMetrics.loginFailed(code: failure.code) }
             if let appReturn = session.appReturn { return AppRedirect(appReturn: appReturn).response(.failed(code: failure.code)) }
-            return HTMLPage(title: "Sign-in failed", message: failure.description).response(status: .badRequest)
+            return HTMLPage(
+                title: "Sign-in failed",
+                bodyHTML: "<p>\(HTMLPage.escape(failure.description))</p><p>Start again from the app.</p>"
+            ).response(status: .badRequest)
         }
     }
 

@@ -169,6 +169,7 @@ extension PostgresStore: ConsoleStore {
                        NULL::text AS scim_display_name, NULL::double precision AS last_seen_at
                 FROM users u JOIN realms r ON r.user_id = u.id
                 WHERE u.environment_id = \(environmentID) AND u.signed_in_at IS NOT NULL AND u.disabled_at IS NULL AND NOT r.initialized
+                  AND \(unescaped: OnboardingWaiting.hasSignedInDevice)
                 ORDER BY u.signed_in_at LIMIT \(waitingLimit)
                 """
             ).map(Self.personSummary)

@@ -144,6 +144,7 @@ extension SQLiteStore: ConsoleStore {
                     SELECT u.*, NULL AS scim_display_name, NULL AS last_seen_at
                     FROM users u JOIN realms r ON r.user_id = u.id
                     WHERE u.environment_id = ? AND u.signed_in_at IS NOT NULL AND u.disabled_at IS NULL AND r.initialized = 0
+                      AND \(OnboardingWaiting.hasSignedInDevice)
                     ORDER BY u.signed_in_at LIMIT ?
                     """),
                 arguments: [environmentID, waitingLimit]

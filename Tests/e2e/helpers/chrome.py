@@ -158,6 +158,19 @@ class Browser:
         button = self.driver.find_element(By.XPATH, f"//button[normalize-space()={_xpath_literal(label)}]")
         self._click_and_wait(button)
 
+    def ask(self, label: str) -> WebElement:
+        """Open the question of an action that asks first (its summary reads `label…`), unless
+        it is open; the button that answers it, not pressed yet."""
+        summary = self.driver.find_element(By.XPATH, f"//summary[normalize-space()={_xpath_literal(label + '…')}]")
+        if summary.find_element(By.XPATH, "..").get_attribute("open") is None:
+            summary.click()
+        return summary.find_element(By.XPATH, "following-sibling::form//button[@type='submit']")
+
+    def confirm(self, label: str) -> None:
+        """An action that asks first: open its question, then press the button that answers
+        it, and wait until the next page has loaded."""
+        self._click_and_wait(self.ask(label))
+
     def sign_in_at_idp(self, sub: str, *, new_page: bool = True) -> None:
         """On oidc-provider-mock's authorization page: type `sub` (whose email claim is `sub`
         unless set otherwise with MockIdP.set_user) and press "Authorize". Returns once the
