@@ -9,6 +9,7 @@
 #   make check   the inner loop: build, then every Swift test (rules, stores on both databases,
 #                routes, the client library) against a throw-away PostgreSQL
 #   make swift-test  the same Swift tests, after installing what is missing
+#   make format  formats the Swift sources (swift-format, .swift-format); make test checks it
 #   make e2e     only the end-to-end suite
 #   make bench   release build, then every performance figure on both stores (Benchmarks/)
 
@@ -53,7 +54,7 @@ RUN_SCIM = ENVIRONMENTS_DEV_SCIM_TOKEN_ENV=DEV_SCIM_TOKEN
 # Password of the throw-away PostgreSQL clusters. Never a real one.
 export FIELDPASS_PG_PASSWORD ?= fieldpass-local-pg
 
-.PHONY: deps system-deps browser-deps venv build run run-cluster check-ports check-cluster-ports keys test check swift-test e2e clean
+.PHONY: deps system-deps browser-deps venv build run run-cluster check-ports check-cluster-ports keys test check swift-test format format-check e2e clean
 
 deps: system-deps browser-deps venv
 
@@ -118,6 +119,7 @@ endef
 test: deps build
 	@$(with_test_postgres); \
 	status=0; \
+	$(MAKE) --no-print-directory format-check || status=$$?; \
 	$(SWIFT) test || status=$$?; \
 	for store in sqlite postgres; do \
 	  echo "== e2e on $$store"; \
@@ -128,6 +130,15 @@ test: deps build
 	exit $$status
 
 swift-test: system-deps check
+
+SWIFT_SOURCES := Sources Tests Package.swift
+
+# The toolchain's swift-format, with the settings in .swift-format.
+format:
+	$(SWIFT) format format --in-place --recursive $(SWIFT_SOURCES)
+
+format-check:
+	@$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES) || { echo "error: run 'make format'" >&2; exit 1; }
 
 # No dependency checks: for a machine set up once already.
 check:

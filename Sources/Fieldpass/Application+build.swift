@@ -40,9 +40,11 @@ public func buildApplication(
         services: opened.services + opened.serverServices + [keys, hub, sweeper, userSweeper],
         onServerRunning: { channel in
             readiness.markServing()
-            logger.info("Fieldpass listening", metadata: [
-                "address": "\(channel.localAddress?.description ?? "?")", "public_url": "\(configuration.server.publicURL)",
-            ])
+            logger.info(
+                "Fieldpass listening",
+                metadata: [
+                    "address": "\(channel.localAddress?.description ?? "?")", "public_url": "\(configuration.server.publicURL)",
+                ])
         },
         logger: logger
     )
@@ -103,7 +105,7 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
         store: store, longPolls: parts.longPolls, realmPrefixes: configuration.realmPrefixes, readiness: parts.readiness,
         serviceAccounts: parts.serviceAccounts
     )
-        .addRoutes(to: authenticated("integration"))
+    .addRoutes(to: authenticated("integration"))
     ScimRoutes.add(to: router, parts)
     ConsoleRoutes.add(to: router, signIn: limited(.confirmation), parts)
 

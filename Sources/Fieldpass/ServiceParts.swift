@@ -47,9 +47,10 @@ struct ServiceParts {
         directoryChanges = DirectoryChanges(store: store, claimMappings: claimMappings)
         consoleRenderer = ConsoleRenderer(base: configuration.server.publicPath)
         tokenIssuer = TokenIssuer(keys: keys, issuer: configuration.server.publicURL, settings: configuration.tokens, policy: policy)
-        limiters = Dictionary(uniqueKeysWithValues: RateLimit.allCases.compactMap { limit in
-            configuration.limits.limiter(limit).map { (limit, $0) }
-        })
+        limiters = Dictionary(
+            uniqueKeysWithValues: RateLimit.allCases.compactMap { limit in
+                configuration.limits.limiter(limit).map { (limit, $0) }
+            })
         serviceAccounts = ServiceAccountDirectory(environments: configuration.environments, failures: limiters[.clientAuthentication])
         validator = AccessTokenValidator(
             keys: keys, credentials: store, revocations: store.revocations, serviceAccounts: serviceAccounts.environments

@@ -21,7 +21,8 @@ struct DeviceAPI: Sendable {
             let body = try await response.body.collect(upTo: 1 << 20)
             return (Int(response.status.code), Data(buffer: body))
         } catch let error as IOError {
-            throw CommandFailure("cannot reach \(request.url): \(String(cString: strerror(error.errnoCode)).lowercased()); is Fieldpass running there?")
+            throw CommandFailure(
+                "cannot reach \(request.url): \(String(cString: strerror(error.errnoCode)).lowercased()); is Fieldpass running there?")
         } catch let error as HTTPClientError {
             throw CommandFailure("cannot reach \(request.url): \(error); is Fieldpass running there?")
         }

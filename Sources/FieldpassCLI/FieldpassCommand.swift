@@ -6,6 +6,9 @@ struct FieldpassCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fieldpass",
         abstract: "Device onboarding and authentication for field-service apps.",
-        subcommands: [ServeCommand.self, MigrateCommand.self, KeysCommand.self, RealmsCommand.self, AdminCommand.self, OnboardCommand.self, ScimCommand.self]
+        subcommands: [
+            ServeCommand.self, MigrateCommand.self, KeysCommand.self, RealmsCommand.self, AdminCommand.self, OnboardCommand.self,
+            ScimCommand.self,
+        ]
     )
 }

@@ -25,9 +25,13 @@ struct KeysCommand: AsyncParsableCommand {
             let folder = URL(fileURLWithPath: configuration.tokens.keysDirectory)
             let (key, file) = try KeyRing.generateKey(alg, in: folder)
             print("Added \(key.algorithm.rawValue) key \(key.kid) in \(file.path)")
-            if let entry = try KeysCommand.schedule(configuration).entries(at: Date()).first(where: { $0.key.kid == key.kid }), entry.state == .next,
-               let signsFrom = entry.signsFrom {
-                print("Running servers publish it at their next reload (SIGHUP, or within a minute); it signs from \(Self.format(signsFrom)).")
+            if let entry = try KeysCommand.schedule(configuration).entries(at: Date()).first(where: { $0.key.kid == key.kid }),
+                entry.state == .next,
+                let signsFrom = entry.signsFrom
+            {
+                print(
+                    "Running servers publish it at their next reload (SIGHUP, or within a minute); it signs from \(Self.format(signsFrom))."
+                )
             } else {
                 print("It signs from now on; running servers pick it up at their next reload (SIGHUP, or within a minute).")
             }

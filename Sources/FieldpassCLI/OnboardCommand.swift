@@ -19,7 +19,9 @@ struct OnboardCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Device name sent at registration.")
     var deviceName = "fieldpass-cli"
 
-    @Option(name: .long, help: "Keep the device's tokens in this file (mode 0600), as an app keeps them; by default they are forgotten on exit.")
+    @Option(
+        name: .long, help: "Keep the device's tokens in this file (mode 0600), as an app keeps them; by default they are forgotten on exit."
+    )
     var tokenFile: String?
 
     @Flag(name: .long, help: "Also print the access token, e.g. to call the admin API with it.")

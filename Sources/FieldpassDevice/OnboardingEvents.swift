@@ -61,7 +61,8 @@ public struct OnboardingEvents: AsyncSequence, Sendable {
                 guard let access = frame.access_token, let refresh = frame.refresh_token, let expiresIn = frame.expires_in else {
                     throw FieldpassClientError.unexpectedResponse(status: 200)
                 }
-                let tokens = TokenSet(accessToken: access, refreshToken: refresh, expiresAt: Date().addingTimeInterval(TimeInterval(expiresIn)))
+                let tokens = TokenSet(
+                    accessToken: access, refreshToken: refresh, expiresAt: Date().addingTimeInterval(TimeInterval(expiresIn)))
                 try await events.store.save(tokens)
                 return .signedIn(tokens)
             case "realm_initialized":

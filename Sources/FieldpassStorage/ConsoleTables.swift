@@ -52,9 +52,12 @@ enum ConsoleTables {
         var conditions: [String] = []
         var values: [String] = []
         if let search = query.search {
-            let pattern = "%" + search.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+            let pattern =
+                "%"
+                + search.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
                 .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
-            conditions.append("(u.email LIKE \(bind(pattern)) ESCAPE '\\' OR lower(COALESCE(s.display_name, '')) LIKE \(bind(pattern)) ESCAPE '\\')")
+            conditions.append(
+                "(u.email LIKE \(bind(pattern)) ESCAPE '\\' OR lower(COALESCE(s.display_name, '')) LIKE \(bind(pattern)) ESCAPE '\\')")
             values += [pattern, pattern]
         }
         if let role = query.role {

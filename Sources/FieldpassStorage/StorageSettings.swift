@@ -1,4 +1,3 @@
-
 /// Where state lives.
 ///
 /// Keys: `storage.driver` (`sqlite`, the default, or `postgres`); `storage.sqlite_path`

@@ -96,7 +96,9 @@ struct JSONMembers {
             while index < bytes.count {
                 switch bytes[index] {
                 case UInt8(ascii: "\\"): index += 2
-                case UInt8(ascii: "\""): index += 1; return true
+                case UInt8(ascii: "\""):
+                    index += 1
+                    return true
                 default: index += 1
                 }
             }

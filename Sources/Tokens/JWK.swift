@@ -40,11 +40,12 @@ public struct JWK: Codable, Sendable, Equatable {
     /// RFC 7638 thumbprint: base64url SHA-256 of the required members in canonical JSON.
     /// Throws `unsupportedKey` for key types other than EC and RSA, `invalidKey` if a member is missing.
     public func thumbprint() throws(TokenError) -> String {
-        let members: [String: String] = switch kty {
-        case "EC": ["crv": try required(crv, "crv"), "kty": kty, "x": try required(x, "x"), "y": try required(y, "y")]
-        case "RSA": ["e": try required(e, "e"), "kty": kty, "n": try required(n, "n")]
-        default: throw TokenError.unsupportedKey("kty \(kty)")
-        }
+        let members: [String: String] =
+            switch kty {
+            case "EC": ["crv": try required(crv, "crv"), "kty": kty, "x": try required(x, "x"), "y": try required(y, "y")]
+            case "RSA": ["e": try required(e, "e"), "kty": kty, "n": try required(n, "n")]
+            default: throw TokenError.unsupportedKey("kty \(kty)")
+            }
         // Sorted keys and no whitespace are exactly RFC 7638's canonical form for these members.
         return Crypto.base64URLEncode(Crypto.sha256(try JSON.encode(members)))
     }

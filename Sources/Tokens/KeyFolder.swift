@@ -34,9 +34,10 @@ struct KeyFolder {
         for file in entries where file.pathExtension == "pem" {
             do {
                 let attributes = try FileManager.default.attributesOfItem(atPath: file.resolvingSymlinksInPath().path)
-                dated.append((
-                    file, attributes[.modificationDate] as? Date ?? .distantPast, attributes[.posixPermissions] as? Int ?? 0
-                ))
+                dated.append(
+                    (
+                        file, attributes[.modificationDate] as? Date ?? .distantPast, attributes[.posixPermissions] as? Int ?? 0
+                    ))
             } catch {
                 throw .io("\(file.lastPathComponent): \(error.localizedDescription)")
             }

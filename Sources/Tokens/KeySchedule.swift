@@ -82,7 +82,8 @@ public struct KeySchedule: Sendable {
         entries += files[..<signing].map { entry($0, .next) }
         entries += files[(signing + 1)...].map { entry($0, .retiring) }
         for key in removed where key.publishedUntil > now {
-            entries.append(Entry(key: key.key, state: .retiring, fileName: nil, addedAt: nil, signsFrom: nil, publishedUntil: key.publishedUntil))
+            entries.append(
+                Entry(key: key.key, state: .retiring, fileName: nil, addedAt: nil, signsFrom: nil, publishedUntil: key.publishedUntil))
         }
         return entries
     }

@@ -55,8 +55,8 @@ extension PKey {
         defer { EVP_PKEY_CTX_free(context) }
         var created: OpaquePointer?
         guard EVP_PKEY_fromdata_init(context) == 1,
-              EVP_PKEY_fromdata(context, &created, publicKeySelection, parameters) == 1,
-              let created
+            EVP_PKEY_fromdata(context, &created, publicKeySelection, parameters) == 1,
+            let created
         else {
             throw .invalidKey("\(algorithm.keyType) public key rejected: \(OpenSSL.drainErrors())")
         }

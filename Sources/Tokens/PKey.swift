@@ -22,10 +22,11 @@ struct PKey: ~Copyable {
         guard EVP_PKEY_keygen_init(context) == 1 else {
             throw .crypto("EVP_PKEY_keygen_init: \(OpenSSL.drainErrors())")
         }
-        let configured = switch algorithm {
-        case .es256: EVP_PKEY_CTX_set_group_name(context, "P-256")
-        case .rs256: EVP_PKEY_CTX_set_rsa_keygen_bits(context, 2048)
-        }
+        let configured =
+            switch algorithm {
+            case .es256: EVP_PKEY_CTX_set_group_name(context, "P-256")
+            case .rs256: EVP_PKEY_CTX_set_rsa_keygen_bits(context, 2048)
+            }
         guard configured == 1 else { throw .crypto("key generation setup: \(OpenSSL.drainErrors())") }
         var key: OpaquePointer?
         guard EVP_PKEY_generate(context, &key) == 1, let key else {
@@ -37,10 +38,11 @@ struct PKey: ~Copyable {
     /// A new `EVP_PKEY_CTX` for the key type of `algorithm`; the caller frees it.
     static func context(for algorithm: SigningAlgorithm) throws(TokenError) -> OpaquePointer {
         // By NID rather than by name: OpenSSL keeps the name pointer, which a Swift string would not outlive.
-        let id = switch algorithm {
-        case .es256: EVP_PKEY_EC
-        case .rs256: EVP_PKEY_RSA
-        }
+        let id =
+            switch algorithm {
+            case .es256: EVP_PKEY_EC
+            case .rs256: EVP_PKEY_RSA
+            }
         guard let context = EVP_PKEY_CTX_new_id(id, nil) else {
             throw .crypto("EVP_PKEY_CTX_new_id(\(algorithm.keyType)): \(OpenSSL.drainErrors())")
         }

@@ -57,7 +57,8 @@ final class ParsedKey: @unchecked Sendable {
         }
         guard let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }
-        let verified = EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key.pointer) == 1
+        let verified =
+            EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key.pointer) == 1
             && EVP_DigestVerify(context, encoded, encoded.count, input, input.count) == 1
         // A failed check leaves errors in the thread's queue; they must not reach a later message.
         if !verified { ERR_clear_error() }

@@ -20,7 +20,8 @@ public enum SealedBox {
         var finalLength: Int32 = 0
         // GCM writes nothing at the end: the whole text went through Update.
         var tail = [UInt8](repeating: 0, count: 16)
-        let ok = EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1
+        let ok =
+            EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1
             && EVP_EncryptUpdate(context, &ciphertext, &written, plaintext, Int32(plaintext.count)) == 1
             && EVP_EncryptFinal_ex(context, &tail, &finalLength) == 1
             && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, Int32(tagLength), &tag) == 1
@@ -42,7 +43,8 @@ public enum SealedBox {
         var finalLength: Int32 = 0
         // GCM writes nothing at the end: the whole text went through Update.
         var tail = [UInt8](repeating: 0, count: 16)
-        let ok = EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1
+        let ok =
+            EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1
             && EVP_DecryptUpdate(context, &plaintext, &written, ciphertext, Int32(ciphertext.count)) == 1
             && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, Int32(tagLength), &tag) == 1
             && EVP_DecryptFinal_ex(context, &tail, &finalLength) == 1

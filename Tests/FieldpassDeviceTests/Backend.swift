@@ -28,7 +28,8 @@ struct Backend {
 
     /// What `/introspect` says of `token` (RFC 7662), asked as the backend.
     func isActive(_ token: String) async throws -> Bool {
-        let (status, body) = try await HTTP.post(server.url.appendingPathComponent("introspect"), form: "token=\(token)", basic: credentials)
+        let (status, body) = try await HTTP.post(
+            server.url.appendingPathComponent("introspect"), form: "token=\(token)", basic: credentials)
         guard status == 200, let active = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["active"] as? Bool else {
             throw Refused(status: status)
         }

@@ -122,7 +122,9 @@ import FoundationNetworking
             let client = FieldpassClient(server: server.url, store: MemoryTokenStore())
             let onboarding = try await client.register(email: "refuse@example.com")
             #expect(try await HTTP.get(onboarding.loginURL).0 == 400)
-            await #expect(throws: OnboardingError.loginFailed(code: "access_denied", description: "The identity provider refused the sign-in.")) {
+            await #expect(
+                throws: OnboardingError.loginFailed(code: "access_denied", description: "The identity provider refused the sign-in.")
+            ) {
                 for try await _ in onboarding.events {}
             }
         }
@@ -141,7 +143,10 @@ import FoundationNetworking
     @Test func aRefusedRegistrationSaysWhy() async throws {
         try await withServer { server in
             let client = FieldpassClient(server: server.url, store: MemoryTokenStore())
-            await #expect(throws: FieldpassClientError.server(status: 404, error: "unknown_domain", description: "No environment is configured for this email domain.")) {
+            await #expect(
+                throws: FieldpassClientError.server(
+                    status: 404, error: "unknown_domain", description: "No environment is configured for this email domain.")
+            ) {
                 _ = try await client.register(email: "ada@elsewhere.example")
             }
         }

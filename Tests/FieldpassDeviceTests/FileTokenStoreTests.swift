@@ -5,7 +5,8 @@ import Testing
 /// The file an app or the CLI keeps its tokens in.
 @Suite struct FileTokenStoreTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldpass-tokens-\(UUID().uuidString)")
-    let tokens = TokenSet(accessToken: "access.jwt.value", refreshToken: "refresh-value", expiresAt: Date(timeIntervalSince1970: 1_900_000_000))
+    let tokens = TokenSet(
+        accessToken: "access.jwt.value", refreshToken: "refresh-value", expiresAt: Date(timeIntervalSince1970: 1_900_000_000))
 
     @Test func keepsTheTokensInAFileOnlyItsOwnerCanRead() async throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -11,7 +11,9 @@ enum HTTP {
         try await send(URLRequest(url: url))
     }
 
-    static func post(_ url: URL, form: String, basic: (String, String)? = nil, bearer: String? = nil, json: Bool = false) async throws -> (Int, Data) {
+    static func post(
+        _ url: URL, form: String, basic: (String, String)? = nil, bearer: String? = nil, json: Bool = false
+    ) async throws -> (Int, Data) {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.httpBody = Data(form.utf8)

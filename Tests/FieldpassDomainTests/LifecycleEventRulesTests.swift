@@ -6,9 +6,11 @@ import Testing
 struct LifecycleEventRulesTests {
     @Test func aRoleChangeIsAUserUpdateWithTheRoleBeforeAndAfter() {
         let events = LifecycleEventRules.events(for: .roleChanged(actor: "idp", userID: "u1", from: .worker, to: .manager))
-        #expect(events == [
-            LifecycleEvent(type: .userUpdated, actor: "idp", user: .init(id: "u1"), before: ["role": "worker"], after: ["role": "manager"]),
-        ])
+        #expect(
+            events == [
+                LifecycleEvent(
+                    type: .userUpdated, actor: "idp", user: .init(id: "u1"), before: ["role": "worker"], after: ["role": "manager"])
+            ])
     }
 
     @Test func aPersonActingOnSomeoneElseIsAnAdminAndOnThemselvesTheUser() {
@@ -47,7 +49,8 @@ struct LifecycleEventRulesTests {
         #expect(events.dropFirst().map { $0.device?.id } == ["d1", "d2"])
         #expect(events.dropFirst().allSatisfy { $0.reason == "user_disabled" && $0.user?.id == "u1" })
         #expect(events[0].before == ["disabled": "false"] && events[0].after == ["disabled": "true"])
-        #expect(LifecycleEventRules.events(for: .disabledChanged(actor: "cli", userID: "u1", disabled: false)).map(\.type) == [.userEnabled])
+        #expect(
+            LifecycleEventRules.events(for: .disabledChanged(actor: "cli", userID: "u1", disabled: false)).map(\.type) == [.userEnabled])
     }
 
     @Test func anIdentityResetRevokesEachDeviceAndSaysNothingElse() {
@@ -60,18 +63,25 @@ struct LifecycleEventRulesTests {
 
     @Test func revocationsByTheServiceAndByTheDeviceKeepTheirReason() {
         let grant = RefreshGrant(userID: "u1", deviceID: "d1", environmentID: "dev")
-        #expect(LifecycleEventRules.events(for: .deviceRevokedOnReuse(grant)).map { [$0.actor, $0.reason] } == [["fieldpass", "refresh_token_reuse"]])
-        #expect(LifecycleEventRules.events(for: .deviceRevokedByItsToken(grant)).map { [$0.actor, $0.reason] } == [["user", "token_revocation"]])
+        #expect(
+            LifecycleEventRules.events(for: .deviceRevokedOnReuse(grant)).map { [$0.actor, $0.reason] } == [
+                ["fieldpass", "refresh_token_reuse"]
+            ])
+        #expect(
+            LifecycleEventRules.events(for: .deviceRevokedByItsToken(grant)).map { [$0.actor, $0.reason] } == [
+                ["user", "token_revocation"]
+            ])
     }
 
     @Test func aMembershipIsAUserUpdateNamingTheTeam() {
         let joined = LifecycleEventRules.events(for: .teamMembership(actor: "idp", teamID: "t1", userID: "u1", member: true))
-        #expect(joined == [
-            LifecycleEvent(
-                type: .userUpdated, actor: "idp", user: .init(id: "u1"), team: .init(id: "t1"),
-                before: ["team_member": "false"], after: ["team_member": "true"]
-            ),
-        ])
+        #expect(
+            joined == [
+                LifecycleEvent(
+                    type: .userUpdated, actor: "idp", user: .init(id: "u1"), team: .init(id: "t1"),
+                    before: ["team_member": "false"], after: ["team_member": "true"]
+                )
+            ])
         let left = LifecycleEventRules.events(for: .teamMembership(actor: "user:u1", teamID: "t1", userID: "u1", member: false))
         #expect(left.first?.after == ["team_member": "false"] && left.first?.actor == "user")
     }
@@ -82,12 +92,14 @@ struct LifecycleEventRulesTests {
         let renamed = LifecycleEventRules.events(for: .teamRenamed(actor: "cli", teamID: "t1", from: "North", to: "South"))
         #expect(renamed.first?.before == ["name": "North"] && renamed.first?.after == ["name": "South"])
         #expect(renamed.first?.team == .init(id: "t1", name: "South"))
-        let deleted = LifecycleEventRules.events(for: .teamDeleted(actor: "cli", team: TeamRecord(id: "t1", name: "South", members: ["u1"], createdAt: Date())))
+        let deleted = LifecycleEventRules.events(
+            for: .teamDeleted(actor: "cli", team: TeamRecord(id: "t1", name: "South", members: ["u1"], createdAt: Date())))
         #expect(deleted.map(\.type) == [.teamDeleted] && deleted.first?.before == ["name": "South", "members": "u1"])
     }
 
     @Test func aDeletionIsDefinedForWhatRemovesPeople() {
-        let events = LifecycleEventRules.events(for: .userDeleted(actor: "scim", userID: "u1", email: "w@example.com", revokedDevices: ["d1"]))
+        let events = LifecycleEventRules.events(
+            for: .userDeleted(actor: "scim", userID: "u1", email: "w@example.com", revokedDevices: ["d1"]))
         #expect(events.map(\.type) == [.userDeleted, .deviceRevoked])
         #expect(events.first?.user == .init(id: "u1", email: "w@example.com"))
     }

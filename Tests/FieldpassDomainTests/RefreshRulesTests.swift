@@ -19,10 +19,12 @@ struct RefreshRulesTests {
     }
 
     @Test func aLiveTokenRotatesOnceAndItsSuccessorNeverOutlivesTheSignIn() {
-        #expect(RefreshRules.decide(Self.token(), successorUnrotated: false, rotation: Self.rotation, now: Self.now)
-            == .rotate(successorExpiresAt: Self.now + 600))
-        #expect(RefreshRules.decide(Self.token(maxExpiresAt: Self.now + 60), successorUnrotated: false, rotation: Self.rotation, now: Self.now)
-            == .rotate(successorExpiresAt: Self.now + 60))
+        #expect(
+            RefreshRules.decide(Self.token(), successorUnrotated: false, rotation: Self.rotation, now: Self.now)
+                == .rotate(successorExpiresAt: Self.now + 600))
+        #expect(
+            RefreshRules.decide(Self.token(maxExpiresAt: Self.now + 60), successorUnrotated: false, rotation: Self.rotation, now: Self.now)
+                == .rotate(successorExpiresAt: Self.now + 60))
     }
 
     @Test(arguments: [
@@ -37,7 +39,8 @@ struct RefreshRulesTests {
     @Test func aRetryWithinTheGraceGetsTheSameSuccessor() {
         let token = Self.token(rotatedAt: Self.now - 30, sealed: [9, 9])
         #expect(RefreshRules.needsSuccessorLookup(token, grace: 30, now: Self.now))
-        #expect(RefreshRules.decide(token, successorUnrotated: true, rotation: Self.rotation, now: Self.now) == .retry(sealedSuccessor: [9, 9]))
+        #expect(
+            RefreshRules.decide(token, successorUnrotated: true, rotation: Self.rotation, now: Self.now) == .retry(sealedSuccessor: [9, 9]))
         #expect(!token.isLive(now: Self.now))
     }
 
@@ -49,9 +52,12 @@ struct RefreshRulesTests {
             Issue.record("expected a cut-off, got \(decision)")
             return
         }
-        #expect(entry == AuditRecord(
-            actor: "fieldpass", action: "device.revoke", target: "user:u1", after: ["device_id": "d1", "reason": "refresh_token_reuse"]
-        ))
+        #expect(
+            entry
+                == AuditRecord(
+                    actor: "fieldpass", action: "device.revoke", target: "user:u1",
+                    after: ["device_id": "d1", "reason": "refresh_token_reuse"]
+                ))
     }
 
     @Test func aRetryAfterTheSuccessorWasRotatedTooIsAReuse() {

@@ -29,7 +29,8 @@ struct RevocationSetTests {
     @Test func aRememberedPersonIsAnsweredWithRevokedTokensAndDevices() {
         var set = RevocationSet(revokedTokens: ["j2": 100], revokedDevices: ["d2"])
         set.remember(Self.user())
-        #expect(set.standing(jti: "j1", userID: "u1", deviceID: "d1", environmentID: "env") == TokenStanding(user: Self.user(), revoked: false))
+        #expect(
+            set.standing(jti: "j1", userID: "u1", deviceID: "d1", environmentID: "env") == TokenStanding(user: Self.user(), revoked: false))
         #expect(set.standing(jti: "j2", userID: "u1", deviceID: "d1", environmentID: "env")?.revoked == true)
         #expect(set.standing(jti: "j1", userID: "u1", deviceID: "d2", environmentID: "env")?.revoked == true)
     }
@@ -139,7 +140,9 @@ struct RevocationSetTests {
 
     @Test func liveRevocationsAnswerOnlyWhileFresh() {
         let live = Self.trusted(RevocationSet(revokedDevices: ["d1"]))
-        #expect(live.lookup(jti: "j", userID: nil, deviceID: "d1", environmentID: "env", now: Self.start) == .known(TokenStanding(user: nil, revoked: true)))
+        #expect(
+            live.lookup(jti: "j", userID: nil, deviceID: "d1", environmentID: "env", now: Self.start)
+                == .known(TokenStanding(user: nil, revoked: true)))
         let stale = Self.start + StandingFreshness.bound + .milliseconds(1)
         #expect(live.lookup(jti: "j", userID: nil, deviceID: "d1", environmentID: "env", now: stale) == .unknown(generation: nil))
         live.distrust()
@@ -148,28 +151,36 @@ struct RevocationSetTests {
 
     @Test func aPersonReadBeforeAChangeToThemIsNotRemembered() {
         let live = Self.trusted()
-        guard case .unknown(let generation?) = live.lookup(jti: "j", userID: "u1", deviceID: "d1", environmentID: "env", now: Self.start) else {
+        guard case .unknown(let generation?) = live.lookup(jti: "j", userID: "u1", deviceID: "d1", environmentID: "env", now: Self.start)
+        else {
             Issue.record("a person not remembered must be read with a generation")
             return
         }
         // The store was read, then someone disabled the person before the answer was kept.
         live.apply(.user(id: "u1"))
         live.remember(Self.user(), ifUnchangedSince: generation)
-        #expect(live.lookup(jti: "j", userID: "u1", deviceID: "d1", environmentID: "env", now: Self.start) == .unknown(generation: generation + 1))
+        #expect(
+            live.lookup(jti: "j", userID: "u1", deviceID: "d1", environmentID: "env", now: Self.start)
+                == .unknown(generation: generation + 1))
         live.remember(Self.user(disabled: true), ifUnchangedSince: generation + 1)
-        #expect(live.lookup(jti: "j", userID: "u1", deviceID: "d1", environmentID: "env", now: Self.start) == .known(TokenStanding(user: Self.user(disabled: true), revoked: false)))
+        #expect(
+            live.lookup(jti: "j", userID: "u1", deviceID: "d1", environmentID: "env", now: Self.start)
+                == .known(TokenStanding(user: Self.user(disabled: true), revoked: false)))
     }
 
     @Test func reEnablingAPersonIsSeenAtTheNextRead() {
         let live = Self.trusted()
         live.remember(Self.user(disabled: true), ifUnchangedSince: 1)
         live.apply(.user(id: "u1"))
-        guard case .unknown(let generation?) = live.lookup(jti: "j", userID: "u1", deviceID: nil, environmentID: "env", now: Self.start) else {
+        guard case .unknown(let generation?) = live.lookup(jti: "j", userID: "u1", deviceID: nil, environmentID: "env", now: Self.start)
+        else {
             Issue.record("a changed person must be read again")
             return
         }
         live.remember(Self.user(disabled: false), ifUnchangedSince: generation)
-        #expect(live.lookup(jti: "j", userID: "u1", deviceID: nil, environmentID: "env", now: Self.start) == .known(TokenStanding(user: Self.user(), revoked: false)))
+        #expect(
+            live.lookup(jti: "j", userID: "u1", deviceID: nil, environmentID: "env", now: Self.start)
+                == .known(TokenStanding(user: Self.user(), revoked: false)))
     }
 
     @Test func aWaitForAHeartbeatThatNeverComesDistrusts() async {

@@ -11,7 +11,8 @@ struct ScimRulesTests {
     @Test func filtersCompareOneAttributeWithEq() throws {
         let filter = try ScimFilter.parse(#"USERNAME Eq "ada@example.com""#, attributes: ScimUserResource.filterable)
         #expect(filter == ScimFilter(attribute: "userName", value: "ada@example.com"))
-        let urn = try ScimFilter.parse(#"urn:ietf:params:scim:schemas:core:2.0:User:externalId eq "a\"b""#, attributes: ScimUserResource.filterable)
+        let urn = try ScimFilter.parse(
+            #"urn:ietf:params:scim:schemas:core:2.0:User:externalId eq "a\"b""#, attributes: ScimUserResource.filterable)
         #expect(urn == ScimFilter(attribute: "externalId", value: #"a"b"#))
     }
 
@@ -37,7 +38,8 @@ struct ScimRulesTests {
     }
 
     @Test func entraPatchesApply() throws {
-        let body = try json("""
+        let body = try json(
+            """
             {"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [
               {"op": "Replace", "path": "active", "value": "False"},
               {"op": "Replace", "path": "name.givenName", "value": "Ada"},
@@ -47,7 +49,8 @@ struct ScimRulesTests {
             """)
         let operations = try ScimPatch.operations(body)
         #expect(operations.map(\.op) == [.replace, .replace, .replace, .add])
-        let patched = try ScimPatch.apply(operations, to: ["schemas": .array([.string(ScimSchemas.user)]), "userName": .string("ada@example.com")])
+        let patched = try ScimPatch.apply(
+            operations, to: ["schemas": .array([.string(ScimSchemas.user)]), "userName": .string("ada@example.com")])
         let resource = try ScimUserResource.parse(.object(patched))
         #expect(resource.active == false)
         #expect(resource.profile.name == ["givenName": "Ada"])
@@ -61,13 +64,15 @@ struct ScimRulesTests {
             "schemas": .array([.string(ScimSchemas.group)]), "displayName": .string("North"),
             "members": .array([.object(["value": .string("a")]), .object(["value": .string("b")])]),
         ]
-        let operations = try ScimPatch.operations(try json("""
-            {"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [
-              {"op": "add", "path": "members", "value": [{"value": "c"}, {"value": "a"}]},
-              {"op": "remove", "path": "members[value eq \\"a\\"]"},
-              {"op": "Remove", "path": "members", "value": [{"value": "b"}]}
-            ]}
-            """))
+        let operations = try ScimPatch.operations(
+            try json(
+                """
+                {"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [
+                  {"op": "add", "path": "members", "value": [{"value": "c"}, {"value": "a"}]},
+                  {"op": "remove", "path": "members[value eq \\"a\\"]"},
+                  {"op": "Remove", "path": "members", "value": [{"value": "b"}]}
+                ]}
+                """))
         let resource = try ScimGroupResource.parse(.object(try ScimPatch.apply(operations, to: group)))
         #expect(resource.members == ["c"])
         #expect(resource.displayName == "North")
@@ -85,15 +90,19 @@ struct ScimRulesTests {
 
     @Test func patchesAreBoundedInOperationsAndValues() throws {
         let member = #"{"op": "add", "path": "members", "value": [{"value": "a"}]}"#
-        let tooMany = #"{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [\#(Array(repeating: member, count: ScimPatch.maxOperations + 1).joined(separator: ","))]}"#
+        let tooMany =
+            #"{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [\#(Array(repeating: member, count: ScimPatch.maxOperations + 1).joined(separator: ","))]}"#
         #expect(throws: ScimError.self) { try ScimPatch.operations(try json(tooMany)) }
         let values = Array(repeating: #"{"value": "a"}"#, count: ScimPatch.maxValuesPerOperation + 1).joined(separator: ",")
-        let tooLarge = #"{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [{"op": "add", "path": "members", "value": [\#(values)]}]}"#
+        let tooLarge =
+            #"{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [{"op": "add", "path": "members", "value": [\#(values)]}]}"#
         #expect(throws: ScimError.self) { try ScimPatch.operations(try json(tooLarge)) }
-        let inObject = #"{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [{"op": "replace", "value": {"members": [\#(values)]}}]}"#
+        let inObject =
+            #"{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [{"op": "replace", "value": {"members": [\#(values)]}}]}"#
         #expect(throws: ScimError.self) { try ScimPatch.operations(try json(inObject)) }
         let atTheLimit = Array(repeating: #"{"value": "a"}"#, count: ScimPatch.maxValuesPerOperation).joined(separator: ",")
-        let allowed = #"{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [{"op": "add", "path": "members", "value": [\#(atTheLimit)]}]}"#
+        let allowed =
+            #"{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [{"op": "add", "path": "members", "value": [\#(atTheLimit)]}]}"#
         #expect(try ScimPatch.operations(try json(allowed)).count == 1)
     }
 
@@ -121,7 +130,9 @@ struct ScimRulesTests {
                 #expect(error.scimType == "invalidSyntax")
             }
         }
-        for bad in [#""active": "yes""#, #""emails": [{"value": "a@x", "primary": true}, {"value": "b@x", "primary": true}]"#, #""displayName": 3"#] {
+        for bad in [
+            #""active": "yes""#, #""emails": [{"value": "a@x", "primary": true}, {"value": "b@x", "primary": true}]"#, #""displayName": 3"#,
+        ] {
             do {
                 _ = try ScimUserResource.parse(json("{\(base), \(bad)}"))
                 Issue.record("accepted \(bad)")
@@ -130,13 +141,16 @@ struct ScimRulesTests {
             }
         }
         #expect(throws: ScimError.self) { try ScimUserResource.parse(json(#"{"userName": "a@example.com"}"#)) }
-        #expect(throws: ScimError.self) { try ScimUserResource.parse(json(#"{"schemas": ["urn:ietf:params:scim:schemas:core:2.0:User"]}"#)) }
+        #expect(throws: ScimError.self) {
+            try ScimUserResource.parse(json(#"{"schemas": ["urn:ietf:params:scim:schemas:core:2.0:User"]}"#))
+        }
     }
 
     @Test func groupsMapToTeamsOrToRoles() {
-        let mappings = ClaimMappings(roles: RoleClaimMapping(
-            claim: "roles", map: ["Leads": .manager, "oid-admins": .admin], defaultRole: nil, sync: .everySignIn
-        ))
+        let mappings = ClaimMappings(
+            roles: RoleClaimMapping(
+                claim: "roles", map: ["Leads": .manager, "oid-admins": .admin], defaultRole: nil, sync: .everySignIn
+            ))
         #expect(ScimGroupRules.isRoleGroup(displayName: "Leads", externalID: nil, mappings: mappings))
         #expect(ScimGroupRules.isRoleGroup(displayName: "Admins", externalID: "oid-admins", mappings: mappings))
         #expect(!ScimGroupRules.isRoleGroup(displayName: "North", externalID: "oid-north", mappings: mappings))

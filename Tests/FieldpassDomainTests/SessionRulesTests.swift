@@ -14,11 +14,13 @@ struct SessionRulesTests {
     )
 
     @Test func aSignInStoresTheTokenThenTheRealmAndDataReadyOnlyForAFilledRealm() {
-        #expect(SessionRules.signInEvents(Self.login, announcedRealm: "/users/u1", realmInitialized: false) == [
-            .token(accessToken: "at", refreshToken: "rt", expiresIn: 300), .realmInitialized(realmPath: "/users/u1"),
-        ])
-        #expect(SessionRules.signInEvents(Self.login, announcedRealm: "/users/u1", realmInitialized: true).map(\.type)
-            == ["token", "realm_initialized", "data_ready"])
+        #expect(
+            SessionRules.signInEvents(Self.login, announcedRealm: "/users/u1", realmInitialized: false) == [
+                .token(accessToken: "at", refreshToken: "rt", expiresIn: 300), .realmInitialized(realmPath: "/users/u1"),
+            ])
+        #expect(
+            SessionRules.signInEvents(Self.login, announcedRealm: "/users/u1", realmInitialized: true).map(\.type)
+                == ["token", "realm_initialized", "data_ready"])
     }
 
     @Test func eachTransitionLeavesOnlyTheStatesItMayLeave() {
@@ -33,8 +35,11 @@ struct SessionRulesTests {
         #expect(all.allSatisfy { Set($0.from).isDisjoint(with: ended) })
     }
 
-    static func confirmation(status: OnboardingSession.Status? = .pending, confirmedAt: Double? = nil, expiresAt: Double = 2_000) -> ConfirmationRules.Session {
-        ConfirmationRules.Session(id: "s1", state: "st", status: status, csrfToken: "csrf-1", confirmedAt: confirmedAt, expiresAt: expiresAt)
+    static func confirmation(
+        status: OnboardingSession.Status? = .pending, confirmedAt: Double? = nil, expiresAt: Double = 2_000
+    ) -> ConfirmationRules.Session {
+        ConfirmationRules.Session(
+            id: "s1", state: "st", status: status, csrfToken: "csrf-1", confirmedAt: confirmedAt, expiresAt: expiresAt)
     }
 
     @Test func aPageConfirmsOnceWithItsOwnToken() {
@@ -58,8 +63,10 @@ struct SessionRulesTests {
     )
 
     @Test func disablingRevokesDevicesAndIsAuditedOnlyWhenItChangesSomething() {
-        #expect(DirectoryRules.setDisabled(true, user: Self.user, actor: "cli")
-            == AuditRecord(actor: "cli", action: "user.disable", target: "user:u1", before: ["disabled": "false"], after: ["disabled": "true"]))
+        #expect(
+            DirectoryRules.setDisabled(true, user: Self.user, actor: "cli")
+                == AuditRecord(
+                    actor: "cli", action: "user.disable", target: "user:u1", before: ["disabled": "false"], after: ["disabled": "true"]))
         #expect(DirectoryRules.setDisabled(false, user: Self.user, actor: "cli") == nil)
         #expect(DirectoryRules.revokesDevices(disabling: true))
         #expect(!DirectoryRules.revokesDevices(disabling: false))

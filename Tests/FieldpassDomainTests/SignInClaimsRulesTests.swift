@@ -7,7 +7,9 @@ struct SignInClaimsRulesTests {
 
     static let teams = TeamClaimMapping(claim: "groups", map: ["g-north": "North"], prefix: nil, sync: .everySignIn)
 
-    static func attempt(role: Role? = nil, teams names: [String]? = nil, sync: ClaimSync = .everySignIn, bootstrap: Bool = false) -> SignInAttempt {
+    static func attempt(
+        role: Role? = nil, teams names: [String]? = nil, sync: ClaimSync = .everySignIn, bootstrap: Bool = false
+    ) -> SignInAttempt {
         var mapping = Self.teams
         mapping.sync = sync
         let claims = MappedClaims(
@@ -47,11 +49,13 @@ struct SignInClaimsRulesTests {
         #expect(every.role == .worker)
         let first = SignInRules.decide(user: returning, holder: nil, attempt: Self.attempt(role: .worker, sync: .firstSignIn))
         #expect(first.role == nil && first.audit.isEmpty)
-        let newcomer = SignInRules.decide(user: Self.user(signedIn: false), holder: nil, attempt: Self.attempt(role: .admin, sync: .firstSignIn))
+        let newcomer = SignInRules.decide(
+            user: Self.user(signedIn: false), holder: nil, attempt: Self.attempt(role: .admin, sync: .firstSignIn))
         #expect(newcomer.role == .admin)
         #expect(SignInRules.teamNamesToResolve(user: returning, attempt: Self.attempt(teams: ["North"], sync: .firstSignIn)) == nil)
         #expect(SignInRules.teamNamesToResolve(user: returning, attempt: Self.attempt(teams: ["North"])) == ["North"])
-        #expect(SignInRules.teamNamesToResolve(user: returning, attempt: Self.attempt(role: .admin)) == nil, "no teams claim, no team reads")
+        #expect(
+            SignInRules.teamNamesToResolve(user: returning, attempt: Self.attempt(role: .admin)) == nil, "no teams claim, no team reads")
     }
 
     @Test func theIdpsRoleWinsOverBootstrapAdminsAndBootstrapStillWorksWithoutOne() {
@@ -65,16 +69,18 @@ struct SignInClaimsRulesTests {
     @Test func missingTeamsAreCreatedAndJoined() {
         let teams = SignInRules.Teams(current: [], named: ["North": Team(id: "t-north", name: "north")])
         let decision = SignInRules.decide(
-            user: Self.user(signedIn: false), holder: nil, attempt: Self.attempt(teams: ["North", "South"]), teams: teams, newTeamID: Self.ids()
+            user: Self.user(signedIn: false), holder: nil, attempt: Self.attempt(teams: ["North", "South"]), teams: teams,
+            newTeamID: Self.ids()
         )
         #expect(decision.createTeams == [Team(id: "new-1", name: "South")])
         #expect(decision.join == ["t-north", "new-1"])
         #expect(decision.leave.isEmpty)
-        #expect(decision.audit == [
-            .teamMembership(actor: "idp", teamID: "t-north", userID: "u1", member: true),
-            .teamCreated(actor: "idp", teamID: "new-1", name: "South"),
-            .teamMembership(actor: "idp", teamID: "new-1", userID: "u1", member: true),
-        ])
+        #expect(
+            decision.audit == [
+                .teamMembership(actor: "idp", teamID: "t-north", userID: "u1", member: true),
+                .teamCreated(actor: "idp", teamID: "new-1", name: "South"),
+                .teamMembership(actor: "idp", teamID: "new-1", userID: "u1", member: true),
+            ])
     }
 
     @Test func theMappingsTeamsNoLongerClaimedAreLeftAndTheAdminsTeamsKept() {

@@ -6,7 +6,9 @@ struct SignInRulesTests {
     static let attempt = SignInAttempt(userID: "u1", issuer: "https://idp.test", subject: "sub-1", promoteToAdmin: false)
     static let bootstrap = SignInAttempt(userID: "u1", issuer: "https://idp.test", subject: "sub-1", promoteToAdmin: true)
 
-    static func user(issuer: String? = nil, subject: String? = nil, role: Role = .worker, disabled: Bool = false, signedIn: Bool = false) -> SignInRules.User {
+    static func user(
+        issuer: String? = nil, subject: String? = nil, role: Role = .worker, disabled: Bool = false, signedIn: Bool = false
+    ) -> SignInRules.User {
         SignInRules.User(id: "u1", role: role.rawValue, issuer: issuer, subject: subject, disabled: disabled, signedInBefore: signedIn)
     }
 
@@ -24,7 +26,8 @@ struct SignInRulesTests {
 
     @Test(arguments: [("https://idp.test", "sub-2"), ("https://other.test", "sub-1")])
     func anotherAccountIsAMismatch(issuer: String, subject: String) {
-        let decision = SignInRules.decide(user: Self.user(issuer: issuer, subject: subject, signedIn: true), holder: nil, attempt: Self.attempt)
+        let decision = SignInRules.decide(
+            user: Self.user(issuer: issuer, subject: subject, signedIn: true), holder: nil, attempt: Self.attempt)
         #expect(decision.refusal == .identityMismatch)
         #expect(decision.audit.map(\.action) == ["identity.mismatch"])
         #expect(decision.audit.first?.before == ["issuer": issuer, "subject": subject])
@@ -40,12 +43,13 @@ struct SignInRulesTests {
     @Test func anAccountHeldByAnotherUserBindsNothingAndPromotesNobody() {
         let decision = SignInRules.decide(user: Self.user(), holder: "u2", attempt: Self.bootstrap)
         #expect(decision.refusal == .identityInUse && decision.role == nil)
-        #expect(decision.audit == [
-            AuditRecord(
-                actor: "idp", action: "identity.in_use", target: "user:u1", before: nil,
-                after: ["issuer": "https://idp.test", "subject": "sub-1", "bound_to": "user:u2"]
-            ),
-        ])
+        #expect(
+            decision.audit == [
+                AuditRecord(
+                    actor: "idp", action: "identity.in_use", target: "user:u1", before: nil,
+                    after: ["issuer": "https://idp.test", "subject": "sub-1", "bound_to": "user:u2"]
+                )
+            ])
     }
 
     @Test func aDisabledPersonIsRefusedBeforeAnythingElse() {
@@ -56,7 +60,8 @@ struct SignInRulesTests {
     @Test func aBootstrapAdminIsPromotedAtTheFirstSignInOnly() {
         let first = SignInRules.decide(user: Self.user(), holder: nil, attempt: Self.bootstrap)
         #expect(first.role == .admin && first.audit.map(\.action) == ["user.role"] && first.audit.first?.actor == "bootstrap")
-        let later = SignInRules.decide(user: Self.user(issuer: "https://idp.test", subject: "sub-1", signedIn: true), holder: nil, attempt: Self.bootstrap)
+        let later = SignInRules.decide(
+            user: Self.user(issuer: "https://idp.test", subject: "sub-1", signedIn: true), holder: nil, attempt: Self.bootstrap)
         #expect(later.role == nil && later.audit.isEmpty)
         let already = SignInRules.decide(user: Self.user(role: .admin), holder: nil, attempt: Self.bootstrap)
         #expect(already.role == nil && already.audit.isEmpty)

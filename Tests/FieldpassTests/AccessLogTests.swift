@@ -13,8 +13,9 @@ struct AccessLogTests {
         #expect(Middleware.acceptable(id) == id)
     }
 
-    @Test("anything that could break or stuff a log line is refused",
-          arguments: ["", "a b", "a\nb", "a\"b", "ü", "{}", "a=b", String(repeating: "Z", count: 129)])
+    @Test(
+        "anything that could break or stuff a log line is refused",
+        arguments: ["", "a b", "a\nb", "a\"b", "ü", "{}", "a=b", String(repeating: "Z", count: 129)])
     func otherIDsAreRefused(id: String) {
         #expect(Middleware.acceptable(id) == nil)
     }

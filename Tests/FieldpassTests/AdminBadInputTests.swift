@@ -27,11 +27,22 @@ struct AdminBadInputTests {
         Case(method: .put, path: "/admin/users/{user}/role", body: #"{"role":7}"#, status: .badRequest, code: "invalid_request"),
         Case(method: .put, path: "/admin/users/{user}/role", body: "role=admin", status: .badRequest, code: "invalid_request"),
         Case(method: .put, path: "/admin/users/{other}/role", body: #"{"role":"admin"}"#, status: .notFound, code: "unknown_user"),
-        Case(method: .put, path: "/admin/users/{user}/grants", body: #"{"realm_path":"/tasks","access":"owner"}"#, status: .badRequest, code: "invalid_access"),
-        Case(method: .put, path: "/admin/users/{user}/grants", body: #"{"realm_path":"tasks","access":"read"}"#, status: .badRequest, code: "invalid_realm_path"),
-        Case(method: .put, path: "/admin/users/{user}/grants", body: #"{"realm_path":"/a//b","access":"read"}"#, status: .badRequest, code: "invalid_realm_path"),
-        Case(method: .put, path: "/admin/users/{user}/grants", body: #"{"realm_path":"/../x","access":"read"}"#, status: .badRequest, code: "invalid_realm_path"),
-        Case(method: .put, path: "/admin/users/{user}/grants", body: #"{"realm_path":"/\#(String(repeating: "a", count: 1024))","access":"read"}"#, status: .badRequest, code: "invalid_realm_path"),
+        Case(
+            method: .put, path: "/admin/users/{user}/grants", body: #"{"realm_path":"/tasks","access":"owner"}"#, status: .badRequest,
+            code: "invalid_access"),
+        Case(
+            method: .put, path: "/admin/users/{user}/grants", body: #"{"realm_path":"tasks","access":"read"}"#, status: .badRequest,
+            code: "invalid_realm_path"),
+        Case(
+            method: .put, path: "/admin/users/{user}/grants", body: #"{"realm_path":"/a//b","access":"read"}"#, status: .badRequest,
+            code: "invalid_realm_path"),
+        Case(
+            method: .put, path: "/admin/users/{user}/grants", body: #"{"realm_path":"/../x","access":"read"}"#, status: .badRequest,
+            code: "invalid_realm_path"),
+        Case(
+            method: .put, path: "/admin/users/{user}/grants",
+            body: #"{"realm_path":"/\#(String(repeating: "a", count: 1024))","access":"read"}"#, status: .badRequest,
+            code: "invalid_realm_path"),
         Case(method: .delete, path: "/admin/users/{user}/grants", status: .badRequest, code: "invalid_request"),
         Case(method: .post, path: "/admin/teams", body: #"{"name":""}"#, status: .badRequest, code: "invalid_request"),
         Case(method: .post, path: "/admin/teams", body: #"{"name":"North"}"#, status: .conflict, code: "team_name_taken"),
@@ -43,10 +54,18 @@ struct AdminBadInputTests {
         Case(method: .get, path: "/integration/realms?cursor=bogus", status: .badRequest, code: "invalid_cursor", asService: true),
         Case(method: .get, path: "/integration/realms?initialized=maybe", status: .badRequest, code: "invalid_request", asService: true),
         Case(method: .get, path: "/integration/realms?wait=-1", status: .badRequest, code: "invalid_request", asService: true),
-        Case(method: .post, path: "/integration/realms/initialized", body: #"{"realm_path":"/tasks"}"#, status: .badRequest, code: "invalid_realm_path", asService: true),
-        Case(method: .post, path: "/integration/realms/initialized", body: #"{"realm_path":"/users/nobody"}"#, status: .notFound, code: "unknown_realm", asService: true),
-        Case(method: .post, path: "/integration/realms/initialized", body: #"{"realm_path":"{otherRealm}"}"#, status: .notFound, code: "unknown_realm", asService: true),
-        Case(method: .post, path: "/integration/realms/initialized", body: "not json", status: .badRequest, code: "invalid_request", asService: true),
+        Case(
+            method: .post, path: "/integration/realms/initialized", body: #"{"realm_path":"/tasks"}"#, status: .badRequest,
+            code: "invalid_realm_path", asService: true),
+        Case(
+            method: .post, path: "/integration/realms/initialized", body: #"{"realm_path":"/users/nobody"}"#, status: .notFound,
+            code: "unknown_realm", asService: true),
+        Case(
+            method: .post, path: "/integration/realms/initialized", body: #"{"realm_path":"{otherRealm}"}"#, status: .notFound,
+            code: "unknown_realm", asService: true),
+        Case(
+            method: .post, path: "/integration/realms/initialized", body: "not json", status: .badRequest, code: "invalid_request",
+            asService: true),
     ]
 
     @Test(arguments: cases)
@@ -55,7 +74,8 @@ struct AdminBadInputTests {
             let (user, _) = try await environment.person("u@example.com", role: .worker)
             let (other, _) = try await environment.person("u@other.test", role: .worker, environmentID: "other")
             let team = try await environment.store.createTeam(name: "North", environmentID: "dev", actor: "test", now: Date())
-            let token = testCase.asService ? try environment.serviceToken() : try await environment.person("a@example.com", role: .admin).token
+            let token =
+                testCase.asService ? try environment.serviceToken() : try await environment.person("a@example.com", role: .admin).token
             let before = try await environment.rowCounts()
             let fill: @Sendable (String) -> String = { text in
                 text.replacingOccurrences(of: "{user}", with: user.id).replacingOccurrences(of: "{other}", with: other.id)

@@ -18,7 +18,9 @@ struct AuditFilterStoreTests {
             _ = try await store.addMember(userID: bob.id, teamID: team.id, environmentID: "dev", actor: "user:admin", now: Self.start)
             _ = try await store.ensureUser(email: "x@other.test", environmentID: "other", now: Self.start)
             func log(_ filter: AuditFilter, before: Int64? = nil) async throws -> [String] {
-                try await store.auditLog(environmentID: "dev", filter: filter, before: before, limit: 10).map { "\($0.action) \($0.target)" }
+                try await store.auditLog(environmentID: "dev", filter: filter, before: before, limit: 10).map {
+                    "\($0.action) \($0.target)"
+                }
             }
             #expect(try await log(AuditFilter(actor: "scim")) == ["user.role user:\(bob.id)"])
             #expect(try await log(AuditFilter(action: "user.role")) == ["user.role user:\(bob.id)", "user.role user:\(ada.id)"])
@@ -30,7 +32,8 @@ struct AuditFilterStoreTests {
             #expect(all.count == 7)
             #expect(try await store.auditLog(environmentID: "dev", before: nil, limit: 10) == all)
             // Paging with a filter: older entries than the first of the page only.
-            let newest = try #require(try await store.auditLog(environmentID: "dev", filter: AuditFilter(personID: ada.id), before: nil, limit: 1).first)
+            let newest = try #require(
+                try await store.auditLog(environmentID: "dev", filter: AuditFilter(personID: ada.id), before: nil, limit: 1).first)
             #expect(try await log(AuditFilter(personID: ada.id), before: newest.id) == Array(adas.dropFirst()))
         }
     }

@@ -46,7 +46,8 @@ struct AuthCallbackRouterTests {
             }
             let events = try await environment.store.events(sessionID: session.id, after: 0)
             #expect(events.count == 1)
-            #expect(try events.first?.frame() == #"{"error":"access_denied","error_description":"User said no","seq":1,"type":"login_failed"}"#)
+            #expect(
+                try events.first?.frame() == #"{"error":"access_denied","error_description":"User said no","seq":1,"type":"login_failed"}"#)
             #expect(events.first?.isTerminal == true)
         }
     }

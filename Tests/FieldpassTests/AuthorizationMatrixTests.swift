@@ -24,18 +24,25 @@ struct AuthorizationMatrixTests {
 
     /// Reading one dev object: staff of dev may, another environment's admin does not see it.
     static func staffRead(_ path: String, otherAdmin: HTTPResponse.Status = .notFound) -> Endpoint {
-        Endpoint(method: .get, path: path, expected: [
-            .anonymous: .unauthorized, .worker: .forbidden, .manager: .ok, .admin: .ok,
-            .service: .forbidden, .otherAdmin: otherAdmin, .otherService: .forbidden,
-        ])
+        Endpoint(
+            method: .get, path: path,
+            expected: [
+                .anonymous: .unauthorized, .worker: .forbidden, .manager: .ok, .admin: .ok,
+                .service: .forbidden, .otherAdmin: otherAdmin, .otherService: .forbidden,
+            ])
     }
 
     /// Changing a dev object: only dev's admins.
-    static func adminChange(_ method: HTTPRequest.Method, _ path: String, body: String? = nil, success: HTTPResponse.Status = .ok, otherAdmin: HTTPResponse.Status = .notFound) -> Endpoint {
-        Endpoint(method: method, path: path, body: body, expected: [
-            .anonymous: .unauthorized, .worker: .forbidden, .manager: .forbidden, .admin: success,
-            .service: .forbidden, .otherAdmin: otherAdmin, .otherService: .forbidden,
-        ])
+    static func adminChange(
+        _ method: HTTPRequest.Method, _ path: String, body: String? = nil, success: HTTPResponse.Status = .ok,
+        otherAdmin: HTTPResponse.Status = .notFound
+    ) -> Endpoint {
+        Endpoint(
+            method: method, path: path, body: body,
+            expected: [
+                .anonymous: .unauthorized, .worker: .forbidden, .manager: .forbidden, .admin: success,
+                .service: .forbidden, .otherAdmin: otherAdmin, .otherService: .forbidden,
+            ])
     }
 
     static let endpoints: [Endpoint] = [
@@ -53,18 +60,24 @@ struct AuthorizationMatrixTests {
         adminChange(.put, "/admin/teams/{team}/members/{user}"),
         adminChange(.delete, "/admin/teams/{team}/members/{user}"),
         adminChange(.get, "/admin/audit", otherAdmin: .ok),
-        Endpoint(method: .get, path: "/integration/realms", expected: [
-            .anonymous: .unauthorized, .worker: .forbidden, .manager: .forbidden, .admin: .forbidden,
-            .service: .ok, .otherAdmin: .forbidden, .otherService: .ok,
-        ]),
-        Endpoint(method: .post, path: "/integration/realms/initialized", body: #"{"realm_path":"{realm}"}"#, expected: [
-            .anonymous: .unauthorized, .worker: .forbidden, .manager: .forbidden, .admin: .forbidden,
-            .service: .ok, .otherAdmin: .forbidden, .otherService: .notFound,
-        ]),
-        Endpoint(method: .get, path: "/me", expected: [
-            .anonymous: .unauthorized, .worker: .ok, .manager: .ok, .admin: .ok,
-            .service: .forbidden, .otherAdmin: .ok, .otherService: .forbidden,
-        ]),
+        Endpoint(
+            method: .get, path: "/integration/realms",
+            expected: [
+                .anonymous: .unauthorized, .worker: .forbidden, .manager: .forbidden, .admin: .forbidden,
+                .service: .ok, .otherAdmin: .forbidden, .otherService: .ok,
+            ]),
+        Endpoint(
+            method: .post, path: "/integration/realms/initialized", body: #"{"realm_path":"{realm}"}"#,
+            expected: [
+                .anonymous: .unauthorized, .worker: .forbidden, .manager: .forbidden, .admin: .forbidden,
+                .service: .ok, .otherAdmin: .forbidden, .otherService: .notFound,
+            ]),
+        Endpoint(
+            method: .get, path: "/me",
+            expected: [
+                .anonymous: .unauthorized, .worker: .ok, .manager: .ok, .admin: .ok,
+                .service: .forbidden, .otherAdmin: .ok, .otherService: .forbidden,
+            ]),
     ]
 
     @Test(arguments: endpoints, Caller.allCases)
@@ -72,15 +85,16 @@ struct AuthorizationMatrixTests {
         try await TestEnvironment.with { environment in
             let (target, _) = try await environment.person("target@example.com", role: .worker)
             let team = try await environment.store.createTeam(name: "North", environmentID: "dev", actor: "test", now: Date())
-            let token: String? = switch caller {
-            case .anonymous: nil
-            case .worker: try await environment.person("w@example.com", role: .worker).token
-            case .manager: try await environment.person("m@example.com", role: .manager).token
-            case .admin: try await environment.person("a@example.com", role: .admin).token
-            case .service: try environment.serviceToken()
-            case .otherAdmin: try await environment.person("a@other.test", role: .admin, environmentID: "other").token
-            case .otherService: try environment.serviceToken("other-backend", environmentID: "other")
-            }
+            let token: String? =
+                switch caller {
+                case .anonymous: nil
+                case .worker: try await environment.person("w@example.com", role: .worker).token
+                case .manager: try await environment.person("m@example.com", role: .manager).token
+                case .admin: try await environment.person("a@example.com", role: .admin).token
+                case .service: try environment.serviceToken()
+                case .otherAdmin: try await environment.person("a@other.test", role: .admin, environmentID: "other").token
+                case .otherService: try environment.serviceToken("other-backend", environmentID: "other")
+                }
             let fill: @Sendable (String) -> String = { text in
                 text.replacingOccurrences(of: "{user}", with: target.id).replacingOccurrences(of: "{team}", with: team.id)
                     .replacingOccurrences(of: "{realm}", with: RealmPath.personal(userID: target.id))

@@ -17,7 +17,8 @@ struct ClaimMappingConfigurationTests {
 
     @Test func bothMappingsAreRead() throws {
         let configuration = try FieldpassConfiguration.parse(
-            yaml: Self.yaml("""
+            yaml: Self.yaml(
+                """
                     roles_from_idp:
                       claim: roles
                       map: {Fieldpass.Admin: admin, "Fieldpass.Manager": manager}
@@ -31,14 +32,18 @@ struct ClaimMappingConfigurationTests {
             environment: [:]
         )
         let mappings = try #require(configuration.environments.first).claimMappings
-        #expect(mappings.roles == RoleClaimMapping(
-            claim: "roles", map: ["Fieldpass.Admin": .admin, "Fieldpass.Manager": .manager], defaultRole: .worker, sync: .firstSignIn
-        ))
+        #expect(
+            mappings.roles
+                == RoleClaimMapping(
+                    claim: "roles", map: ["Fieldpass.Admin": .admin, "Fieldpass.Manager": .manager], defaultRole: .worker,
+                    sync: .firstSignIn
+                ))
         #expect(mappings.teams == TeamClaimMapping(claim: "groups", map: ["6f1c0e2a-aaaa": "North"], prefix: "crew-", sync: .everySignIn))
     }
 
     @Test func noMappingsByDefaultAndEnvironmentVariablesMayAddOne() throws {
-        #expect(try FieldpassConfiguration.parse(yaml: Self.yaml(""), environment: [:]).environments.first?.claimMappings == ClaimMappings.none)
+        #expect(
+            try FieldpassConfiguration.parse(yaml: Self.yaml(""), environment: [:]).environments.first?.claimMappings == ClaimMappings.none)
         let configuration = try FieldpassConfiguration.parse(
             yaml: Self.yaml(""),
             environment: [

@@ -87,7 +87,8 @@ struct ConcurrentCommitTests {
             var cursor: String?
             while true {
                 let query = cursor.map { "&cursor=\($0)" } ?? ""
-                let page = try await client.execute(uri: "/integration/realms?limit=50\(query)", method: .get, headers: headers) { response in
+                let page = try await client.execute(uri: "/integration/realms?limit=50\(query)", method: .get, headers: headers) {
+                    response in
                     try JSONDecoder().decode(FeedPage.self, from: Data(buffer: response.body))
                 }
                 guard !page.realms.isEmpty else { return emails }

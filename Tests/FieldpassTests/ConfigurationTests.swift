@@ -75,33 +75,90 @@ struct ConfigurationTests {
         ("server: { prot: 80 }\n", "server.prot"),
         ("server: { public_url: \"ftp://x\" }\n", "server.public_url"),
         ("tokens: { access_token_ttl: -5 }\n", "tokens.access_token_ttl"),
-        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S, client_secret: oops }\n", "environments.dev.idp.client_secret"),
-        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S, token_endpoint_auth: magic }\n", "environments.dev.idp.token_endpoint_auth"),
-        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"https://i\", client_secret_env: S }\n", "environments.dev.idp.client_id"),
+        (
+            "environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S, client_secret: oops }\n",
+            "environments.dev.idp.client_secret"
+        ),
+        (
+            "environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S, token_endpoint_auth: magic }\n",
+            "environments.dev.idp.token_endpoint_auth"
+        ),
+        (
+            "environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"https://i\", client_secret_env: S }\n",
+            "environments.dev.idp.client_id"
+        ),
         ("environments:\n  - email_domains: [example.com]\n", "environments[0].id"),
-        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"http://idp.example.com\", client_id: c, client_secret_env: S }\n", "environments.dev.idp.issuer"),
-        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    confirm_device: perhaps\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.dev.confirm_device"),
-        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S, prompt: \"login&x=1\" }\n", "environments.dev.idp.prompt"),
+        (
+            "environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"http://idp.example.com\", client_id: c, client_secret_env: S }\n",
+            "environments.dev.idp.issuer"
+        ),
+        (
+            "environments:\n  - id: dev\n    email_domains: [example.com]\n    confirm_device: perhaps\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n",
+            "environments.dev.confirm_device"
+        ),
+        (
+            "environments:\n  - id: dev\n    email_domains: [example.com]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S, prompt: \"login&x=1\" }\n",
+            "environments.dev.idp.prompt"
+        ),
         ("tokens: { refresh_reuse_grace: 301 }\n", "tokens.refresh_reuse_grace"),
         ("tokens: { refresh_token_max_lifetime: 60 }\n", "tokens.refresh_token_max_lifetime"),
         ("storage: { driver: mysql }\n", "storage.driver"),
         ("storage: { driver: postgres }\n", "storage.postgres.url"),
         ("storage: { driver: postgres, postgres: { url: \"postgres://u:hunter2@db/fp\" } }\n", "storage.postgres.url"),
         ("storage: { driver: postgres, postgres: { url: \"http://u@db/fp\" } }\n", "storage.postgres.url"),
-        ("storage: { driver: postgres, postgres: { url: \"postgres://u@db/fp\", password_env: PG_UNSET } }\n", "storage.postgres.password_env"),
-        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    realm_prefix: \"acme\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.dev.realm_prefix"),
-        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    realm_prefix: \"/acme/\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.dev.realm_prefix"),
-        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    realm_prefix: \"/ac me\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.dev.realm_prefix"),
-        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    realm_prefix: \"/acme/*\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.dev.realm_prefix"),
-        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    realm_prefix: \"/\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.dev.realm_prefix"),
-        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    realm_prefix: \"//acme\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.dev.realm_prefix"),
-        ("environments:\n  - id: dev\n    email_domains: [example.com]\n    realm_prefix: \"/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.dev.realm_prefix"),
-        ("environments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/acme\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: north\n    email_domains: [north.test]\n    realm_prefix: \"/acme/north\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.north.realm_prefix"),
-        ("environments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/shared\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: globex\n    email_domains: [globex.test]\n    realm_prefix: \"/shared\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.acme.realm_prefix"),
+        (
+            "storage: { driver: postgres, postgres: { url: \"postgres://u@db/fp\", password_env: PG_UNSET } }\n",
+            "storage.postgres.password_env"
+        ),
+        (
+            "environments:\n  - id: dev\n    email_domains: [example.com]\n    realm_prefix: \"acme\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n",
+            "environments.dev.realm_prefix"
+        ),
+        (
+            "environments:\n  - id: dev\n    email_domains: [example.com]\n    realm_prefix: \"/acme/\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n",
+            "environments.dev.realm_prefix"
+        ),
+        (
+            "environments:\n  - id: dev\n    email_domains: [example.com]\n    realm_prefix: \"/ac me\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n",
+            "environments.dev.realm_prefix"
+        ),
+        (
+            "environments:\n  - id: dev\n    email_domains: [example.com]\n    realm_prefix: \"/acme/*\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n",
+            "environments.dev.realm_prefix"
+        ),
+        (
+            "environments:\n  - id: dev\n    email_domains: [example.com]\n    realm_prefix: \"/\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n",
+            "environments.dev.realm_prefix"
+        ),
+        (
+            "environments:\n  - id: dev\n    email_domains: [example.com]\n    realm_prefix: \"//acme\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n",
+            "environments.dev.realm_prefix"
+        ),
+        (
+            "environments:\n  - id: dev\n    email_domains: [example.com]\n    realm_prefix: \"/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n",
+            "environments.dev.realm_prefix"
+        ),
+        (
+            "environments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/acme\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: north\n    email_domains: [north.test]\n    realm_prefix: \"/acme/north\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n",
+            "environments.north.realm_prefix"
+        ),
+        (
+            "environments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/shared\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: globex\n    email_domains: [globex.test]\n    realm_prefix: \"/shared\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n",
+            "environments.acme.realm_prefix"
+        ),
         // A mixed configuration: `plain` has no prefix, so its role table must not reach `/common` or `/tasks`.
-        ("environments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/common\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: plain\n    email_domains: [plain.test]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "roles.admin"),
-        ("environments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/users/acme\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: plain\n    email_domains: [plain.test]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "environments.acme.realm_prefix"),
-        ("roles: { worker: [\"/*=read\"] }\nenvironments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/acme\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: plain\n    email_domains: [plain.test]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n", "roles.worker"),
+        (
+            "environments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/common\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: plain\n    email_domains: [plain.test]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n",
+            "roles.admin"
+        ),
+        (
+            "environments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/users/acme\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: plain\n    email_domains: [plain.test]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n",
+            "environments.acme.realm_prefix"
+        ),
+        (
+            "roles: { worker: [\"/*=read\"] }\nenvironments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/acme\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: plain\n    email_domains: [plain.test]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n",
+            "roles.worker"
+        ),
         ("limits: { ipv6_prefix: 0 }\n", "limits.ipv6_prefix"),
         ("limits: { events: { burst: 0 } }\n", "limits.events.burst"),
         ("limits: { ipv6_prefix: 129 }\n", "limits.ipv6_prefix"),
@@ -111,9 +168,15 @@ struct ConfigurationTests {
         ("metrics: { token_env: METRICS_UNSET }\n", "metrics.token_env"),
         ("metrics: { token: hunter2 }\n", "metrics.token"),
         ("storage: { driver: postgres, postgres: { url: \"postgres://u@db/fp\", tls: verify-ca } }\n", "storage.postgres.tls"),
-        ("storage: { driver: postgres, postgres: { url: \"postgres://u@db/fp\", ca_file: /no/such/ca.pem } }\n", "storage.postgres.ca_file"),
+        (
+            "storage: { driver: postgres, postgres: { url: \"postgres://u@db/fp\", ca_file: /no/such/ca.pem } }\n",
+            "storage.postgres.ca_file"
+        ),
         ("storage: { driver: postgres, postgres: { url: \"postgres://u@db/fp\", ca_file: /tmp } }\n", "storage.postgres.ca_file"),
-        ("storage: { driver: postgres, postgres: { url: \"postgres://u@db/fp\", tls: require, ca_file: /no/such/ca.pem } }\n", "storage.postgres.ca_file"),
+        (
+            "storage: { driver: postgres, postgres: { url: \"postgres://u@db/fp\", tls: require, ca_file: /no/such/ca.pem } }\n",
+            "storage.postgres.ca_file"
+        ),
     ])
     func badValuesStopStartUpNamingTheKey(yaml: String, key: String) {
         let full = yaml.contains("environments:") ? yaml : yaml + Self.minimal
@@ -157,25 +220,30 @@ struct ConfigurationTests {
 
     @Test func aLongEnoughMetricsTokenIsRead() throws {
         let token = String(repeating: "t", count: 32)
-        let configuration = try FieldpassConfiguration.parse(yaml: "metrics: { token_env: SCRAPE }\n" + Self.minimal, environment: ["SCRAPE": token])
+        let configuration = try FieldpassConfiguration.parse(
+            yaml: "metrics: { token_env: SCRAPE }\n" + Self.minimal, environment: ["SCRAPE": token])
         #expect(configuration.metrics.token == token)
-        #expect(try FieldpassConfiguration.parse(yaml: "limits: { ipv6_prefix: 48 }\n" + Self.minimal, environment: [:]).limits.ipv6Prefix == 48)
+        #expect(
+            try FieldpassConfiguration.parse(yaml: "limits: { ipv6_prefix: 48 }\n" + Self.minimal, environment: [:]).limits.ipv6Prefix == 48
+        )
     }
 
     @Test("a service account secret under 32 characters stops start-up naming the account")
     func shortServiceAccountSecrets() throws {
-        let yaml = Self.minimal + """
+        let yaml =
+            Self.minimal + """
 
-                service_accounts:
-                  - id: backend
-                    secret_env: BACKEND_SECRET
-            """
+                    service_accounts:
+                      - id: backend
+                        secret_env: BACKEND_SECRET
+                """
         let short = String(repeating: "s", count: 31)
         let error = #expect(throws: ConfigurationError.self) {
             try FieldpassConfiguration.parse(yaml: yaml, environment: ["BACKEND_SECRET": short])
         }
         #expect(error?.key == "environments.dev.service_accounts.backend.secret_env")
-        #expect(error?.description.contains("'backend'") == true && error?.description.contains(short) == false, "\(String(describing: error))")
+        #expect(
+            error?.description.contains("'backend'") == true && error?.description.contains(short) == false, "\(String(describing: error))")
         let configuration = try FieldpassConfiguration.parse(yaml: yaml, environment: ["BACKEND_SECRET": short + "s"])
         #expect(configuration.environments.first?.serviceAccounts.first?.secret == short + "s")
         let unset = try FieldpassConfiguration.parse(yaml: yaml, environment: [:])
@@ -183,12 +251,13 @@ struct ConfigurationTests {
     }
 
     @Test func aDomainBelongsToOneEnvironmentOnly() {
-        let yaml = Self.minimal + """
+        let yaml =
+            Self.minimal + """
 
-              - id: other
-                email_domains: [example.com]
-                idp: { issuer: "https://i", client_id: c, client_secret_env: S }
-            """
+                  - id: other
+                    email_domains: [example.com]
+                    idp: { issuer: "https://i", client_id: c, client_secret_env: S }
+                """
         #expect(throws: ConfigurationError(key: "environments.other.email_domains", "'example.com' already belongs to environment 'dev'")) {
             try FieldpassConfiguration.parse(yaml: yaml, environment: [:])
         }
@@ -252,11 +321,15 @@ struct ConfigurationTests {
         try Data(Self.testCertificate.utf8).write(to: ca)
         try Data("not a certificate\n".utf8).write(to: notACertificate)
         func parse(_ caFile: URL, tls: String = "verify-full") throws -> PostgresTLS? {
-            let yaml = "storage: { driver: postgres, postgres: { url: \"postgres://fp@127.0.0.1/f\", tls: \(tls), ca_file: \"\(caFile.path)\" } }\n"
+            let yaml =
+                "storage: { driver: postgres, postgres: { url: \"postgres://fp@127.0.0.1/f\", tls: \(tls), ca_file: \"\(caFile.path)\" } }\n"
             return try FieldpassConfiguration.parse(yaml: yaml + Self.minimal, environment: [:]).storage.postgres?.tls
         }
 
-        guard case .verifyFull(let roots) = try parse(ca) else { Issue.record("not verify-full"); return }
+        guard case .verifyFull(let roots) = try parse(ca) else {
+            Issue.record("not verify-full")
+            return
+        }
 
         #expect(roots?.count == 1)
         #expect(throws: ConfigurationError(key: "storage.postgres.ca_file", "'\(notACertificate.path)' holds no PEM certificate")) {

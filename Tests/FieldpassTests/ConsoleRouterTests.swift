@@ -18,10 +18,11 @@ struct ConsoleRouterTests {
     ) async throws -> ConsoleCookie {
         let cookie = try ConsoleCookie.make()
         let now = Date()
-        try await environment.store.createConsoleSession(ConsoleSession(
-            idHash: cookie.idHash, userID: user.id, environmentID: user.environmentID, createdAt: now,
-            expiresAt: now.addingTimeInterval(lifetime), idleExpiresAt: now.addingTimeInterval(idle)
-        ))
+        try await environment.store.createConsoleSession(
+            ConsoleSession(
+                idHash: cookie.idHash, userID: user.id, environmentID: user.environmentID, createdAt: now,
+                expiresAt: now.addingTimeInterval(lifetime), idleExpiresAt: now.addingTimeInterval(idle)
+            ))
         return cookie
     }
 
@@ -31,7 +32,8 @@ struct ConsoleRouterTests {
         return try await client.execute(uri: path, method: .get, headers: headers) { $0 }
     }
 
-    static func post(_ path: String, form: String, _ cookie: ConsoleCookie?, _ client: some TestClientProtocol) async throws -> TestResponse {
+    static func post(_ path: String, form: String, _ cookie: ConsoleCookie?, _ client: some TestClientProtocol) async throws -> TestResponse
+    {
         var headers = formHeaders
         if let cookie { headers[.cookie] = "\(ConsoleCookie.name)=\(cookie.value)" }
         return try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: form)) { $0 }
@@ -119,8 +121,10 @@ struct ConsoleRouterTests {
                 let huge = String(repeating: "x", count: ConsoleForm.maxSize + 1)
                 let tooLarge = try await Self.post("/console/teams", form: "name=\(huge)&csrf_token=\(cookie.formToken)", cookie, client)
                 let signInTooLarge = try await Self.post("/console/sign-in", form: "email=\(huge)", nil, client)
-                for (response, status) in [(badID, HTTPResponse.Status.notFound), (unknown, .notFound), (tooLarge, .contentTooLarge),
-                                           (signInTooLarge, .contentTooLarge)] {
+                for (response, status) in [
+                    (badID, HTTPResponse.Status.notFound), (unknown, .notFound), (tooLarge, .contentTooLarge),
+                    (signInTooLarge, .contentTooLarge),
+                ] {
                     #expect(response.status == status)
                     #expect(response.headers[.contentType] == "text/html; charset=utf-8")
                     #expect(String(buffer: response.body).lowercased().contains("<h1>\(status.reasonPhrase.lowercased())</h1>"))
@@ -147,7 +151,8 @@ struct ConsoleRouterTests {
                 // The only form is the sign-out's.
                 #expect(html.components(separatedBy: "<form").count == 2)
 
-                let refused = try await Self.post("/console/people/\(worker.id)/role", form: "role=admin&csrf_token=\(cookie.formToken)", cookie, client)
+                let refused = try await Self.post(
+                    "/console/people/\(worker.id)/role", form: "role=admin&csrf_token=\(cookie.formToken)", cookie, client)
                 #expect(refused.status == .forbidden)
                 #expect(try await environment.store.user(id: worker.id, environmentID: "dev")?.role == .worker)
                 #expect(try await Self.get("/console/audit", cookie, client).status == .forbidden)
@@ -181,7 +186,9 @@ struct ConsoleRouterTests {
             let (admin, _) = try await environment.person("boss@example.com", role: .admin)
             let cookie = try await Self.session(for: admin, in: environment)
             let flags = cookie.setCookie(maxAge: 60, server: environment.configuration.server)
-            #expect(flags.contains("HttpOnly") && flags.contains("SameSite=Lax") && flags.contains("Path=/console") && !flags.contains("Secure"))
+            #expect(
+                flags.contains("HttpOnly") && flags.contains("SameSite=Lax") && flags.contains("Path=/console") && !flags.contains("Secure")
+            )
             try await environment.application().test(.router) { client in
                 let out = try await Self.post("/console/sign-out", form: "csrf_token=\(cookie.formToken)", cookie, client)
                 #expect(out.status == .seeOther)

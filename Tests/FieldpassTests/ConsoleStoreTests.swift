@@ -52,7 +52,8 @@ struct ConsoleStoreTests {
             moved.idleExpiresAt = Self.at(1100)
             #expect(found.session == moved)
             // Live past its first idle end, which has moved.
-            #expect(try await store.consoleSession(idHash: "s", now: Self.at(1000), idleTimeout: 600)?.session.idleExpiresAt == Self.at(1600))
+            #expect(
+                try await store.consoleSession(idHash: "s", now: Self.at(1000), idleTimeout: 600)?.session.idleExpiresAt == Self.at(1600))
             #expect(try await store.consoleSession(idHash: "unknown", now: Self.at(1000), idleTimeout: 600) == nil)
         }
     }

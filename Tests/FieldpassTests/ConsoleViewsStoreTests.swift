@@ -25,10 +25,13 @@ struct ConsoleViewsStoreTests {
             for email in ["a_b@example.com", "axb@example.com", "carol@example.com"] {
                 _ = try await store.ensureUser(email: email, environmentID: "dev", now: Self.start)
             }
-            for (email, name) in [("dan@example.com", "Bob Builder"), ("eve@example.com", "100% Sales"), ("fay@example.com", "100 Sales"),
-                                  ("gus@example.com", #"Back\Slash"#)] {
+            for (email, name) in [
+                ("dan@example.com", "Bob Builder"), ("eve@example.com", "100% Sales"), ("fay@example.com", "100 Sales"),
+                ("gus@example.com", #"Back\Slash"#),
+            ] {
                 _ = try await store.provisionScimUser(
-                    email: email, profile: ScimProfile(displayName: name), active: true, environmentID: "dev", actor: "scim", now: Self.start
+                    email: email, profile: ScimProfile(displayName: name), active: true, environmentID: "dev", actor: "scim",
+                    now: Self.start
                 )
             }
             _ = try await store.ensureUser(email: "builder@other.test", environmentID: "other", now: Self.start)
@@ -57,13 +60,16 @@ struct ConsoleViewsStoreTests {
             }
             let signedInAt = Self.start.addingTimeInterval(60)
             for name in ["active", "disabled"] {
-                let attempt = SignInAttempt(userID: try #require(ids[name]), issuer: "https://idp.test", subject: name, promoteToAdmin: false)
+                let attempt = SignInAttempt(
+                    userID: try #require(ids[name]), issuer: "https://idp.test", subject: name, promoteToAdmin: false)
                 _ = try await store.recordSignIn(attempt, now: signedInAt)
             }
-            _ = try await store.setDisabled(true, userID: try #require(ids["disabled"]), environmentID: "dev", actor: "cli", now: Self.start)
+            _ = try await store.setDisabled(
+                true, userID: try #require(ids["disabled"]), environmentID: "dev", actor: "cli", now: Self.start)
             _ = try await store.setRole(.manager, userID: try #require(ids["manager"]), environmentID: "dev", actor: "cli", now: Self.start)
             let team = try await store.createTeam(name: "Field", environmentID: "dev", actor: "cli", now: Self.start)
-            _ = try await store.addMember(userID: try #require(ids["member"]), teamID: team.id, environmentID: "dev", actor: "cli", now: Self.start)
+            _ = try await store.addMember(
+                userID: try #require(ids["member"]), teamID: team.id, environmentID: "dev", actor: "cli", now: Self.start)
             func names(_ query: PeopleQuery) async throws -> [String] {
                 try await store.people(query, environmentID: "dev").map { String($0.user.email.prefix { $0 != "@" }) }
             }

@@ -28,7 +28,10 @@ struct CredentialStoreTests {
             let stranger = SignInAttempt(userID: user.id, issuer: "https://idp.test", subject: "sub-2", promoteToAdmin: false)
             let otherIssuer = SignInAttempt(userID: user.id, issuer: "https://other.test", subject: "sub-1", promoteToAdmin: false)
 
-            guard case .signedIn = try await store.recordSignIn(first, now: Date()) else { Issue.record("first sign-in refused"); return }
+            guard case .signedIn = try await store.recordSignIn(first, now: Date()) else {
+                Issue.record("first sign-in refused")
+                return
+            }
             #expect(try await store.recordSignIn(stranger, now: Date()) == .identityMismatch)
             #expect(try await store.recordSignIn(otherIssuer, now: Date()) == .identityMismatch)
             let audit = try await store.auditLog(environmentID: "dev", before: nil, limit: 10)
@@ -36,7 +39,10 @@ struct CredentialStoreTests {
             #expect(audit.first?.after == ["issuer": "https://other.test", "subject": "sub-1"])
 
             try await store.resetIdentity(userID: user.id, environmentID: "dev", actor: "user:admin", now: Date())
-            guard case .signedIn = try await store.recordSignIn(stranger, now: Date()) else { Issue.record("rebinding refused"); return }
+            guard case .signedIn = try await store.recordSignIn(stranger, now: Date()) else {
+                Issue.record("rebinding refused")
+                return
+            }
             #expect(try await store.recordSignIn(first, now: Date()) == .identityMismatch)
             #expect(try await store.user(id: user.id, environmentID: "dev")?.idpSubject == "sub-2")
         }
@@ -51,7 +57,10 @@ struct CredentialStoreTests {
             let asAlice = SignInAttempt(userID: alice.id, issuer: account.issuer, subject: account.subject, promoteToAdmin: false)
             let asBoss = SignInAttempt(userID: boss.id, issuer: account.issuer, subject: account.subject, promoteToAdmin: true)
 
-            guard case .signedIn = try await store.recordSignIn(asAlice, now: Date()) else { Issue.record("first sign-in refused"); return }
+            guard case .signedIn = try await store.recordSignIn(asAlice, now: Date()) else {
+                Issue.record("first sign-in refused")
+                return
+            }
             #expect(try await store.recordSignIn(asBoss, now: Date()) == .identityInUse)
 
             let unchanged = try #require(try await store.user(id: boss.id, environmentID: "dev"))
@@ -61,7 +70,10 @@ struct CredentialStoreTests {
             #expect(entry.after?["bound_to"] == "user:\(alice.id)")
             // Once alice's binding is reset, the account is free for whoever signs in with it next.
             try await store.resetIdentity(userID: alice.id, environmentID: "dev", actor: "cli", now: Date())
-            guard case .signedIn = try await store.recordSignIn(asBoss, now: Date()) else { Issue.record("free account refused"); return }
+            guard case .signedIn = try await store.recordSignIn(asBoss, now: Date()) else {
+                Issue.record("free account refused")
+                return
+            }
         }
     }
 
@@ -70,7 +82,10 @@ struct CredentialStoreTests {
             let store = environment.store
             let session = try await Self.signedIn(environment)
             let attempt = SignInAttempt(userID: session.userID, issuer: "https://idp.test", subject: "s", promoteToAdmin: false)
-            guard case .signedIn = try await store.recordSignIn(attempt, now: Date()) else { Issue.record("sign-in refused"); return }
+            guard case .signedIn = try await store.recordSignIn(attempt, now: Date()) else {
+                Issue.record("sign-in refused")
+                return
+            }
 
             try await store.resetIdentity(userID: session.userID, environmentID: "dev", actor: "cli", now: Date())
 
@@ -79,7 +94,8 @@ struct CredentialStoreTests {
             #expect(standing.revoked)
             // The sign-in still waiting for its data ends: its device can use nothing it got.
             #expect(try await store.session(id: session.id)?.status == .expired)
-            #expect(try await store.events(sessionID: session.id, after: 2).map { try $0.frame() } == [#"{"seq":3,"type":"session_expired"}"#])
+            #expect(
+                try await store.events(sessionID: session.id, after: 2).map { try $0.frame() } == [#"{"seq":3,"type":"session_expired"}"#])
             let entry = try #require(try await store.auditLog(environmentID: "dev", before: nil, limit: 1).first)
             #expect(entry.action == "identity.reset" && entry.after == ["devices_revoked": "1"])
         }
@@ -113,7 +129,8 @@ struct CredentialStoreTests {
             let session = try await Self.signedIn(environment)
             try await store.revokeDevice(id: session.deviceID, userID: session.userID, environmentID: "dev", actor: "cli", now: Date())
             await #expect(throws: DirectoryError.unknownUser) {
-                try await store.revokeDevice(id: session.deviceID, userID: session.userID, environmentID: "other", actor: "cli", now: Date())
+                try await store.revokeDevice(
+                    id: session.deviceID, userID: session.userID, environmentID: "other", actor: "cli", now: Date())
             }
             await #expect(throws: DirectoryError.unknownDevice) {
                 try await store.revokeDevice(id: "no-such-device", userID: session.userID, environmentID: "dev", actor: "cli", now: Date())
@@ -127,7 +144,8 @@ struct CredentialStoreTests {
         }
     }
 
-    @Test(arguments: StoreKind.allCases) func aRetryWithinTheGraceGetsTheSealedSuccessorAndLaterReuseRevokes(_ kind: StoreKind) async throws {
+    @Test(arguments: StoreKind.allCases) func aRetryWithinTheGraceGetsTheSealedSuccessorAndLaterReuseRevokes(_ kind: StoreKind) async throws
+    {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let session = try await Self.signedIn(environment)
@@ -135,17 +153,23 @@ struct CredentialStoreTests {
             let sealed: [UInt8] = [1, 2, 3]
             let start = Date()
 
-            #expect(try await store.rotateRefreshToken(Self.rotation("hash-\(session.id)", "second", sealed: sealed, grace: 10), now: start) == .rotated(grant))
-            let retry = try await store.rotateRefreshToken(Self.rotation("hash-\(session.id)", "other", grace: 10), now: start.addingTimeInterval(5))
+            #expect(
+                try await store.rotateRefreshToken(Self.rotation("hash-\(session.id)", "second", sealed: sealed, grace: 10), now: start)
+                    == .rotated(grant))
+            let retry = try await store.rotateRefreshToken(
+                Self.rotation("hash-\(session.id)", "other", grace: 10), now: start.addingTimeInterval(5))
             #expect(retry == .retried(grant, sealedSuccessor: sealed))
-            let late = try await store.rotateRefreshToken(Self.rotation("hash-\(session.id)", "third", grace: 10), now: start.addingTimeInterval(11))
+            let late = try await store.rotateRefreshToken(
+                Self.rotation("hash-\(session.id)", "third", grace: 10), now: start.addingTimeInterval(11))
 
             #expect(late == .refused)
             #expect(try await store.rotateRefreshToken(Self.rotation("second", "fourth"), now: start.addingTimeInterval(12)) == .refused)
         }
     }
 
-    @Test(arguments: StoreKind.allCases) func theSweepForgetsExpiredRefreshTokensButKeepsWhatReuseDetectionNeeds(_ kind: StoreKind) async throws {
+    @Test(arguments: StoreKind.allCases) func theSweepForgetsExpiredRefreshTokensButKeepsWhatReuseDetectionNeeds(
+        _ kind: StoreKind
+    ) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let session = try await Self.signedIn(environment)
@@ -163,9 +187,13 @@ struct CredentialStoreTests {
             #expect(try await store.liveRefreshToken(hash: "live", now: at(101)) != nil)
             // Rotated within the grace, swept, retried: the sealed successor is still there.
             let sealed: [UInt8] = [7, 7]
-            #expect(try await store.rotateRefreshToken(Self.rotation("live", "next", sealed: sealed, grace: 10), now: at(110)) == .rotated(grant))
+            #expect(
+                try await store.rotateRefreshToken(Self.rotation("live", "next", sealed: sealed, grace: 10), now: at(110))
+                    == .rotated(grant))
             _ = try await store.sweepSessions(now: at(115), deleteBefore: start)
-            #expect(try await store.rotateRefreshToken(Self.rotation("live", "other", grace: 10), now: at(118)) == .retried(grant, sealedSuccessor: sealed))
+            #expect(
+                try await store.rotateRefreshToken(Self.rotation("live", "other", grace: 10), now: at(118))
+                    == .retried(grant, sealedSuccessor: sealed))
             #expect(try await store.liveRefreshToken(hash: "next", now: at(119)) != nil)
             // The expired token is gone: revoking it finds nothing (and so revokes nothing).
             #expect(try await store.revokeRefreshToken(hash: "short", now: at(120)) == false)

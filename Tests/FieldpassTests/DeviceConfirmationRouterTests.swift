@@ -51,7 +51,9 @@ struct DeviceConfirmationRouterTests {
     }
 
     static func confirmedAt(_ environment: TestEnvironment) async throws -> [Double?] {
-        try await #require(environment.store as? SQLiteStore).pool.read { db in try Optional<Double>.fetchAll(db, sql: "SELECT confirmed_at FROM sessions") }
+        try await #require(environment.store as? SQLiteStore).pool.read { db in
+            try Optional<Double>.fetchAll(db, sql: "SELECT confirmed_at FROM sessions")
+        }
     }
 
     @Test func theLinkLeadsThroughThePageToTheIdPOnce() async throws {
@@ -178,7 +180,8 @@ struct DeviceConfirmationRouterTests {
 
             #expect(try await store.consumeState(state, now: Date()) == nil)
             #expect(try await store.confirmDevice(loginID: loginID, csrfToken: "wrong", browserBinding: "binding", now: Date()) == .forged)
-            guard case .confirmed = try await store.confirmDevice(loginID: loginID, csrfToken: csrf, browserBinding: "binding", now: Date()) else {
+            guard case .confirmed = try await store.confirmDevice(loginID: loginID, csrfToken: csrf, browserBinding: "binding", now: Date())
+            else {
                 Issue.record("the session's own token did not confirm it")
                 return
             }

@@ -70,7 +70,10 @@ struct EventSocketTests {
         }
     }
 
-    @Test(arguments: ["/events", "/events?session_id=short", "/events?session_id=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "/events?session_id={id}&after=-1"])
+    @Test(arguments: [
+        "/events", "/events?session_id=short", "/events?session_id=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        "/events?session_id={id}&after=-1",
+    ])
     func aBadOrUnknownSessionIsRefusedBeforeTheUpgrade(path: String) async throws {
         try await TestEnvironment.with { environment in
             let (session, _) = try await environment.register()

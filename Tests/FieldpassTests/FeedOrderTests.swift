@@ -22,7 +22,8 @@ struct FeedOrderTests {
                 try await Self.commitOutOfOrder(store) { connection in
                     _ = try await PostgresStore.append([(.sessionExpired, early.id)], on: connection, now: 0)
                 } second: {
-                    _ = try await store.failLogin(sessionID: late.id, error: "access_denied", description: "no", audited: false, now: Date())
+                    _ = try await store.failLogin(
+                        sessionID: late.id, error: "access_denied", description: "no", audited: false, now: Date())
                 }
             }
             #expect(seen.map(\.1) == [early.id, late.id])

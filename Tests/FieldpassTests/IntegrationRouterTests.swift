@@ -13,7 +13,8 @@ struct IntegrationRouterTests {
             let user = try await environment.store.ensureUser(email: "w@example.com", environmentID: "dev", now: Date())
             let headers: HTTPFields = [.authorization: "Bearer \(try environment.serviceToken())"]
             try await environment.application().test(.router) { client in
-                let cursor = try await client.execute(uri: "/integration/realms?initialized=false", method: .get, headers: headers) { response in
+                let cursor = try await client.execute(uri: "/integration/realms?initialized=false", method: .get, headers: headers) {
+                    response in
                     #expect(response.status == .ok)
                     let text = String(buffer: response.body)
                     // The same encoder as every other route: plain slashes, ISO 8601 dates.

@@ -29,10 +29,11 @@ struct LifecycleEventStoreTests {
             try await store.deleteTeam(id: team.id, environmentID: "dev", actor: "cli", now: Date())
 
             let entries = try await Self.events(store)
-            #expect(entries.map(\.event.type) == [
-                .userCreated, .userUpdated, .teamCreated, .userUpdated, .teamRenamed, .userDisabled, .deviceRevoked,
-                .userEnabled, .teamDeleted,
-            ])
+            #expect(
+                entries.map(\.event.type) == [
+                    .userCreated, .userUpdated, .teamCreated, .userUpdated, .teamRenamed, .userDisabled, .deviceRevoked,
+                    .userEnabled, .teamDeleted,
+                ])
             #expect(entries.map(\.event.actor) == ["device", "admin", "cli", "admin", "cli", "admin", "admin", "cli", "cli"])
             #expect(entries.map(\.position) == entries.map(\.position).sorted() && Set(entries.map(\.position)).count == entries.count)
             #expect(entries.allSatisfy { $0.environmentID == "dev" })
@@ -43,7 +44,10 @@ struct LifecycleEventStoreTests {
             #expect(entries[6].event.device?.id == session.deviceID && entries[6].event.reason == "user_disabled")
             #expect(try await store.lifecycleFeedPosition() >= entries.last?.position ?? .max)
             // A follower that continues after a position gets the rest only.
-            #expect(try await Self.events(store, after: entries[4].position).map(\.event.type) == [.userDisabled, .deviceRevoked, .userEnabled, .teamDeleted])
+            #expect(
+                try await Self.events(store, after: entries[4].position).map(\.event.type) == [
+                    .userDisabled, .deviceRevoked, .userEnabled, .teamDeleted,
+                ])
         }
     }
 

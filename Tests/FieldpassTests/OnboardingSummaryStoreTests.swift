@@ -30,9 +30,11 @@ struct OnboardingSummaryStoreTests {
             let now = Date()
             // Ada goes all the way, with her realm filled while she waits.
             let ada = try await Self.registerConfirming("ada@example.com", on: store, now: now)
-            guard case .confirmed(_, let state) = try await store.confirmDevice(
-                loginID: ada.loginID, csrfToken: ada.csrfToken, browserBinding: "binding", now: now
-            ) else {
+            guard
+                case .confirmed(_, let state) = try await store.confirmDevice(
+                    loginID: ada.loginID, csrfToken: ada.csrfToken, browserBinding: "binding", now: now
+                )
+            else {
                 Issue.record("not confirmed")
                 return
             }

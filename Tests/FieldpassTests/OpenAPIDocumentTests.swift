@@ -20,9 +20,10 @@ struct OpenAPIDocumentTests {
     var documentedOperations: Set<String> {
         let paths = document["paths"] as? [String: [String: Any]] ?? [:]
         let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options"]
-        return Set(paths.flatMap { path, item in
-            item.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
-        })
+        return Set(
+            paths.flatMap { path, item in
+                item.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
+            })
     }
 
     /// Every `error` enum anywhere in the document: under the shared `Error` schema and each response's narrowing.
@@ -46,24 +47,26 @@ struct OpenAPIDocumentTests {
         let documented = documentedOperations
         let routed = try await TestEnvironment.with { environment in
             let logger = Logger(label: "test")
-            let router = buildRouter(ServiceParts(
-                configuration: environment.configuration, store: environment.store,
-                keys: try KeyRotation(settings: environment.configuration.tokens, issuer: "http://fieldpass.test", logger: logger),
-                hub: SessionEventHub(store: environment.store, logger: logger), readiness: Readiness(),
-                metrics: PrometheusCollectorRegistry()
-            ))
+            let router = buildRouter(
+                ServiceParts(
+                    configuration: environment.configuration, store: environment.store,
+                    keys: try KeyRotation(settings: environment.configuration.tokens, issuer: "http://fieldpass.test", logger: logger),
+                    hub: SessionEventHub(store: environment.store, logger: logger), readiness: Readiness(),
+                    metrics: PrometheusCollectorRegistry()
+                ))
             // Hummingbird writes parameters as `:name`; OpenAPI as `{name}`. SCIM (`/scim/v2`) is
             // RFC 7644's protocol, which describes itself at its own discovery endpoints
             // (`/ServiceProviderConfig`, `/ResourceTypes`, `/Schemas`) and is checked by scim2-tester.
             // The console (`/console`) is HTML pages and forms for people in a browser, not an API;
             // its router and browser tests check it.
             let undocumented = ["/scim/v2", "/console"]
-            return Set(router.routes.filter { route in !undocumented.contains { route.path.description.hasPrefix($0) } }.map { route in
-                let path = route.path.description.split(separator: "/").map { segment in
-                    segment.hasPrefix(":") ? "{\(segment.dropFirst())}" : String(segment)
-                }
-                return "\(route.method.rawValue) /\(path.joined(separator: "/"))"
-            })
+            return Set(
+                router.routes.filter { route in !undocumented.contains { route.path.description.hasPrefix($0) } }.map { route in
+                    let path = route.path.description.split(separator: "/").map { segment in
+                        segment.hasPrefix(":") ? "{\(segment.dropFirst())}" : String(segment)
+                    }
+                    return "\(route.method.rawValue) /\(path.joined(separator: "/"))"
+                })
         }
         #expect(routed.subtracting(documented).isEmpty, "routes missing from openapi.json: \(routed.subtracting(documented).sorted())")
         #expect(documented.subtracting(routed).isEmpty, "documented but not routed: \(documented.subtracting(routed).sorted())")
@@ -75,9 +78,13 @@ struct OpenAPIDocumentTests {
         let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
         let errorSchema = try #require(schemas["Error"])
         let shared = try #require(errorEnums(in: errorSchema).first)
-        #expect(Set(shared) == APIErrorCodes.all, "Error.error.enum differs from the code: \(Set(shared).symmetricDifference(APIErrorCodes.all).sorted())")
+        #expect(
+            Set(shared) == APIErrorCodes.all,
+            "Error.error.enum differs from the code: \(Set(shared).symmetricDifference(APIErrorCodes.all).sorted())")
         for narrowed in errorEnums(in: document) {
-            #expect(Set(narrowed).isSubset(of: APIErrorCodes.all), "codes no enumeration has: \(Set(narrowed).subtracting(APIErrorCodes.all).sorted())")
+            #expect(
+                Set(narrowed).isSubset(of: APIErrorCodes.all),
+                "codes no enumeration has: \(Set(narrowed).subtracting(APIErrorCodes.all).sorted())")
         }
     }
 

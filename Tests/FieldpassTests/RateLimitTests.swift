@@ -88,37 +88,43 @@ struct RateLimitTests {
         #expect(ConcurrencyGate(capacity: 64, keys: 0).share == 64)
     }
 
-    @Test("networks match their own addresses only", arguments: [
-        ("10.0.0.0/8", "10.200.3.4", true), ("10.0.0.0/8", "11.0.0.1", false),
-        ("192.168.1.7", "192.168.1.7", true), ("192.168.1.7", "192.168.1.8", false),
-        ("172.16.0.0/12", "172.31.255.255", true), ("172.16.0.0/12", "172.32.0.0", false),
-        ("fd00::/8", "fd12::1", true), ("fd00::/8", "fe80::1", false), ("::1", "::1", true),
-        ("10.0.0.0/8", "::ffff:10.1.2.3", true), ("10.0.0.0/8", "fd00::1", false),
-        ("0.0.0.0/0", "203.0.113.9", true), ("10.0.0.0/8", "not an address", false),
-    ])
+    @Test(
+        "networks match their own addresses only",
+        arguments: [
+            ("10.0.0.0/8", "10.200.3.4", true), ("10.0.0.0/8", "11.0.0.1", false),
+            ("192.168.1.7", "192.168.1.7", true), ("192.168.1.7", "192.168.1.8", false),
+            ("172.16.0.0/12", "172.31.255.255", true), ("172.16.0.0/12", "172.32.0.0", false),
+            ("fd00::/8", "fd12::1", true), ("fd00::/8", "fe80::1", false), ("::1", "::1", true),
+            ("10.0.0.0/8", "::ffff:10.1.2.3", true), ("10.0.0.0/8", "fd00::1", false),
+            ("0.0.0.0/0", "203.0.113.9", true), ("10.0.0.0/8", "not an address", false),
+        ])
     func networks(network: String, address: String, inside: Bool) throws {
         let parsed = try #require(IPNetwork(network))
         #expect(parsed.contains(address) == inside)
     }
 
-    @Test("malformed networks are refused", arguments: ["", "10.0.0.0/33", "10.0.0/8", "::1/129", "10.0.0.0/", "10.0.0.0/8/8", "example.com", "10.0.0.0/+8"])
+    @Test(
+        "malformed networks are refused",
+        arguments: ["", "10.0.0.0/33", "10.0.0/8", "::1/129", "10.0.0.0/", "10.0.0.0/8/8", "example.com", "10.0.0.0/+8"])
     func malformedNetworks(text: String) {
         #expect(IPNetwork(text) == nil)
     }
 
-    @Test("an IPv6 client is keyed by its network, an IPv4 one (mapped or not) by its address", arguments: [
-        ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", 64, "2001:db8:1:2::/64"),
-        ("2001:DB8:1:2::1", 64, "2001:db8:1:2::/64"),
-        ("2001:db8:1:3::1", 64, "2001:db8:1:3::/64"),
-        ("2001:db8:1:2:aaaa::1", 48, "2001:db8:1::/48"),
-        ("2001:db8:1:2:aaaa::1", 128, "2001:db8:1:2:aaaa::1/128"),
-        ("2001:db8:ffff::1", 1, "::/1"),
-        ("fe80::1", 1, "8000::/1"),
-        ("::1", 64, "::/64"),
-        ("198.51.100.7", 64, "198.51.100.7"),
-        ("::ffff:198.51.100.7", 64, "198.51.100.7"),
-        ("::ffff:198.51.100.7", 128, "198.51.100.7"),
-    ])
+    @Test(
+        "an IPv6 client is keyed by its network, an IPv4 one (mapped or not) by its address",
+        arguments: [
+            ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", 64, "2001:db8:1:2::/64"),
+            ("2001:DB8:1:2::1", 64, "2001:db8:1:2::/64"),
+            ("2001:db8:1:3::1", 64, "2001:db8:1:3::/64"),
+            ("2001:db8:1:2:aaaa::1", 48, "2001:db8:1::/48"),
+            ("2001:db8:1:2:aaaa::1", 128, "2001:db8:1:2:aaaa::1/128"),
+            ("2001:db8:ffff::1", 1, "::/1"),
+            ("fe80::1", 1, "8000::/1"),
+            ("::1", 64, "::/64"),
+            ("198.51.100.7", 64, "198.51.100.7"),
+            ("::ffff:198.51.100.7", 64, "198.51.100.7"),
+            ("::ffff:198.51.100.7", 128, "198.51.100.7"),
+        ])
     func clientKeys(address: String, prefix: Int, key: String) {
         #expect(ClientAddress(trustedProxies: [], ipv6Prefix: prefix).key(peer: address, forwardedFor: []) == key)
     }
@@ -140,9 +146,13 @@ struct RateLimitTests {
             resolver.resolve(peer: "10.0.0.2", forwardedFor: ["1.1.1.1, 198.51.100.1, 10.0.0.9"]) == "198.51.100.1",
             "a spoofed entry left of the first untrusted hop is ignored"
         )
-        #expect(resolver.resolve(peer: "10.0.0.2", forwardedFor: ["1.1.1.1", "198.51.100.1"]) == "198.51.100.1", "several headers form one list")
+        #expect(
+            resolver.resolve(peer: "10.0.0.2", forwardedFor: ["1.1.1.1", "198.51.100.1"]) == "198.51.100.1", "several headers form one list"
+        )
         #expect(resolver.resolve(peer: "10.0.0.2", forwardedFor: []) == "10.0.0.2")
         #expect(resolver.resolve(peer: "10.0.0.2", forwardedFor: ["garbage, 198.51.100.1"]) == "198.51.100.1")
-        #expect(resolver.resolve(peer: "10.0.0.2", forwardedFor: ["198.51.100.1, garbage"]) == "10.0.0.2", "garbage from our own proxy ends the walk")
+        #expect(
+            resolver.resolve(peer: "10.0.0.2", forwardedFor: ["198.51.100.1, garbage"]) == "10.0.0.2",
+            "garbage from our own proxy ends the walk")
     }
 }

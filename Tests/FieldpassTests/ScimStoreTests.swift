@@ -8,10 +8,14 @@ struct ScimStoreTests {
     @Test(arguments: StoreKind.allCases) func provisioningCreatesThePersonAndTheirRealmOnce(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
-            let profile = ScimProfile(externalID: "oid-1", displayName: "Ada", name: ["givenName": "Ada"], emails: [ScimEmail(value: "ada@example.com", type: "work")])
-            let record = try await store.provisionScimUser(email: "ada@example.com", profile: profile, active: true, environmentID: "dev", actor: "scim", now: Date())
+            let profile = ScimProfile(
+                externalID: "oid-1", displayName: "Ada", name: ["givenName": "Ada"],
+                emails: [ScimEmail(value: "ada@example.com", type: "work")])
+            let record = try await store.provisionScimUser(
+                email: "ada@example.com", profile: profile, active: true, environmentID: "dev", actor: "scim", now: Date())
             await #expect(throws: ScimError.self) {
-                _ = try await store.provisionScimUser(email: "ada@example.com", profile: profile, active: true, environmentID: "dev", actor: "scim", now: Date())
+                _ = try await store.provisionScimUser(
+                    email: "ada@example.com", profile: profile, active: true, environmentID: "dev", actor: "scim", now: Date())
             }
             #expect(record.profile == profile && record.user.email == "ada@example.com" && !record.user.disabled)
             let feed = try await store.realmFeed(environmentID: "dev", after: 0, initialized: nil, limit: 100)
@@ -29,17 +33,21 @@ struct ScimStoreTests {
     @Test(arguments: StoreKind.allCases) func updatesChangeEmailAndProfileAndAuditOnlyChanges(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
-            let record = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
+            let record = try await store.provisionScimUser(
+                email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             _ = try await store.ensureUser(email: "taken@example.com", environmentID: "dev", now: Date())
             let updated = try await store.updateScimUser(
-                id: record.user.id, email: "b@example.com", profile: ScimProfile(displayName: "B"), active: nil, environmentID: "dev", actor: "scim", now: Date()
+                id: record.user.id, email: "b@example.com", profile: ScimProfile(displayName: "B"), active: nil, environmentID: "dev",
+                actor: "scim", now: Date()
             )
             _ = try await store.updateScimUser(
-                id: record.user.id, email: "b@example.com", profile: ScimProfile(displayName: "B"), active: nil, environmentID: "dev", actor: "scim", now: Date()
+                id: record.user.id, email: "b@example.com", profile: ScimProfile(displayName: "B"), active: nil, environmentID: "dev",
+                actor: "scim", now: Date()
             )
             await #expect(throws: ScimError.self) {
                 _ = try await store.updateScimUser(
-                    id: record.user.id, email: "taken@example.com", profile: ScimProfile(), active: nil, environmentID: "dev", actor: "scim", now: Date()
+                    id: record.user.id, email: "taken@example.com", profile: ScimProfile(), active: nil, environmentID: "dev",
+                    actor: "scim", now: Date()
                 )
             }
             #expect(updated.user.email == "b@example.com" && updated.profile.displayName == "B")
@@ -52,7 +60,8 @@ struct ScimStoreTests {
     @Test(arguments: StoreKind.allCases) func removalHidesThePersonAndProvisioningTakesThemBack(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
-            let record = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
+            let record = try await store.provisionScimUser(
+                email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             try await store.removeScimUser(id: record.user.id, environmentID: "dev", actor: "scim", now: Date())
             #expect(try await store.scimUser(id: record.user.id, environmentID: "dev") == nil)
             #expect(try await store.scimUsers(environmentID: "dev", filter: nil, offset: 0, limit: 10).total == 0)
@@ -60,19 +69,23 @@ struct ScimStoreTests {
             // Still the IdP's: only it may bring the person back (by creating them again).
             #expect(try await store.isScimManaged(userID: record.user.id, teamID: nil, environmentID: "dev"))
             #expect(try await !store.isScimManaged(userID: record.user.id, teamID: nil, environmentID: "other"))
-            let back = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
+            let back = try await store.provisionScimUser(
+                email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             #expect(back.user.id == record.user.id)
             #expect(try await store.isScimManaged(userID: record.user.id, teamID: nil, environmentID: "dev"))
         }
     }
 
     /// Role groups named "Leads" (or with the external id "oid-leads") make managers.
-    static let roles: RoleOfGroups = { keys in keys.contains("Chiefs") ? .admin : keys.contains("Leads") || keys.contains("oid-leads") ? .manager : nil }
+    static let roles: RoleOfGroups = { keys in
+        keys.contains("Chiefs") ? .admin : keys.contains("Leads") || keys.contains("oid-leads") ? .manager : nil
+    }
 
     @Test(arguments: StoreKind.allCases) func groupsAreTeamsOrRoleGroupsWithMembers(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
-            let person = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
+            let person = try await store.provisionScimUser(
+                email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             let team = try await store.createTeam(name: "North", environmentID: "dev", actor: "scim", now: Date())
             let teamGroup = try await store.createScimGroup(
                 teamID: team.id, displayName: "North", externalID: "oid-north", members: [person.user.id], roles: Self.roles,
@@ -98,16 +111,18 @@ struct ScimStoreTests {
             try await store.deleteScimGroup(id: roleGroup.id, roles: Self.roles, environmentID: "dev", actor: "scim", now: Date())
             #expect(try await store.scimGroups(environmentID: "dev", filter: nil, offset: 0, limit: 10).total == 0)
             let actions = try await store.auditLog(environmentID: "dev", before: nil, limit: 20).map(\.action)
-            #expect(actions.filter { $0.hasPrefix("role_group.") } == [
-                "role_group.delete", "role_group.remove_member", "role_group.add_member", "role_group.create",
-            ])
+            #expect(
+                actions.filter { $0.hasPrefix("role_group.") } == [
+                    "role_group.delete", "role_group.remove_member", "role_group.add_member", "role_group.create",
+                ])
         }
     }
 
     @Test(arguments: StoreKind.allCases) func renamingARoleGroupMovesItsMembersRolesInTheSameTransaction(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
-            let person = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
+            let person = try await store.provisionScimUser(
+                email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             let group = try await store.createScimGroup(
                 teamID: nil, displayName: "Leads", externalID: nil, members: [person.user.id], roles: Self.roles,
                 environmentID: "dev", actor: "scim", now: Date()
@@ -135,10 +150,12 @@ struct ScimStoreTests {
     @Test(arguments: StoreKind.allCases) func aGroupChangeIsWholeOrNothing(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
-            let person = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
+            let person = try await store.provisionScimUser(
+                email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             let stranger = try await store.ensureUser(email: "b@other.test", environmentID: "other", now: Date())
             let group = try await store.createScimGroup(
-                teamID: nil, displayName: "Leads", externalID: nil, members: [], roles: Self.roles, environmentID: "dev", actor: "scim", now: Date()
+                teamID: nil, displayName: "Leads", externalID: nil, members: [], roles: Self.roles, environmentID: "dev", actor: "scim",
+                now: Date()
             )
             await #expect(throws: DirectoryError.self) {
                 _ = try await store.saveScimGroup(
@@ -157,18 +174,22 @@ struct ScimStoreTests {
     @Test(arguments: StoreKind.allCases) func aUserChangeIsWholeOrNothing(_ kind: StoreKind) async throws {
         try await TestEnvironment.with(store: kind) { environment in
             let store = environment.store
-            let record = try await store.provisionScimUser(email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
+            let record = try await store.provisionScimUser(
+                email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             _ = try await store.ensureUser(email: "taken@example.com", environmentID: "dev", now: Date())
             await #expect(throws: ScimError.self) {
                 _ = try await store.updateScimUser(
-                    id: record.user.id, email: "taken@example.com", profile: ScimProfile(), active: false, environmentID: "dev", actor: "scim", now: Date()
+                    id: record.user.id, email: "taken@example.com", profile: ScimProfile(), active: false, environmentID: "dev",
+                    actor: "scim", now: Date()
                 )
             }
             #expect(try await store.user(id: record.user.id, environmentID: "dev")?.disabled == false)
-            let inactive = try await store.provisionScimUser(email: "c@example.com", profile: ScimProfile(), active: false, environmentID: "dev", actor: "scim", now: Date())
+            let inactive = try await store.provisionScimUser(
+                email: "c@example.com", profile: ScimProfile(), active: false, environmentID: "dev", actor: "scim", now: Date())
             #expect(inactive.user.disabled)
             let removed = try await store.updateScimUser(
-                id: record.user.id, email: "a@example.com", profile: ScimProfile(), active: false, environmentID: "dev", actor: "scim", now: Date()
+                id: record.user.id, email: "a@example.com", profile: ScimProfile(), active: false, environmentID: "dev", actor: "scim",
+                now: Date()
             )
             #expect(removed.user.disabled)
             try await store.removeScimUser(id: inactive.user.id, environmentID: "dev", actor: "scim", now: Date())

@@ -18,7 +18,8 @@ struct SessionEventHubTests {
                     group.addTask { try await hub.run() }
                     let subscription = try await hub.subscribe(sessionID: session.id)
                     // Store an event as another process would: the subscription fixed the feed's start.
-                    _ = try await environment.store.failLogin(sessionID: session.id, error: "access_denied", description: "no", audited: false, now: Date())
+                    _ = try await environment.store.failLogin(
+                        sessionID: session.id, error: "access_denied", description: "no", audited: false, now: Date())
                     var iterator = subscription.events.makeAsyncIterator()
                     let event = await iterator.next()
                     #expect(event?.seq == 1)

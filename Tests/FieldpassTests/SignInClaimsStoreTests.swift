@@ -4,7 +4,8 @@ import Testing
 
 @Suite("Roles and teams from the IdP, applied by each store with the sign-in")
 struct SignInClaimsStoreTests {
-    static let mapping = TeamClaimMapping(claim: "groups", map: ["g-n": "North", "g-s": "South", "g-e": "East"], prefix: nil, sync: .everySignIn)
+    static let mapping = TeamClaimMapping(
+        claim: "groups", map: ["g-n": "North", "g-s": "South", "g-e": "East"], prefix: nil, sync: .everySignIn)
 
     static func attempt(_ userID: String, subject: String, role: Role?, teams: [String]) -> SignInAttempt {
         let claims = MappedClaims(
@@ -28,18 +29,25 @@ struct SignInClaimsStoreTests {
             let office = try await store.createTeam(name: "Office", environmentID: "dev", actor: "cli", now: Date())
             _ = try await store.addMember(userID: user.id, teamID: office.id, environmentID: "dev", actor: "cli", now: Date())
 
-            let first = try #require(Self.facts(try await store.recordSignIn(Self.attempt(user.id, subject: "a", role: .manager, teams: ["North", "South"]), now: Date())))
+            let first = try #require(
+                Self.facts(
+                    try await store.recordSignIn(
+                        Self.attempt(user.id, subject: "a", role: .manager, teams: ["North", "South"]), now: Date())))
 
             #expect(first.user.role == .manager)
             let south = try #require(try await store.teams(environmentID: "dev").first { $0.name == "South" })
             #expect(Set(first.teams) == [north.id, office.id, south.id], "North is the existing north; Office is the admins'")
-            let audit = try await store.auditLog(environmentID: "dev", before: nil, limit: 4).reversed().map { [$0.actor, $0.action, $0.target] }
-            #expect(audit == [
-                ["idp", "user.role", "user:\(user.id)"], ["idp", "team.add_member", "team:\(north.id)"],
-                ["idp", "team.create", "team:\(south.id)"], ["idp", "team.add_member", "team:\(south.id)"],
-            ])
+            let audit = try await store.auditLog(environmentID: "dev", before: nil, limit: 4).reversed().map {
+                [$0.actor, $0.action, $0.target]
+            }
+            #expect(
+                audit == [
+                    ["idp", "user.role", "user:\(user.id)"], ["idp", "team.add_member", "team:\(north.id)"],
+                    ["idp", "team.create", "team:\(south.id)"], ["idp", "team.add_member", "team:\(south.id)"],
+                ])
 
-            let second = try #require(Self.facts(try await store.recordSignIn(Self.attempt(user.id, subject: "a", role: nil, teams: ["South"]), now: Date())))
+            let second = try #require(
+                Self.facts(try await store.recordSignIn(Self.attempt(user.id, subject: "a", role: nil, teams: ["South"]), now: Date())))
 
             #expect(second.user.role == .manager, "no role in the claim keeps the role")
             #expect(Set(second.teams) == [office.id, south.id])
@@ -59,7 +67,10 @@ struct SignInClaimsStoreTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (index, userID) in users.enumerated() {
                     group.addTask {
-                        _ = try #require(Self.facts(try await store.recordSignIn(Self.attempt(userID, subject: "s\(index)", role: nil, teams: ["East"]), now: Date())))
+                        _ = try #require(
+                            Self.facts(
+                                try await store.recordSignIn(
+                                    Self.attempt(userID, subject: "s\(index)", role: nil, teams: ["East"]), now: Date())))
                     }
                 }
                 try await group.waitForAll()

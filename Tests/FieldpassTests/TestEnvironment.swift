@@ -30,11 +30,15 @@ struct TestEnvironment {
         _ = try KeyRing.generateKey(.es256, in: folder.appendingPathComponent("keys"))
         switch kind {
         case .sqlite:
-            return try await with(folder: folder, storage: #"{ sqlite_path: "\#(folder.path)/fieldpass.sqlite" }"#, issuer: issuer, extraEnvironment: extraEnvironment, body)
+            return try await with(
+                folder: folder, storage: #"{ sqlite_path: "\#(folder.path)/fieldpass.sqlite" }"#, issuer: issuer,
+                extraEnvironment: extraEnvironment, body)
         case .postgres:
             return try await PostgresTestDatabase.with { url in
                 try await with(
-                    folder: folder, storage: #"{ driver: postgres, postgres: { url: "\#(url)", password_env: \#(PostgresTestDatabase.passwordVariable) } }"#,
+                    folder: folder,
+                    storage:
+                        #"{ driver: postgres, postgres: { url: "\#(url)", password_env: \#(PostgresTestDatabase.passwordVariable) } }"#,
                     issuer: issuer, extraEnvironment: extraEnvironment.merging(PostgresTestDatabase.passwordEnvironment) { $1 }, body
                 )
             }
@@ -70,7 +74,10 @@ struct TestEnvironment {
                   client_id: fieldpass
                   client_secret_env: TEST_IDP_SECRET
             """
-        let secrets = ["TEST_IDP_SECRET": "test-secret", "TEST_BACKEND_SECRET": "backend-secret-of-at-least-32-characters", "TEST_OTHER_BACKEND_SECRET": "other-secret-of-at-least-32-characters"]
+        let secrets = [
+            "TEST_IDP_SECRET": "test-secret", "TEST_BACKEND_SECRET": "backend-secret-of-at-least-32-characters",
+            "TEST_OTHER_BACKEND_SECRET": "other-secret-of-at-least-32-characters",
+        ]
         let configuration = try FieldpassConfiguration.parse(yaml: yaml, environment: secrets.merging(extraEnvironment) { $1 })
         let logger = Logger(label: "test")
         try await StoreFactory.migrate(configuration.storage, logger: logger)

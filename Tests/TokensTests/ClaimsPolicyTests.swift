@@ -97,7 +97,10 @@ struct ClaimsPolicyTests {
         do {
             _ = try Fixtures.verifier([key]).verify(token, now: Fixtures.now)
         } catch {
-            guard case .malformed = error else { Issue.record("expected malformed, got \(error)"); return }
+            guard case .malformed = error else {
+                Issue.record("expected malformed, got \(error)")
+                return
+            }
         }
     }
 }

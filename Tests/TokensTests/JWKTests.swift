@@ -74,8 +74,9 @@ struct JWKTests {
     @Test("symmetric and unknown key types → unsupportedKey")
     func unsupportedTypes() {
         #expect(error { () throws(TokenError) in try VerificationKey(jwk: JWK(kty: "oct")) } == .unsupportedKey("kty oct"))
-        #expect(error { () throws(TokenError) in try VerificationKey(jwk: JWK(kty: "OKP", crv: "Ed25519", x: "AA")) }
-            == .unsupportedKey("kty OKP"))
+        #expect(
+            error { () throws(TokenError) in try VerificationKey(jwk: JWK(kty: "OKP", crv: "Ed25519", x: "AA")) }
+                == .unsupportedKey("kty OKP"))
     }
 
     @Test("other curves, algorithms and uses → unsupportedKey")
@@ -113,7 +114,8 @@ struct JWKTests {
         #expect(error { () throws(TokenError) in try VerificationKey(jwk: jwk) } == .invalidKey("JWK member \"x\" is not base64url"))
         jwk.x = "AAAA"
         #expect(error { () throws(TokenError) in try VerificationKey(jwk: jwk) } == .invalidKey("EC coordinates must be 32 bytes each"))
-        #expect(error { () throws(TokenError) in try VerificationKey(jwk: JWK(kty: "RSA", e: "AQAB")) } == .invalidKey("RSA JWK lacks \"n\""))
+        #expect(
+            error { () throws(TokenError) in try VerificationKey(jwk: JWK(kty: "RSA", e: "AQAB")) } == .invalidKey("RSA JWK lacks \"n\""))
     }
 
     @Test("an RSA modulus under 2048 bits → invalidKey")

@@ -32,7 +32,7 @@ struct MalformedTokenTests {
         #expect(try isMalformed("e30!.\(parts[1]).\(parts[2])"))
         #expect(try isMalformed("\(parts[0]).\(parts[1])+.\(parts[2])"))
         #expect(try isMalformed("\(parts[0]).\(parts[1]).\(parts[2])/"))
-        #expect(try isMalformed("\(parts[0]).\(parts[1]).")) // ES256 with no signature
+        #expect(try isMalformed("\(parts[0]).\(parts[1])."))  // ES256 with no signature
     }
 
     @Test("a header that is not a JSON object, or lacks alg → malformed")

@@ -89,7 +89,11 @@ struct SignVerifyTests {
 
     @Test("aud may be an array; dates decode as seconds")
     func audienceArrayAndDates() throws {
-        struct ArrayClaims: Codable { var aud: [String]; var exp: Date; var iss: String }
+        struct ArrayClaims: Codable {
+            var aud: [String]
+            var exp: Date
+            var iss: String
+        }
         let key = try Fixtures.rs256.get()
         let expiry = Date(timeIntervalSince1970: Fixtures.now.timeIntervalSince1970 + 60)
         let token = try JWTSigner(key: key).sign(ArrayClaims(aud: ["x", Fixtures.audience], exp: expiry, iss: Fixtures.issuer))

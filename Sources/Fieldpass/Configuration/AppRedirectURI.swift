@@ -22,9 +22,13 @@ enum AppRedirectURI {
             return ["127.0.0.1", "[::1]", "::1"].contains(url.host ?? "") && url.port != nil
                 ? nil : "may use http only for a loopback IP literal with a port (127.0.0.1 or [::1]); use https or a private-use scheme"
         default:
-            let isReverseDomain = scheme.contains(".") && scheme == scheme.lowercased()
-                && scheme.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
-            return isReverseDomain ? nil : "must use https or a private-use scheme in reverse-domain form, such as com.example.app:/signed-in"
+            let isReverseDomain =
+                scheme.contains(".") && scheme == scheme.lowercased()
+                && scheme.unicodeScalars.allSatisfy {
+                    ("a"..."z").contains($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)
+                }
+            return isReverseDomain
+                ? nil : "must use https or a private-use scheme in reverse-domain form, such as com.example.app:/signed-in"
         }
     }
 }

@@ -40,7 +40,8 @@ extension ClaimMappings {
         for (value, name) in try settings.mapping(section + ["map"]) ?? [:] {
             guard let team = PrintableName.normalized(name) else {
                 throw ConfigurationError(
-                    key: settings.dotted(section + ["map"]), "'\(value)' maps to '\(name)', which is not a team name (1 to 100 printable characters)"
+                    key: settings.dotted(section + ["map"]),
+                    "'\(value)' maps to '\(name)', which is not a team name (1 to 100 printable characters)"
                 )
             }
             map[value] = team
@@ -49,7 +50,8 @@ extension ClaimMappings {
         guard !map.isEmpty || prefix != nil else {
             throw ConfigurationError(key: settings.dotted(section), "needs a map, a prefix or both")
         }
-        return TeamClaimMapping(claim: try settings.string(section + ["claim"]), map: map, prefix: prefix, sync: try sync(settings, section: section))
+        return TeamClaimMapping(
+            claim: try settings.string(section + ["claim"]), map: map, prefix: prefix, sync: try sync(settings, section: section))
     }
 
     private static func isPresent(_ settings: SettingsReader, section: [String], keys: [String]) -> Bool {

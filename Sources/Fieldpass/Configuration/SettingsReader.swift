@@ -84,7 +84,9 @@ struct SettingsReader: Sendable {
         return text
     }
 
-    private func absoluteURL(_ key: [String], default defaultValue: String?) throws(ConfigurationError) -> (text: String, components: URLComponents) {
+    private func absoluteURL(
+        _ key: [String], default defaultValue: String?
+    ) throws(ConfigurationError) -> (text: String, components: URLComponents) {
         let text = try string(key, default: defaultValue)
         guard let components = URLComponents(string: text),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",

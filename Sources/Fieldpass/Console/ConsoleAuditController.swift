@@ -30,9 +30,12 @@ struct ConsoleAuditController: Sendable {
         let filter = AuditFilter(actor: field("actor"), action: field("action"), personID: personID)
         let before = query["before"].flatMap(Int64.init).flatMap { $0 > 0 ? $0 : nil }
         // An email nobody has matches nothing, rather than every entry.
-        let entries = person != nil && personID == nil ? [] : try await store.auditLog(
-            environmentID: environmentID, filter: filter, before: before, limit: Self.pageSize
-        )
+        let entries =
+            person != nil && personID == nil
+            ? []
+            : try await store.auditLog(
+                environmentID: environmentID, filter: filter, before: before, limit: Self.pageSize
+            )
         let filterQuery = ConsolePages.filterQuery([("actor", filter.actor), ("action", filter.action), ("person", person)])
         let older = entries.count == Self.pageSize ? entries.last.map { "?before=\($0.id)\(filterQuery)" } : nil
         let view = AuditView(
@@ -44,7 +47,8 @@ struct ConsoleAuditController: Sendable {
     }
 
     /// The emails of the people the entries name (`user:<id>`, `console:<id>`), one read each.
-    private static func emails(in entries: [AuditEntry], store: any DirectoryStore, environmentID: String) async throws -> [String: String] {
+    private static func emails(in entries: [AuditEntry], store: any DirectoryStore, environmentID: String) async throws -> [String: String]
+    {
         var emails: [String: String] = [:]
         for id in Set(entries.flatMap { [$0.actor, $0.target] }.compactMap(personID)) {
             emails[id] = try await store.user(id: id, environmentID: environmentID)?.email

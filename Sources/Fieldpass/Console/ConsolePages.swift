@@ -36,11 +36,15 @@ struct ConsolePages: Sendable {
     }
 
     func notFound(_ context: ConsoleRequestContext, what: String, back: String) -> Response {
-        renderer.message(status: .notFound, title: "Not found", text: "No such \(what) in your environment.", back: base + "/console" + back, chrome: chrome("Not found", context, .people))
+        renderer.message(
+            status: .notFound, title: "Not found", text: "No such \(what) in your environment.", back: base + "/console" + back,
+            chrome: chrome("Not found", context, .people))
     }
 
     private func refused(_ error: APIError, _ context: ConsoleRequestContext, back: String) -> Response {
-        renderer.message(status: error.status, title: "Not changed", text: error.description, back: back, chrome: chrome("Not changed", context, .people))
+        renderer.message(
+            status: error.status, title: "Not changed", text: error.description, back: back, chrome: chrome("Not changed", context, .people)
+        )
     }
 
     /// The filters of a paged list as `&name=value…`, to follow a page link; empty values left out.

@@ -32,7 +32,9 @@ struct ConsolePeopleController: Sendable {
             ),
             environmentID: environmentID
         )
-        let filterQuery = ConsolePages.filterQuery([("q", search), ("role", role?.rawValue), ("team", teamID), ("status", status?.rawValue)])
+        let filterQuery = ConsolePages.filterQuery([
+            ("q", search), ("role", role?.rawValue), ("team", teamID), ("status", status?.rawValue),
+        ])
         let view = PeopleView(
             chrome: pages.chrome("People", context, .people), search: search,
             roles: Role.allCases.map { Option(value: $0.rawValue, label: $0.rawValue, selected: $0 == role) },

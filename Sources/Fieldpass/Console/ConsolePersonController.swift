@@ -24,13 +24,15 @@ struct ConsolePersonController: Sendable {
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let visit = context.visit
         let environmentID = visit.identity.environmentID
-        guard let userID = try? userID(context), let facts = try await store.accessFacts(userID: userID, environmentID: environmentID) else {
+        guard let userID = try? userID(context), let facts = try await store.accessFacts(userID: userID, environmentID: environmentID)
+        else {
             return pages.notFound(context, what: "person", back: "/people")
         }
         let user = facts.user
         let permissions = AdminResponses.Permissions(facts: facts, policy: policy)
         let devices = try await store.devices(userID: userID, environmentID: environmentID)
-        let history = visit.isAdmin
+        let history =
+            visit.isAdmin
             ? try await store.auditLog(environmentID: environmentID, filter: AuditFilter(personID: userID), before: nil, limit: 20)
             : []
         let roleManaged = changes.roleIsManaged(environmentID: environmentID)

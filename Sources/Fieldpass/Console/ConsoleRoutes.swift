@@ -26,7 +26,10 @@ enum ConsoleRoutes {
         }
         let group = router.group("console")
             .add(middleware: ConsoleErrorMiddleware<AppRequestContext>(renderer: renderer))
-            .add(middleware: ConsoleSessionMiddleware(store: store, settings: configuration.console, server: configuration.server, renderer: renderer))
+            .add(
+                middleware: ConsoleSessionMiddleware(
+                    store: store, settings: configuration.console, server: configuration.server, renderer: renderer)
+            )
             .group(context: ConsoleRequestContext.self)
         let pages = ConsolePages(renderer: renderer)
         group.post("sign-out") { _, context in

@@ -43,9 +43,11 @@ struct ConsoleSignInCallback: Sendable {
             }
             return try await startSession(for: facts.user)
         } catch let failure as OIDCError {
-            logger.info("Console sign-in failed", metadata: [
-                "environment": "\(signIn.environmentID)", "error": "\(LoginFailureReason.label(failure.code))",
-            ])
+            logger.info(
+                "Console sign-in failed",
+                metadata: [
+                    "environment": "\(signIn.environmentID)", "error": "\(LoginFailureReason.label(failure.code))",
+                ])
             return renderer.message(status: .badRequest, title: "Sign-in failed", text: failure.description, back: back)
         }
     }
@@ -63,10 +65,11 @@ struct ConsoleSignInCallback: Sendable {
         let cookie = try ConsoleCookie.make()
         let now = Date()
         let expiresAt = now.addingTimeInterval(TimeInterval(settings.lifetime))
-        try await store.createConsoleSession(ConsoleSession(
-            idHash: cookie.idHash, userID: user.id, environmentID: user.environmentID, createdAt: now, expiresAt: expiresAt,
-            idleExpiresAt: min(expiresAt, now.addingTimeInterval(TimeInterval(settings.idleTimeout)))
-        ))
+        try await store.createConsoleSession(
+            ConsoleSession(
+                idHash: cookie.idHash, userID: user.id, environmentID: user.environmentID, createdAt: now, expiresAt: expiresAt,
+                idleExpiresAt: min(expiresAt, now.addingTimeInterval(TimeInterval(settings.idleTimeout)))
+            ))
         var headers: HTTPFields = [
             .location: server.publicPath + "/console/people", .setCookie: cookie.setCookie(maxAge: settings.lifetime, server: server),
         ]

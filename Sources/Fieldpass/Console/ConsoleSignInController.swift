@@ -28,12 +28,15 @@ struct ConsoleSignInController: Sendable {
     /// The sign-in form; a browser with a live session goes straight to People.
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         if let cookie = ConsoleCookie.presented(in: request),
-            try await store.consoleSession(idHash: cookie.idHash, now: Date(), idleTimeout: TimeInterval(settings.idleTimeout)) != nil {
+            try await store.consoleSession(idHash: cookie.idHash, now: Date(), idleTimeout: TimeInterval(settings.idleTimeout)) != nil
+        {
             return Response(status: .seeOther, headers: [.location: server.publicPath + "/console/people"])
         }
         let formToken = try OpaqueToken.make()
         return renderer.page(
-            "sign-in", SignInView(chrome: .signedOut(title: "Sign in to the Fieldpass console", base: server.publicPath), formToken: formToken, email: ""),
+            "sign-in",
+            SignInView(
+                chrome: .signedOut(title: "Sign in to the Fieldpass console", base: server.publicPath), formToken: formToken, email: ""),
             headers: [.setCookie: formCookie(formToken)]
         )
     }
@@ -60,15 +63,20 @@ struct ConsoleSignInController: Sendable {
                 status: .badRequest
             )
         }
-        let (state, nonce, verifier, binding) = (try OpaqueToken.make(), try OpaqueToken.make(), try OpaqueToken.make(), try BrowserBinding.make())
+        let (state, nonce, verifier, binding) = (
+            try OpaqueToken.make(), try OpaqueToken.make(), try OpaqueToken.make(), try BrowserBinding.make()
+        )
         let expiresAt = Date().addingTimeInterval(TimeInterval(sessions.ttl))
-        try await store.beginConsoleSignIn(ConsoleSignIn(
-            stateHash: OpaqueToken.digest(state), environmentID: environment.settings.id, email: email.value, nonce: nonce,
-            codeVerifier: verifier, browserBinding: binding.digest, expiresAt: expiresAt
-        ))
-        guard let url = try? await environment.idp.authorizationURL(
-            state: state, nonce: nonce, codeChallenge: Crypto.pkceChallenge(verifier: verifier), loginHint: email.value
-        ) else {
+        try await store.beginConsoleSignIn(
+            ConsoleSignIn(
+                stateHash: OpaqueToken.digest(state), environmentID: environment.settings.id, email: email.value, nonce: nonce,
+                codeVerifier: verifier, browserBinding: binding.digest, expiresAt: expiresAt
+            ))
+        guard
+            let url = try? await environment.idp.authorizationURL(
+                state: state, nonce: nonce, codeChallenge: Crypto.pkceChallenge(verifier: verifier), loginHint: email.value
+            )
+        else {
             return renderer.message(
                 status: .serviceUnavailable, title: "Sign-in unavailable",
                 text: "The sign-in service cannot be reached. Try again in a moment.", back: server.publicPath + "/console"

@@ -44,11 +44,14 @@ enum AdminRequests {
     /// `realm_prefix`, if it has one); returns the stored form.
     static func realmPath(_ text: String, prefixes: RealmPrefixes, environmentID: String) throws -> String {
         guard RealmPath.isValid(text, allowingPattern: true) else {
-            throw APIError(.badRequest, DirectoryErrorCode.invalidRealmPath, "realm_path must look like /segment[/segment…], segments of letters, digits, '-' or '_'.")
+            throw APIError(
+                .badRequest, DirectoryErrorCode.invalidRealmPath,
+                "realm_path must look like /segment[/segment…], segments of letters, digits, '-' or '_'.")
         }
         guard let stored = prefixes.inward(text, environmentID: environmentID), RealmPath.isValid(stored, allowingPattern: true) else {
             let prefix = prefixes.prefix(of: environmentID)
-            throw APIError(.badRequest, DirectoryErrorCode.invalidRealmPath, "realm_path must be a realm of this environment, under \(prefix)/.")
+            throw APIError(
+                .badRequest, DirectoryErrorCode.invalidRealmPath, "realm_path must be a realm of this environment, under \(prefix)/.")
         }
         return stored
     }

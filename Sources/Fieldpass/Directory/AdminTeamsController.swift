@@ -59,7 +59,8 @@ struct AdminTeamsController: Sendable {
 
     private func changeMembership(_ context: IdentifiedRequestContext, member: Bool) async throws -> TeamRecord {
         try context.identity.requireAdmin()
-        return try await changes.changeMembership(userID: try memberID(context), teamID: try teamID(context), member: member, by: context.identity)
+        return try await changes.changeMembership(
+            userID: try memberID(context), teamID: try teamID(context), member: member, by: context.identity)
     }
 
     private func teamID(_ context: IdentifiedRequestContext) throws -> String {

@@ -28,7 +28,8 @@ struct EventPollController: Sendable {
 
     @Sendable func poll(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = try EventQuery(request)
-        let wait = try QueryValue.integer(request.uri.queryParameters.get("wait"), name: "wait", in: 0...Int.max)
+        let wait =
+            try QueryValue.integer(request.uri.queryParameters.get("wait"), name: "wait", in: 0...Int.max)
             .map { min($0, Self.maxWaitSeconds) } ?? 0
         guard try await store.session(id: query.sessionID) != nil else {
             throw APIError(.notFound, OnboardingErrorCode.unknownSession, "No such onboarding session.")

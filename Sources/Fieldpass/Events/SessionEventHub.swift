@@ -61,7 +61,6 @@ public actor SessionEventHub: Service {
         if subscribers[sessionID]?.isEmpty == true { subscribers[sessionID] = nil }
     }
 
-
     /// The row id the feed starts after, read from the store the first time it is needed.
     private func startingPoint() async throws -> Int64 {
         if let lastRowID { return lastRowID }

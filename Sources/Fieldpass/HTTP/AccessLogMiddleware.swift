@@ -27,12 +27,14 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let elapsed = ContinuousClock.now - start
         let route = context.endpointPath ?? "-"
         FieldpassMetrics.request(method: request.method.rawValue, route: route, status: Int(response.status.code), duration: elapsed)
-        context.logger.info("Request", metadata: [
-            "http.method": "\(request.method.rawValue)",
-            "http.route": "\(route)",
-            "http.status": "\(response.status.code)",
-            "duration_ms": "\(Self.milliseconds(elapsed))",
-        ])
+        context.logger.info(
+            "Request",
+            metadata: [
+                "http.method": "\(request.method.rawValue)",
+                "http.route": "\(route)",
+                "http.status": "\(response.status.code)",
+                "duration_ms": "\(Self.milliseconds(elapsed))",
+            ])
         return response
     }
 
@@ -40,9 +42,9 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     /// which cannot break a log line or smuggle anything into it.
     static func acceptable(_ value: String) -> String? {
         guard (1...128).contains(value.utf8.count),
-              value.utf8.allSatisfy({ byte in
-                  (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || "-_.:".utf8.contains(byte)
-              })
+            value.utf8.allSatisfy({ byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || "-_.:".utf8.contains(byte)
+            })
         else { return nil }
         return value
     }

@@ -47,7 +47,8 @@ struct BearerAuthenticator: RouterMiddleware {
     /// 401 with the RFC 6750 challenge; `invalid_token` when a token was sent but is no good.
     static func unauthorized(_ description: String, invalidToken: Bool = false) -> APIError {
         invalidToken
-            ? APIError(.unauthorized, AuthErrorCode.invalidToken, description, headers: [.wwwAuthenticate: #"Bearer error="invalid_token""#])
+            ? APIError(
+                .unauthorized, AuthErrorCode.invalidToken, description, headers: [.wwwAuthenticate: #"Bearer error="invalid_token""#])
             : APIError(.unauthorized, AuthErrorCode.unauthorized, description, headers: [.wwwAuthenticate: "Bearer"])
     }
 }

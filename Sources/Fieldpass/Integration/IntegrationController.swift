@@ -51,7 +51,8 @@ struct IntegrationController: Sendable {
         init(entries: [RealmFeedEntry], after position: Int64, cursors: FeedCursor, prefixes: RealmPrefixes, environmentID: String) throws {
             realms = entries.map {
                 .init(
-                    realmPath: prefixes.outward($0.realmPath, environmentID: environmentID), userID: $0.userID, email: $0.email, initialized: $0.initialized,
+                    realmPath: prefixes.outward($0.realmPath, environmentID: environmentID), userID: $0.userID, email: $0.email,
+                    initialized: $0.initialized,
                     signedIn: $0.signedIn, createdAt: $0.createdAt
                 )
             }

@@ -20,7 +20,8 @@ struct ServiceAccountDirectory: Sendable {
         for environment in environments {
             for account in environment.serviceAccounts {
                 guard let secret = account.secret else { continue }
-                accounts[account.id] = Account(id: account.id, environmentID: environment.id, secretDigest: Crypto.sha256(Array(secret.utf8)))
+                accounts[account.id] = Account(
+                    id: account.id, environmentID: environment.id, secretDigest: Crypto.sha256(Array(secret.utf8)))
             }
         }
         self.accounts = accounts

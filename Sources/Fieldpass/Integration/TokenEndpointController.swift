@@ -47,11 +47,12 @@ struct TokenEndpointController: Sendable {
         var grantType = "unparsed"
         do {
             let form = try await FormBody.decode(TokenRequest.self, from: request, context: context)
-            grantType = switch form.grantType {
-            case let known? where Self.grantTypes.contains(known): known
-            case nil: "none"
-            default: "other"  // a client's string must not become a label of its own
-            }
+            grantType =
+                switch form.grantType {
+                case let known? where Self.grantTypes.contains(known): known
+                case nil: "none"
+                default: "other"  // a client's string must not become a label of its own
+                }
             let response = try await grant(form, request, context: context)
             FieldpassMetrics.grant(grantType, result: "issued")
             return response

@@ -48,7 +48,8 @@ public final class KeyRotation: Service, Sendable {
     func published(now: Date = Date()) -> PublishedKeys {
         state.withLock { state in
             if let until = state.published.validUntil, now >= until,
-               let next = try? PublishedKeys(schedule: state.schedule, issuer: issuer, policy: policy, now: now) {
+                let next = try? PublishedKeys(schedule: state.schedule, issuer: issuer, policy: policy, now: now)
+            {
                 state.published = next
             }
             return state.published
@@ -82,10 +83,12 @@ public final class KeyRotation: Service, Sendable {
         let added = Set(after.verificationKeys.map(\.kid)).subtracting(before.verificationKeys.map(\.kid))
         warnIfReadableByOthers(files.filter { added.contains($0.key.kid) })
         if after.signingKey.kid != before.signingKey.kid || after.verificationKeys.map(\.kid) != before.verificationKeys.map(\.kid) {
-            logger.info("Signing keys reloaded", metadata: [
-                "signing_kid": "\(after.signingKey.kid)",
-                "published_kids": "\(after.verificationKeys.map(\.kid).joined(separator: ","))",
-            ])
+            logger.info(
+                "Signing keys reloaded",
+                metadata: [
+                    "signing_kid": "\(after.signingKey.kid)",
+                    "published_kids": "\(after.verificationKeys.map(\.kid).joined(separator: ","))",
+                ])
         }
     }
 
@@ -105,9 +108,11 @@ public final class KeyRotation: Service, Sendable {
     /// A private key others may read is a warning naming its file, not a refusal to start.
     private func warnIfReadableByOthers(_ files: [KeyFile]) {
         for file in files where file.readableByOthers {
-            logger.warning("Private key file is readable by group or others; make it 0600", metadata: [
-                "file": "\(directory.appendingPathComponent(file.name).path)",
-            ])
+            logger.warning(
+                "Private key file is readable by group or others; make it 0600",
+                metadata: [
+                    "file": "\(directory.appendingPathComponent(file.name).path)"
+                ])
         }
     }
 }

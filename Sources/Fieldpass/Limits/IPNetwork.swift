@@ -15,7 +15,9 @@ public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
         let bits = address.count * 8
         var length = bits
         if parts.count == 2 {
-            guard let given = Int(parts[1]), (0...bits).contains(given), parts[1].allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            guard let given = Int(parts[1]), (0...bits).contains(given), parts[1].allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                return nil
+            }
             length = given
         }
         self.prefix = Self.masked(address, to: length)

@@ -10,7 +10,10 @@ import Metrics
 enum FieldpassMetrics {
     /// A step of the onboarding funnel.
     enum Step: String {
-        case registered, confirmed, signedIn = "signed_in", dataReady = "data_ready", expired
+        case registered, confirmed
+        case signedIn = "signed_in"
+        case dataReady = "data_ready"
+        case expired
     }
 
     /// One answered HTTP request.

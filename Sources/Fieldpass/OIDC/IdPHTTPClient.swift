@@ -37,7 +37,9 @@ struct IdPHTTPClient: Sendable {
     }
 
     /// POSTs a form and returns the status with the raw body, for the caller to interpret.
-    func postForm(_ fields: [(String, String)], to url: String, basicAuth: String?, operation: String) async throws(OIDCError) -> (Int, Data) {
+    func postForm(
+        _ fields: [(String, String)], to url: String, basicAuth: String?, operation: String
+    ) async throws(OIDCError) -> (Int, Data) {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
@@ -58,12 +60,14 @@ struct IdPHTTPClient: Sendable {
     private func send(_ request: HTTPClientRequest, to url: String, operation: String) async throws(OIDCError) -> (Int, Data) {
         let start = ContinuousClock.now
         do {
-            let (status, body) = try await withDeadline(ContinuousClock.now + .nanoseconds(timeout.nanoseconds)) { [client, timeout, maxResponseBytes] in
+            let (status, body) = try await withDeadline(ContinuousClock.now + .nanoseconds(timeout.nanoseconds)) {
+                [client, timeout, maxResponseBytes] in
                 let response = try await client.execute(request, timeout: timeout)
                 return (Int(response.status.code), try await response.body.collect(upTo: maxResponseBytes))
             }
             FieldpassMetrics.idpCall(
-                environment: environmentID, operation: operation, duration: ContinuousClock.now - start, failed: !(200..<300).contains(status)
+                environment: environmentID, operation: operation, duration: ContinuousClock.now - start,
+                failed: !(200..<300).contains(status)
             )
             return (status, Data(buffer: body))
         } catch {

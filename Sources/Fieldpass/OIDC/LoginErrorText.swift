@@ -2,7 +2,8 @@
 enum LoginErrorText {
     /// An RFC 6749 error code: 1–64 characters of `[a-z0-9_]`, else `invalid_request`.
     static func code(_ raw: String) -> String {
-        let isPlain = !raw.isEmpty && raw.count <= 64
+        let isPlain =
+            !raw.isEmpty && raw.count <= 64
             && raw.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
         return isPlain ? raw : "invalid_request"
     }

@@ -26,7 +26,9 @@ struct AuthCallbackController: Sendable {
     @Sendable func callback(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         guard let state = query.get("state"), OpaqueToken.isWellFormed(state) else { throw Self.unknownState }
-        guard let session = try await store.consumeState(state, now: Date()), let environment = environments.entry(id: session.environmentID) else {
+        guard let session = try await store.consumeState(state, now: Date()),
+            let environment = environments.entry(id: session.environmentID)
+        else {
             if let console = try await console.finish(state: state, request: request, logger: context.logger) { return console }
             // The app's sheet waits for its redirect URI, also when the sign-in came back too late.
             if let appReturn = try await store.expiredAppReturn(state: state, now: Date()) {
@@ -52,7 +54,8 @@ struct AuthCallbackController: Sendable {
         } catch let failure as OIDCError {
             // The code may be the IdP's (or a forger's) word: log it only as a listed reason.
             context.logger.info(
-                "Sign-in failed", metadata: ["environment": "\(session.environmentID)", "error": "\(LoginFailureReason.label(failure.code))"]
+                "Sign-in failed",
+                metadata: ["environment": "\(session.environmentID)", "error": "\(LoginFailureReason.label(failure.code))"]
             )
             let stored = try await store.failLogin(
                 sessionID: session.id, error: failure.code, description: failure.description,

@@ -30,7 +30,8 @@ struct BrowserBinding {
     func cookie(state: String, expiresAt: Date, server: ServerSettings) -> String {
         let maxAge = max(1, Int(expiresAt.timeIntervalSinceNow.rounded(.up)))
         let secure = server.isHTTPS ? "; Secure" : ""
-        return "\(Self.cookieName(state: state))=\(value); Path=\(server.publicPath)/auth_callback; Max-Age=\(maxAge); HttpOnly; SameSite=Lax\(secure)"
+        return
+            "\(Self.cookieName(state: state))=\(value); Path=\(server.publicPath)/auth_callback; Max-Age=\(maxAge); HttpOnly; SameSite=Lax\(secure)"
     }
 
     /// Whether `request`, the callback with `state`, comes from the browser that confirmed

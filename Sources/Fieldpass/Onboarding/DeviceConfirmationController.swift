@@ -55,7 +55,8 @@ struct DeviceConfirmationController: Sendable {
             else {
                 throw HTMLErrorPage(
                     status: .serviceUnavailable,
-                    page: HTMLPage(title: "Sign-in unavailable", message: "The sign-in service cannot be reached. Start again from the app.")
+                    page: HTMLPage(
+                        title: "Sign-in unavailable", message: "The sign-in service cannot be reached. Start again from the app.")
                 )
             }
             return Response(

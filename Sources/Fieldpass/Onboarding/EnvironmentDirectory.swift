@@ -12,9 +12,11 @@ struct EnvironmentDirectory: Sendable {
         let entries = environments.map { settings in
             Entry(
                 settings: settings,
-                idp: OIDCProviderClient(settings: settings.idp, redirectURI: redirectURI, http: IdPHTTPClient(
-                    environmentID: settings.id, timeout: .seconds(Int64(settings.idp.timeout))
-                ))
+                idp: OIDCProviderClient(
+                    settings: settings.idp, redirectURI: redirectURI,
+                    http: IdPHTTPClient(
+                        environmentID: settings.id, timeout: .seconds(Int64(settings.idp.timeout))
+                    ))
             )
         }
         byID = Dictionary(uniqueKeysWithValues: entries.map { ($0.settings.id, $0) })

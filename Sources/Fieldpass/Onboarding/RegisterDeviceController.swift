@@ -46,7 +46,8 @@ struct RegisterDeviceController: Sendable {
             )
         } catch {
             context.logger.warning("IdP discovery failed", metadata: ["environment": "\(environment.settings.id)", "reason": "\(error)"])
-            throw APIError(.serviceUnavailable, OnboardingErrorCode.idpUnavailable, "The sign-in service of this environment cannot be reached.")
+            throw APIError(
+                .serviceUnavailable, OnboardingErrorCode.idpUnavailable, "The sign-in service of this environment cannot be reached.")
         }
         if let confirmation { loginURL = "\(server.publicURL)/login/\(confirmation.loginID)" }
         let expiresAt = now.addingTimeInterval(TimeInterval(sessions.ttl))

@@ -64,10 +64,12 @@ struct ScimDiscoveryController: Sendable {
             "bulk": .object(["supported": .bool(false), "maxOperations": .number(0), "maxPayloadSize": .number(0)]),
             "filter": .object(["supported": .bool(true), "maxResults": .number(Double(ScimCall.maxCount))]),
             "changePassword": supported(false), "sort": supported(false), "etag": supported(false),
-            "authenticationSchemes": .array([.object([
-                "type": .string("oauthbearertoken"), "name": .string("Bearer token"), "primary": .bool(true),
-                "description": .string("The environment's SCIM token (scim.token_env), as Authorization: Bearer <token>."),
-            ])]),
+            "authenticationSchemes": .array([
+                .object([
+                    "type": .string("oauthbearertoken"), "name": .string("Bearer token"), "primary": .bool(true),
+                    "description": .string("The environment's SCIM token (scim.token_env), as Authorization: Bearer <token>."),
+                ])
+            ]),
             "meta": .object(["resourceType": .string("ServiceProviderConfig"), "location": .string("\(base)/ServiceProviderConfig")]),
         ])
     }

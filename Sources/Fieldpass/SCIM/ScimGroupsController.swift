@@ -18,7 +18,9 @@ struct ScimGroupsController: ScimResourceController {
 
     static let filterable = ScimGroupResource.filterable
 
-    func page(_ call: ScimCall, filter: (attribute: String, value: String)?, offset: Int, limit: Int) async throws -> ScimPage<ScimGroupRecord> {
+    func page(
+        _ call: ScimCall, filter: (attribute: String, value: String)?, offset: Int, limit: Int
+    ) async throws -> ScimPage<ScimGroupRecord> {
         try await store.scimGroups(environmentID: call.environment.id, filter: filter, offset: offset, limit: limit)
     }
 
@@ -34,9 +36,11 @@ struct ScimGroupsController: ScimResourceController {
         let now = Date()
         let (teamID, displayName): (String?, String)
         if ScimGroupRules.isRoleGroup(displayName: resource.displayName, externalID: resource.externalID, mappings: mappings) {
-            guard try await store.scimGroups(
-                environmentID: environmentID, filter: ("displayName", resource.displayName), offset: 0, limit: 1
-            ).total == 0 else { throw ScimError.uniqueness("A group with this displayName exists already.") }
+            guard
+                try await store.scimGroups(
+                    environmentID: environmentID, filter: ("displayName", resource.displayName), offset: 0, limit: 1
+                ).total == 0
+            else { throw ScimError.uniqueness("A group with this displayName exists already.") }
             (teamID, displayName) = (nil, resource.displayName)
         } else {
             let team = try await teamNamed(resource.displayName, environmentID: environmentID, now: now)
@@ -50,7 +54,8 @@ struct ScimGroupsController: ScimResourceController {
             roles: roles(mappings), environmentID: environmentID, actor: ScimCall.actor, now: now
         )
         return try ScimResponse.json(
-            .object(ScimRepresentation.group(saved, baseURL: call.baseURL)), status: .created, location: "\(call.baseURL)/Groups/\(saved.id)"
+            .object(ScimRepresentation.group(saved, baseURL: call.baseURL)), status: .created,
+            location: "\(call.baseURL)/Groups/\(saved.id)"
         )
     }
 
@@ -75,7 +80,8 @@ struct ScimGroupsController: ScimResourceController {
             try await store.deleteTeam(id: teamID, environmentID: environmentID, actor: ScimCall.actor, now: now)
         } else {
             let mappings = claimMappings.mappings(environmentID: environmentID)
-            try await store.deleteScimGroup(id: record.id, roles: roles(mappings), environmentID: environmentID, actor: ScimCall.actor, now: now)
+            try await store.deleteScimGroup(
+                id: record.id, roles: roles(mappings), environmentID: environmentID, actor: ScimCall.actor, now: now)
         }
         return Response(status: .noContent)
     }

@@ -18,9 +18,10 @@ enum ScimRepresentation {
         var body = ScimGroupResource.attributes(of: record)
         body["id"] = .string(record.id)
         if !record.members.isEmpty {
-            body["members"] = .array(record.members.map { id in
-                .object(["value": .string(id), "$ref": .string("\(baseURL)/Users/\(id)"), "type": .string("User")])
-            })
+            body["members"] = .array(
+                record.members.map { id in
+                    .object(["value": .string(id), "$ref": .string("\(baseURL)/Users/\(id)"), "type": .string("User")])
+                })
         }
         body["meta"] = meta("Group", location: "\(baseURL)/Groups/\(record.id)", created: record.createdAt, modified: record.updatedAt)
         return body
@@ -67,7 +68,11 @@ enum ScimRepresentation {
         } else if let excluded = names("excludedAttributes") {
             for path in excluded where !always.contains(where: { $0.lowercased() == path.first }) {
                 guard let key = result.keys.first(where: { $0.lowercased() == path.first }) else { continue }
-                if path.count == 1 { result[key] = nil } else if let sub = path.dropFirst().first { result[key] = drop(result[key], sub: sub) }
+                if path.count == 1 {
+                    result[key] = nil
+                } else if let sub = path.dropFirst().first {
+                    result[key] = drop(result[key], sub: sub)
+                }
             }
         }
         return .object(result)

@@ -26,7 +26,9 @@ protocol ScimResourceController: Sendable {
 extension ScimResourceController {
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         router.on(group, Self.collection, .get) { call, _ in try await list(call, parameters: call.query) }
-        router.on(group, "\(Self.collection)/.search", .post) { call, _ in try await list(call, parameters: try await call.searchParameters()) }
+        router.on(group, "\(Self.collection)/.search", .post) { call, _ in
+            try await list(call, parameters: try await call.searchParameters())
+        }
         router.on(group, Self.collection, .post, use: create)
         router.on(group, Self.item, .get, use: show)
         router.on(group, Self.item, .put, use: replace)

@@ -26,10 +26,11 @@ enum ScimResponse {
 
     /// A list response (RFC 7644 §3.4.2).
     static func list(_ resources: [ScimJSON], total: Int, startIndex: Int) throws -> Response {
-        try json(.object([
-            "schemas": .array([.string(ScimSchemas.listResponse)]), "totalResults": .number(Double(total)),
-            "startIndex": .number(Double(startIndex)), "itemsPerPage": .number(Double(resources.count)), "Resources": .array(resources),
-        ]))
+        try json(
+            .object([
+                "schemas": .array([.string(ScimSchemas.listResponse)]), "totalResults": .number(Double(total)),
+                "startIndex": .number(Double(startIndex)), "itemsPerPage": .number(Double(resources.count)), "Resources": .array(resources),
+            ]))
     }
 
     private static let encoder: JSONEncoder = {

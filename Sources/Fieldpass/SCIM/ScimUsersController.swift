@@ -16,7 +16,9 @@ struct ScimUsersController: ScimResourceController {
 
     static let filterable = ScimUserResource.filterable
 
-    func page(_ call: ScimCall, filter: (attribute: String, value: String)?, offset: Int, limit: Int) async throws -> ScimPage<ScimUserRecord> {
+    func page(
+        _ call: ScimCall, filter: (attribute: String, value: String)?, offset: Int, limit: Int
+    ) async throws -> ScimPage<ScimUserRecord> {
         try await store.scimUsers(environmentID: call.environment.id, filter: filter, offset: offset, limit: limit)
     }
 

@@ -15,7 +15,9 @@ public enum RealmPath {
         for (index, segment) in segments.enumerated() {
             if allowingPattern && segment == "*" && index == segments.count - 1 && index > 0 { continue }
             guard !segment.isEmpty, segment.utf8.count <= 64,
-                segment.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") })
+                segment.unicodeScalars.allSatisfy({
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+                })
             else { return false }
         }
         return true

@@ -46,7 +46,8 @@ extension AuditRecord {
     }
 
     package static func roleChanged(actor: String, userID: String, from old: Role, to new: Role) -> AuditRecord {
-        AuditRecord(actor: actor, action: "user.role", target: "user:\(userID)", before: ["role": old.rawValue], after: ["role": new.rawValue])
+        AuditRecord(
+            actor: actor, action: "user.role", target: "user:\(userID)", before: ["role": old.rawValue], after: ["role": new.rawValue])
     }
 
     package static func disabledChanged(actor: String, userID: String, disabled: Bool) -> AuditRecord {

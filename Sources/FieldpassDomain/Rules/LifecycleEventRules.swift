@@ -64,11 +64,12 @@ package enum LifecycleEventRules {
             return [changed]
         case "team.create", "team.rename", "team.delete":
             guard let teamID else { return [] }
-            let type: LifecycleEventType = switch entry.action {
-            case "team.create": .teamCreated
-            case "team.rename": .teamRenamed
-            default: .teamDeleted
-            }
+            let type: LifecycleEventType =
+                switch entry.action {
+                case "team.create": .teamCreated
+                case "team.rename": .teamRenamed
+                default: .teamDeleted
+                }
             var changed = event(type)
             changed.team = .init(id: teamID, name: (entry.after ?? entry.before)?["name"])
             changed.before = entry.before

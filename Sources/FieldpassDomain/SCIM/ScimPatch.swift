@@ -164,7 +164,9 @@ package enum ScimPatch {
     }
 
     /// The multi-valued attribute after an operation on the elements `selection` picks.
-    private static func select(_ selection: ScimFilter, in current: ScimJSON?, sub: String?, operation: Operation) throws(ScimError) -> ScimJSON? {
+    private static func select(
+        _ selection: ScimFilter, in current: ScimJSON?, sub: String?, operation: Operation
+    ) throws(ScimError) -> ScimJSON? {
         guard current == nil || { if case .array = current { true } else { false } }() else {
             throw .invalidPath("'\(selection.attribute)' selects elements of an attribute that is not multi-valued.")
         }
@@ -189,7 +191,9 @@ package enum ScimPatch {
     private static func selected(_ item: ScimJSON, by selection: ScimFilter) -> Bool {
         guard let value = item.member(selection.attribute)?.value else { return false }
         switch value {
-        case .string(let text): return text == selection.value || (selection.attribute.lowercased() == "type" && text.lowercased() == selection.value.lowercased())
+        case .string(let text):
+            return text == selection.value
+                || (selection.attribute.lowercased() == "type" && text.lowercased() == selection.value.lowercased())
         case .bool(let flag): return "\(flag)" == selection.value.lowercased()
         default: return false
         }

@@ -21,7 +21,8 @@ package enum ScimResourceCheck {
     package static func optionalString(_ value: ScimJSON, _ attribute: String) throws(ScimError) -> String? {
         if value == .null { return nil }
         guard let text = value.stringValue else { throw .invalidValue("\(attribute) must be a string.") }
-        guard text.count <= ScimUserResource.maxLength, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard text.count <= ScimUserResource.maxLength, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             throw .invalidValue("\(attribute) must be at most \(ScimUserResource.maxLength) printable characters.")
         }
         return text.isEmpty ? nil : text

@@ -100,13 +100,14 @@ package struct ScimUserResource: Sendable, Equatable {
         if let displayName = profile.displayName { members["displayName"] = .string(displayName) }
         if !profile.name.isEmpty { members["name"] = .object(profile.name.mapValues(ScimJSON.string)) }
         if !profile.emails.isEmpty {
-            members["emails"] = .array(profile.emails.map { email in
-                var item: [String: ScimJSON] = ["value": .string(email.value)]
-                if let type = email.type { item["type"] = .string(type) }
-                if let primary = email.primary { item["primary"] = .bool(primary) }
-                if let display = email.display { item["display"] = .string(display) }
-                return .object(item)
-            })
+            members["emails"] = .array(
+                profile.emails.map { email in
+                    var item: [String: ScimJSON] = ["value": .string(email.value)]
+                    if let type = email.type { item["type"] = .string(type) }
+                    if let primary = email.primary { item["primary"] = .bool(primary) }
+                    if let display = email.display { item["display"] = .string(display) }
+                    return .object(item)
+                })
         }
         return members
     }

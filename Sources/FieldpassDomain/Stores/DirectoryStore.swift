@@ -21,10 +21,14 @@ public protocol DirectoryStore: Sendable {
     func renameTeam(id: String, to name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord
     func deleteTeam(id: String, environmentID: String, actor: String, now: Date) async throws
     /// Adds (`member: true`) or removes a person's membership of a team.
-    func changeMembership(userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool) async throws -> TeamRecord
+    func changeMembership(
+        userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool
+    ) async throws -> TeamRecord
 
     /// Sets, or with `nil` removes, one explicit grant.
-    func changeGrant(_ access: RealmAccess?, realmPath: String, userID: String, environmentID: String, actor: String, now: Date) async throws -> AccessFacts
+    func changeGrant(
+        _ access: RealmAccess?, realmPath: String, userID: String, environmentID: String, actor: String, now: Date
+    ) async throws -> AccessFacts
 
     /// User realms of the environment with `feedSeq > after`, in feed order.
     func realmFeed(environmentID: String, after: Int64, initialized: Bool?, limit: Int) async throws -> [RealmFeedEntry]

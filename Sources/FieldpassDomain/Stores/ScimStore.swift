@@ -11,7 +11,9 @@ public typealias RoleOfGroups = @Sendable ([String]) -> Role?
 
 public protocol ScimStore: Sendable {
     /// People SCIM lists, by creation, with `filter` (`userName`, `externalId` or `id` equal to a value).
-    func scimUsers(environmentID: String, filter: (attribute: String, value: String)?, offset: Int, limit: Int) async throws -> ScimPage<ScimUserRecord>
+    func scimUsers(
+        environmentID: String, filter: (attribute: String, value: String)?, offset: Int, limit: Int
+    ) async throws -> ScimPage<ScimUserRecord>
     func scimUser(id: String, environmentID: String) async throws -> ScimUserRecord?
     /// Creates the person (and their personal realm) with `profile`, or takes back a person
     /// SCIM removed, enabled or disabled as `active` says: one transaction. Throws `ScimError`
@@ -30,7 +32,9 @@ public protocol ScimStore: Sendable {
     func removeScimUser(id: String, environmentID: String, actor: String, now: Date) async throws
 
     /// Groups by creation, with `filter` (`displayName`, `externalId` or `id` equal to a value).
-    func scimGroups(environmentID: String, filter: (attribute: String, value: String)?, offset: Int, limit: Int) async throws -> ScimPage<ScimGroupRecord>
+    func scimGroups(
+        environmentID: String, filter: (attribute: String, value: String)?, offset: Int, limit: Int
+    ) async throws -> ScimPage<ScimGroupRecord>
     func scimGroup(id: String, environmentID: String) async throws -> ScimGroupRecord?
     /// Records a group with its members, in one transaction: a team's (`teamID`, which becomes
     /// its id) or a role group's, whose members get the role `roles` gives their role groups.

@@ -30,7 +30,9 @@ final class FeedPublisher: Sendable {
         }
         guard starts else { return }
         let started = work.start {
-            repeat { await publish(feed) } while self.runs.withLock { runs in
+            repeat {
+                await publish(feed)
+            } while self.runs.withLock { runs in
                 if runs.askedAgain.remove(feed) != nil { return true }
                 runs.running.remove(feed)
                 return false

@@ -8,7 +8,8 @@ public struct PostgresConnectFailure: Error, CustomStringConvertible {
     public let description: String
 
     init(_ settings: PostgresSettings, error: any Error) {
-        description = "cannot connect to PostgreSQL at \(settings.host):\(settings.port) (storage.postgres.tls: \(settings.tls.name)): "
+        description =
+            "cannot connect to PostgreSQL at \(settings.host):\(settings.port) (storage.postgres.tls: \(settings.tls.name)): "
             + Self.reason(error, tls: settings.tls)
     }
 
@@ -25,7 +26,8 @@ public struct PostgresConnectFailure: Error, CustomStringConvertible {
             guard reasons.contains("CERTIFICATE_VERIFY_FAILED") else {
                 return "the TLS handshake failed (\(reasons.joined(separator: ", ")))"
             }
-            let trusted = if case .verifyFull(.some) = tls { "a CA in storage.postgres.ca_file" } else { "a CA of the system's trust store" }
+            let trusted =
+                if case .verifyFull(.some) = tls { "a CA in storage.postgres.ca_file" } else { "a CA of the system's trust store" }
             return "the server's certificate did not verify: it is not signed by \(trusted), or it has expired"
         default:
             return String(describing: error)

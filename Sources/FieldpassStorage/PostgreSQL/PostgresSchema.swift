@@ -221,7 +221,8 @@ enum PostgresSchema {
 
     /// The migrations that are not applied yet (all of them on an empty database).
     static func pending(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
-        let exists = try await connection.query("SELECT to_regclass('fieldpass_migrations') IS NOT NULL", logger: logger)
+        let exists =
+            try await connection.query("SELECT to_regclass('fieldpass_migrations') IS NOT NULL", logger: logger)
             .collect().first?.decode(Bool.self) ?? false
         guard exists else { return migrations.map(\.id) }
         var applied: Set<String> = []

@@ -19,9 +19,10 @@ extension PostgresStore {
         try await write { connection in
             // Locks the session, then reads it: of two confirmations at once, the second sees the
             // first one's and is `.used`, so the login link works once.
-            let locked = try await connection.value(
-                "SELECT id FROM sessions WHERE login_id = \(loginID) FOR UPDATE", as: String.self
-            ) != nil
+            let locked =
+                try await connection.value(
+                    "SELECT id FROM sessions WHERE login_id = \(loginID) FOR UPDATE", as: String.self
+                ) != nil
             let row = locked ? try await Self.fetchConfirmationRow(connection, loginID: loginID) : nil
             switch ConfirmationRules.decide(try row.map(Self.confirmationSession), csrfToken: csrfToken, now: now.timeIntervalSince1970) {
             case .unknown: return .unknown

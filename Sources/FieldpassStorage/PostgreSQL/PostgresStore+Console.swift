@@ -43,26 +43,30 @@ extension PostgresStore: ConsoleStore {
     }
 
     /// One statement whether the session lives (its idle end moves) or not (it is deleted).
-    public func consoleSession(idHash: String, now: Date, idleTimeout: TimeInterval) async throws -> (session: ConsoleSession, user: UserRecord)? {
+    public func consoleSession(
+        idHash: String, now: Date, idleTimeout: TimeInterval
+    ) async throws -> (session: ConsoleSession, user: UserRecord)? {
         let timestamp = now.timeIntervalSince1970
         return try await read { connection in
-            guard let row = try await connection.first(
-                """
-                WITH live AS (
-                    UPDATE console_sessions c SET idle_expires_at = LEAST(c.expires_at, \(timestamp + idleTimeout))
-                    FROM users u
-                    WHERE c.id_hash = \(idHash) AND c.idle_expires_at > \(timestamp) AND c.expires_at > \(timestamp)
-                      AND u.id = c.user_id AND u.environment_id = c.environment_id AND u.disabled_at IS NULL
-                    RETURNING c.*
-                ), dead AS (
-                    DELETE FROM console_sessions WHERE id_hash = \(idHash) AND NOT EXISTS (SELECT 1 FROM live)
+            guard
+                let row = try await connection.first(
+                    """
+                    WITH live AS (
+                        UPDATE console_sessions c SET idle_expires_at = LEAST(c.expires_at, \(timestamp + idleTimeout))
+                        FROM users u
+                        WHERE c.id_hash = \(idHash) AND c.idle_expires_at > \(timestamp) AND c.expires_at > \(timestamp)
+                          AND u.id = c.user_id AND u.environment_id = c.environment_id AND u.disabled_at IS NULL
+                        RETURNING c.*
+                    ), dead AS (
+                        DELETE FROM console_sessions WHERE id_hash = \(idHash) AND NOT EXISTS (SELECT 1 FROM live)
+                    )
+                    SELECT live.id_hash, live.user_id, live.environment_id AS session_environment_id, live.created_at AS session_created_at,
+                           live.expires_at, live.idle_expires_at,
+                           u.id, u.environment_id, u.email, u.role, u.created_at, u.idp_issuer, u.idp_subject, u.disabled_at
+                    FROM live JOIN users u ON u.id = live.user_id
+                    """
                 )
-                SELECT live.id_hash, live.user_id, live.environment_id AS session_environment_id, live.created_at AS session_created_at,
-                       live.expires_at, live.idle_expires_at,
-                       u.id, u.environment_id, u.email, u.role, u.created_at, u.idp_issuer, u.idp_subject, u.disabled_at
-                FROM live JOIN users u ON u.id = live.user_id
-                """
-            ) else { return nil }
+            else { return nil }
             let session = try ConsoleSession(
                 idHash: row.get("id_hash"), userID: row.get("user_id"), environmentID: row.get("session_environment_id"),
                 createdAt: Date(timeIntervalSince1970: row.get("session_created_at")),

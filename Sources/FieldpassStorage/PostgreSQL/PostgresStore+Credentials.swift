@@ -7,12 +7,14 @@ extension PostgresStore {
         let (outcome, announced) = try await write { connection -> (SignInOutcome, Bool) in
             // Locks the user: of two first sign-ins at once, one binds the identity (and promotes a
             // bootstrap admin) and the other sees that binding.
-            guard let row = try await connection.first(
-                """
-                SELECT environment_id, role, idp_issuer, idp_subject, disabled_at, signed_in_at
-                FROM users WHERE id = \(attempt.userID) FOR UPDATE
-                """
-            ) else { throw DirectoryError.unknownUser }
+            guard
+                let row = try await connection.first(
+                    """
+                    SELECT environment_id, role, idp_issuer, idp_subject, disabled_at, signed_in_at
+                    FROM users WHERE id = \(attempt.userID) FOR UPDATE
+                    """
+                )
+            else { throw DirectoryError.unknownUser }
             let environmentID: String = try row.get("environment_id")
             let user = SignInRules.User(
                 id: attempt.userID, role: try row.get("role"), issuer: try row.get("idp_issuer"), subject: try row.get("idp_subject"),
@@ -82,7 +84,8 @@ extension PostgresStore {
             )
             _ = try await Self.append(unfinished.sorted().map { (.sessionExpired, $0) }, on: connection, now: now.timeIntervalSince1970)
             try await Self.audit(
-                connection, environmentID: environmentID, .identityReset(actor: actor, userID: userID, issuer: user.idpIssuer, subject: subject, revoked: revoked), now: now
+                connection, environmentID: environmentID,
+                .identityReset(actor: actor, userID: userID, issuer: user.idpIssuer, subject: subject, revoked: revoked), now: now
             )
         }
         publish(.sessionEvents)
@@ -142,9 +145,11 @@ extension PostgresStore {
             guard try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) != nil else {
                 throw DirectoryError.unknownUser
             }
-            guard let device = try await connection.first(
-                "SELECT name, revoked_at FROM devices WHERE id = \(id) AND user_id = \(userID)"
-            ) else { throw DirectoryError.unknownDevice }
+            guard
+                let device = try await connection.first(
+                    "SELECT name, revoked_at FROM devices WHERE id = \(id) AND user_id = \(userID)"
+                )
+            else { throw DirectoryError.unknownDevice }
             guard try device.get("revoked_at", as: Double?.self) == nil else { return }
             let name: String = try device.get("name")
             try await Self.revokeDevice(connection, id: id, now: now.timeIntervalSince1970)

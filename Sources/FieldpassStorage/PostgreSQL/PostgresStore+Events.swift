@@ -19,9 +19,10 @@ extension PostgresStore {
             try await connection.execute("SELECT 1 FROM users WHERE id = \(session.userID) FOR UPDATE")
             // Shares the realm's lock with `markRealmInitialized`, which takes it exclusively:
             // whichever commits second sees the other's change, so `data_ready` is never lost.
-            let initialized = try await connection.value(
-                "SELECT initialized FROM realms WHERE path = \(session.realmPath) FOR SHARE", as: Bool.self
-            ) ?? false
+            let initialized =
+                try await connection.value(
+                    "SELECT initialized FROM realms WHERE path = \(session.realmPath) FOR SHARE", as: Bool.self
+                ) ?? false
             // Signed in, and on to `data_ready` at once when the realm is filled already.
             let status = initialized ? SessionRules.dataReady.to : SessionRules.signIn.to
             let outcomes = (initialized ? [OnboardingOutcome.signedIn, .dataReady] : [.signedIn]).map(\.rawValue)
@@ -58,24 +59,26 @@ extension PostgresStore {
         let timestamp = now.timeIntervalSince1970
         let fail: @Sendable (PostgresConnection) async throws -> [StoredEvent] = { connection in
             let failure = SessionRules.failure
-            guard let row = try await connection.first(
-                """
-                WITH failed AS (
-                    UPDATE sessions SET status = \(failure.to.rawValue), last_seq = last_seq + 1
-                    WHERE id = \(sessionID) AND status = ANY(\(failure.fromValues))
-                    RETURNING environment_id, user_id, device_id, last_seq
-                ), stored AS (
-                    INSERT INTO session_events (session_id, seq, type, frame, terminal, created_at, writer_xid, written)
-                    SELECT \(sessionID), last_seq, \(event.type), \(storedForm), \(event.isTerminal), \(timestamp),
-                           \(unescaped: PostgresFeed.unplacedMark)
-                    FROM failed RETURNING seq
-                ), counted AS (
-                    INSERT INTO onboarding_outcomes (environment_id, outcome, reason, at)
-                    SELECT environment_id, \(OnboardingOutcome.failed.rawValue), \(LoginFailureReason.label(error)), \(timestamp) FROM failed
+            guard
+                let row = try await connection.first(
+                    """
+                    WITH failed AS (
+                        UPDATE sessions SET status = \(failure.to.rawValue), last_seq = last_seq + 1
+                        WHERE id = \(sessionID) AND status = ANY(\(failure.fromValues))
+                        RETURNING environment_id, user_id, device_id, last_seq
+                    ), stored AS (
+                        INSERT INTO session_events (session_id, seq, type, frame, terminal, created_at, writer_xid, written)
+                        SELECT \(sessionID), last_seq, \(event.type), \(storedForm), \(event.isTerminal), \(timestamp),
+                               \(unescaped: PostgresFeed.unplacedMark)
+                        FROM failed RETURNING seq
+                    ), counted AS (
+                        INSERT INTO onboarding_outcomes (environment_id, outcome, reason, at)
+                        SELECT environment_id, \(OnboardingOutcome.failed.rawValue), \(LoginFailureReason.label(error)), \(timestamp) FROM failed
+                    )
+                    SELECT environment_id, user_id, device_id, seq FROM failed, stored
+                    """
                 )
-                SELECT environment_id, user_id, device_id, seq FROM failed, stored
-                """
-            ) else { return [] }
+            else { return [] }
             if audited {
                 let entry = AuditRecord.loginFailed(error: error, userID: try row.get("user_id"), deviceID: try row.get("device_id"))
                 try await Self.audit(connection, environmentID: try row.get("environment_id"), entry, now: now)
@@ -193,9 +196,11 @@ extension PostgresStore {
     public func markRealmInitialized(path: String, environmentID: String?, now: Date) async throws -> [StoredEvent]? {
         let events = try await write { [realmPrefixes] connection -> [StoredEvent]? in
             let timestamp = now.timeIntervalSince1970
-            guard let realm = try await connection.first(
-                "SELECT user_id, environment_id, initialized FROM realms WHERE path = \(path) FOR UPDATE"
-            ) else { return nil }
+            guard
+                let realm = try await connection.first(
+                    "SELECT user_id, environment_id, initialized FROM realms WHERE path = \(path) FOR UPDATE"
+                )
+            else { return nil }
             let realmEnvironment: String = try realm.get("environment_id")
             guard environmentID == nil || realmEnvironment == environmentID else { return nil }
             let userID: String = try realm.get("user_id")
@@ -215,7 +220,8 @@ extension PostgresStore {
                 as: String.self
             )
             let announced = realmPrefixes.outward(path, environmentID: realmEnvironment)
-            let events = try await Self.append(waiting.sorted().map { (.dataReady(realmPath: announced), $0) }, on: connection, now: timestamp)
+            let events = try await Self.append(
+                waiting.sorted().map { (.dataReady(realmPath: announced), $0) }, on: connection, now: timestamp)
             if !(try realm.get("initialized", as: Bool.self)) {
                 // A change the integration feed shows again, now as initialized: unplaced, it
                 // takes a new position after commit.
@@ -244,9 +250,11 @@ extension PostgresStore {
         guard !events.isEmpty else { return [] }
         var numbered: [(event: SessionEvent, sessionID: String, seq: Int, storedForm: String)] = []
         for (event, sessionID) in events {
-            guard let seq = try await connection.value(
-                "UPDATE sessions SET last_seq = last_seq + 1 WHERE id = \(sessionID) RETURNING last_seq", as: Int.self
-            ) else { throw StoreInconsistency("no session for event") }
+            guard
+                let seq = try await connection.value(
+                    "UPDATE sessions SET last_seq = last_seq + 1 WHERE id = \(sessionID) RETURNING last_seq", as: Int.self
+                )
+            else { throw StoreInconsistency("no session for event") }
             numbered.append((event, sessionID, seq, try event.storedForm()))
         }
         var stored: [StoredEvent] = []
@@ -258,9 +266,10 @@ extension PostgresStore {
                         \(unescaped: PostgresFeed.unplacedMark))
                 """
             )
-            stored.append(StoredEvent(
-                rowID: 0, sessionID: item.sessionID, seq: item.seq, event: item.event, storedAt: now
-            ))
+            stored.append(
+                StoredEvent(
+                    rowID: 0, sessionID: item.sessionID, seq: item.seq, event: item.event, storedAt: now
+                ))
         }
         return stored
     }

@@ -29,7 +29,8 @@ extension PostgresStore {
                 )
             }
             try await Self.audit(
-                connection, environmentID: environmentID, .grant(actor: actor, userID: userID, realmPath: realmPath, from: previous, to: access), now: now
+                connection, environmentID: environmentID,
+                .grant(actor: actor, userID: userID, realmPath: realmPath, from: previous, to: access), now: now
             )
             try await Self.announce(.user(id: userID), on: connection)
             guard let updated = try await Self.fetchFacts(connection, userID: userID, environmentID: environmentID) else {

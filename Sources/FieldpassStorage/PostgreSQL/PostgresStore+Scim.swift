@@ -9,12 +9,13 @@ extension PostgresStore: ScimStore {
         // Without a filter, '' = '' keeps every row: one query text either way.
         let (column, value) = filter.map(ScimColumns.userCondition) ?? ("''", "")
         return try await read { connection in
-            let total = try await connection.value(
-                """
-                SELECT COUNT(*) \(unescaped: ScimColumns.listedUsers)\(environmentID) AND s.removed_at IS NULL AND \(unescaped: column) = \(value)
-                """,
-                as: Int.self
-            ) ?? 0
+            let total =
+                try await connection.value(
+                    """
+                    SELECT COUNT(*) \(unescaped: ScimColumns.listedUsers)\(environmentID) AND s.removed_at IS NULL AND \(unescaped: column) = \(value)
+                    """,
+                    as: Int.self
+                ) ?? 0
             let rows = try await connection.rows(
                 """
                 SELECT \(unescaped: ScimColumns.userColumns)
@@ -48,7 +49,8 @@ extension PostgresStore: ScimStore {
                 guard listed != true else { throw ScimError.uniqueness("A user with this userName exists already.") }
             }
             try await Self.saveProfile(connection, userID: user.id, profile: profile, now: now)
-            let entry = AuditRecord.scimUserProvisioned(actor: actor, userID: user.id, email: email, profile: profile, newcomer: user.created)
+            let entry = AuditRecord.scimUserProvisioned(
+                actor: actor, userID: user.id, email: email, profile: profile, newcomer: user.created)
             if let entry { try await Self.audit(connection, environmentID: environmentID, entry, now: now) }
             // A person taken back after a DELETE is disabled until the IdP says they are active.
             _ = try await Self.setDisabled(connection, !active, userID: user.id, environmentID: environmentID, actor: actor, now: now)
@@ -70,12 +72,15 @@ extension PostgresStore: ScimStore {
             guard try await Self.fetchUser(connection, id: id, environmentID: environmentID, forUpdate: true) != nil,
                 let old = try await Self.fetchScimUser(connection, id: id, environmentID: environmentID)
             else { throw DirectoryError.unknownUser }
-            if let entry = AuditRecord.scimUserUpdated(actor: actor, userID: id, from: (old.user.email, old.profile), to: (email, profile)) {
+            if let entry = AuditRecord.scimUserUpdated(actor: actor, userID: id, from: (old.user.email, old.profile), to: (email, profile))
+            {
                 if email != old.user.email {
-                    guard try await connection.value(
-                        "UPDATE users SET email = \(email) WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM users WHERE environment_id = \(environmentID) AND email = \(email)) RETURNING 1",
-                        as: Int.self
-                    ) != nil else { throw ScimError.uniqueness("Another user has this userName.") }
+                    guard
+                        try await connection.value(
+                            "UPDATE users SET email = \(email) WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM users WHERE environment_id = \(environmentID) AND email = \(email)) RETURNING 1",
+                            as: Int.self
+                        ) != nil
+                    else { throw ScimError.uniqueness("Another user has this userName.") }
                     try await Self.announce(.user(id: id), on: connection)
                 }
                 try await Self.saveProfile(connection, userID: id, profile: profile, now: now)
@@ -113,9 +118,10 @@ extension PostgresStore: ScimStore {
     ) async throws -> ScimPage<ScimGroupRecord> {
         let (column, value) = filter.map(ScimColumns.groupCondition) ?? ("''", "")
         return try await read { connection in
-            let total = try await connection.value(
-                "SELECT COUNT(*) \(unescaped: ScimColumns.groups)\(environmentID) AND \(unescaped: column) = \(value)", as: Int.self
-            ) ?? 0
+            let total =
+                try await connection.value(
+                    "SELECT COUNT(*) \(unescaped: ScimColumns.groups)\(environmentID) AND \(unescaped: column) = \(value)", as: Int.self
+                ) ?? 0
             var groups: [ScimGroupRecord] = []
             for row in try await connection.rows(
                 """
@@ -192,7 +198,8 @@ extension PostgresStore: ScimStore {
             try await connection.execute("DELETE FROM scim_groups WHERE id = \(id)")
             if group.teamID == nil {
                 try await Self.audit(
-                    connection, environmentID: environmentID, .roleGroupDeleted(actor: actor, groupID: id, name: group.displayName), now: now
+                    connection, environmentID: environmentID, .roleGroupDeleted(actor: actor, groupID: id, name: group.displayName),
+                    now: now
                 )
             }
         }
@@ -201,10 +208,13 @@ extension PostgresStore: ScimStore {
 
     /// The group, its row locked until the transaction ends: two changes of one group run one
     /// after the other, each seeing the members the other left.
-    private static func lockScimGroup(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> ScimGroupRecord? {
-        guard try await connection.value(
-            "SELECT id FROM scim_groups WHERE id = \(id) AND environment_id = \(environmentID) FOR UPDATE", as: String.self
-        ) != nil else { return nil }
+    private static func lockScimGroup(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> ScimGroupRecord?
+    {
+        guard
+            try await connection.value(
+                "SELECT id FROM scim_groups WHERE id = \(id) AND environment_id = \(environmentID) FOR UPDATE", as: String.self
+            ) != nil
+        else { return nil }
         return try await fetchScimGroup(connection, id: id, environmentID: environmentID)
     }
 
@@ -216,7 +226,8 @@ extension PostgresStore: ScimStore {
         let renamed = resource.displayName != group.displayName || resource.externalID != group.externalID
         if renamed {
             if let teamID = group.teamID, resource.displayName != group.displayName {
-                _ = try await renameTeam(connection, id: teamID, to: resource.displayName, environmentID: environmentID, actor: actor, now: now)
+                _ = try await renameTeam(
+                    connection, id: teamID, to: resource.displayName, environmentID: environmentID, actor: actor, now: now)
             }
             try await connection.execute(
                 """
@@ -264,7 +275,8 @@ extension PostgresStore: ScimStore {
         )
         guard !changed.isEmpty else { return }
         try await audit(
-            connection, environmentID: environmentID, .roleGroupMembership(actor: actor, groupID: groupID, userID: userID, member: member), now: now
+            connection, environmentID: environmentID, .roleGroupMembership(actor: actor, groupID: groupID, userID: userID, member: member),
+            now: now
         )
     }
 
@@ -325,9 +337,11 @@ extension PostgresStore: ScimStore {
     }
 
     static func fetchScimGroup(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> ScimGroupRecord? {
-        guard let row = try await connection.first(
-            "SELECT \(unescaped: ScimColumns.groupColumns) \(unescaped: ScimColumns.groups)\(environmentID) AND g.id = \(id)"
-        ) else { return nil }
+        guard
+            let row = try await connection.first(
+                "SELECT \(unescaped: ScimColumns.groupColumns) \(unescaped: ScimColumns.groups)\(environmentID) AND g.id = \(id)"
+            )
+        else { return nil }
         return try await scimGroupRecord(connection, row)
     }
 

@@ -52,14 +52,16 @@ extension PostgresStore {
         of decision: SignInRules.Decision, _ connection: PostgresConnection, userID: String, environmentID: String, now: Double
     ) async throws {
         for team in decision.createTeams {
-            guard try await connection.value(
-                """
-                INSERT INTO teams (id, environment_id, name, created_at) VALUES (\(team.id), \(environmentID), \(team.name), \(now))
-                ON CONFLICT (environment_id, lower(name)) DO NOTHING
-                RETURNING id
-                """,
-                as: String.self
-            ) != nil else { throw TeamNameTakenMeanwhile() }
+            guard
+                try await connection.value(
+                    """
+                    INSERT INTO teams (id, environment_id, name, created_at) VALUES (\(team.id), \(environmentID), \(team.name), \(now))
+                    ON CONFLICT (environment_id, lower(name)) DO NOTHING
+                    RETURNING id
+                    """,
+                    as: String.self
+                ) != nil
+            else { throw TeamNameTakenMeanwhile() }
         }
         for teamID in decision.join {
             try await connection.execute(

@@ -43,15 +43,17 @@ extension PostgresStore {
             // The unique name index decides: this insert waits for a concurrent create (or
             // rename) to the same name and, if that commits, inserts nothing.
             let id = UUID().uuidString.lowercased()
-            guard try await connection.value(
-                """
-                INSERT INTO teams (id, environment_id, name, created_at)
-                VALUES (\(id), \(environmentID), \(name), \(now.timeIntervalSince1970))
-                ON CONFLICT (environment_id, lower(name)) DO NOTHING
-                RETURNING id
-                """,
-                as: String.self
-            ) != nil else { throw DirectoryError.teamNameTaken }
+            guard
+                try await connection.value(
+                    """
+                    INSERT INTO teams (id, environment_id, name, created_at)
+                    VALUES (\(id), \(environmentID), \(name), \(now.timeIntervalSince1970))
+                    ON CONFLICT (environment_id, lower(name)) DO NOTHING
+                    RETURNING id
+                    """,
+                    as: String.self
+                ) != nil
+            else { throw DirectoryError.teamNameTaken }
             try await Self.audit(
                 connection, environmentID: environmentID, .teamCreated(actor: actor, teamID: id, name: name), now: now
             )
@@ -82,7 +84,8 @@ extension PostgresStore {
             // The name was taken by a transaction that committed after the check above.
             throw DirectoryError.teamNameTaken
         }
-        try await audit(connection, environmentID: environmentID, .teamRenamed(actor: actor, teamID: id, from: team.name, to: name), now: now)
+        try await audit(
+            connection, environmentID: environmentID, .teamRenamed(actor: actor, teamID: id, from: team.name, to: name), now: now)
         // Each member's reach carries the team's name.
         for member in team.members { try await announce(.user(id: member), on: connection) }
         return try await requireTeam(connection, id: id, environmentID: environmentID)
@@ -130,7 +133,8 @@ extension PostgresStore {
             try await connection.execute("DELETE FROM team_members WHERE team_id = \(teamID) AND user_id = \(userID)")
         }
         try await audit(
-            connection, environmentID: environmentID, .teamMembership(actor: actor, teamID: teamID, userID: userID, member: member), now: now
+            connection, environmentID: environmentID, .teamMembership(actor: actor, teamID: teamID, userID: userID, member: member),
+            now: now
         )
         try await announce(.user(id: userID), on: connection)
         return try await requireTeam(connection, id: teamID, environmentID: environmentID)
@@ -151,12 +155,14 @@ extension PostgresStore {
     static func fetchTeam(
         _ connection: PostgresConnection, id: String, environmentID: String, forUpdate: Bool = false
     ) async throws -> TeamRecord? {
-        guard let row = try await connection.first(
-            """
-            SELECT id, name, created_at FROM teams
-            WHERE id = \(id) AND environment_id = \(environmentID)\(unescaped: lockClause(forUpdate))
-            """
-        ) else { return nil }
+        guard
+            let row = try await connection.first(
+                """
+                SELECT id, name, created_at FROM teams
+                WHERE id = \(id) AND environment_id = \(environmentID)\(unescaped: lockClause(forUpdate))
+                """
+            )
+        else { return nil }
         let members = try await connection.values(
             "SELECT user_id FROM team_members WHERE team_id = \(id) ORDER BY user_id COLLATE \"C\"", as: String.self
         )

@@ -81,13 +81,14 @@ extension PostgresStore {
 
     public func standing(jti: String, userID: String?, deviceID: String?, environmentID: String) async throws -> TokenStanding {
         try await read { connection in
-            let revoked = try await connection.value(
-                """
-                SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = \(jti))
-                    OR EXISTS (SELECT 1 FROM devices WHERE id = \(deviceID) AND revoked_at IS NOT NULL)
-                """,
-                as: Bool.self
-            ) ?? false
+            let revoked =
+                try await connection.value(
+                    """
+                    SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = \(jti))
+                        OR EXISTS (SELECT 1 FROM devices WHERE id = \(deviceID) AND revoked_at IS NOT NULL)
+                    """,
+                    as: Bool.self
+                ) ?? false
             var user: UserRecord?
             if let userID {
                 user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID)
@@ -153,10 +154,12 @@ extension PostgresStore {
     /// device. Returns `nil` for an unknown token.
     private static func lockRefreshToken(_ connection: PostgresConnection, hash: String) async throws -> RefreshRules.Token? {
         // A token's user never changes, so finding it before the lock is safe.
-        guard try await connection.value(
-            "SELECT id FROM users WHERE id = (SELECT user_id FROM refresh_tokens WHERE token_hash = \(hash)) FOR UPDATE",
-            as: String.self
-        ) != nil else { return nil }
+        guard
+            try await connection.value(
+                "SELECT id FROM users WHERE id = (SELECT user_id FROM refresh_tokens WHERE token_hash = \(hash)) FOR UPDATE",
+                as: String.self
+            ) != nil
+        else { return nil }
         return try await fetchRefreshToken(connection, hash: hash, forUpdate: true)
     }
 

@@ -123,17 +123,19 @@ extension PostgresStore {
 
     /// The person with their teams (ids and names) and grants, in one statement.
     static func fetchFacts(_ connection: PostgresConnection, userID: String, environmentID: String) async throws -> AccessFacts? {
-        guard let row = try await connection.first(
-            """
-            SELECT id, environment_id, email, role, created_at, idp_issuer, idp_subject, disabled_at,
-                   ARRAY(SELECT m.team_id FROM team_members m WHERE m.user_id = u.id ORDER BY m.team_id COLLATE "C") AS team_ids,
-                   ARRAY(SELECT t.name FROM team_members m JOIN teams t ON t.id = m.team_id
-                         WHERE m.user_id = u.id ORDER BY m.team_id COLLATE "C") AS team_names,
-                   ARRAY(SELECT g.realm_path FROM realm_grants g WHERE g.user_id = u.id ORDER BY g.realm_path) AS grant_paths,
-                   ARRAY(SELECT g.access FROM realm_grants g WHERE g.user_id = u.id ORDER BY g.realm_path) AS grant_access
-            FROM users u WHERE id = \(userID) AND environment_id = \(environmentID)
-            """
-        ) else { return nil }
+        guard
+            let row = try await connection.first(
+                """
+                SELECT id, environment_id, email, role, created_at, idp_issuer, idp_subject, disabled_at,
+                       ARRAY(SELECT m.team_id FROM team_members m WHERE m.user_id = u.id ORDER BY m.team_id COLLATE "C") AS team_ids,
+                       ARRAY(SELECT t.name FROM team_members m JOIN teams t ON t.id = m.team_id
+                             WHERE m.user_id = u.id ORDER BY m.team_id COLLATE "C") AS team_names,
+                       ARRAY(SELECT g.realm_path FROM realm_grants g WHERE g.user_id = u.id ORDER BY g.realm_path) AS grant_paths,
+                       ARRAY(SELECT g.access FROM realm_grants g WHERE g.user_id = u.id ORDER BY g.realm_path) AS grant_access
+                FROM users u WHERE id = \(userID) AND environment_id = \(environmentID)
+                """
+            )
+        else { return nil }
         let teams: [String] = try row.get("team_ids")
         let names: [String] = try row.get("team_names")
         let paths: [String] = try row.get("grant_paths")

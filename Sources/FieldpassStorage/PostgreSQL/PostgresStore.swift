@@ -141,35 +141,37 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
                 connection, email: registration.email, environmentID: registration.environmentID, now: now
             )
             // The live device of that name is used again, with a new session.
-            guard let deviceID = try await connection.value(
-                """
-                WITH live AS (
-                    SELECT id FROM devices
-                    WHERE user_id = \(user.id) AND name = \(registration.deviceName) AND platform = \(registration.platform)
-                      AND revoked_at IS NULL
-                ), device AS (
-                    INSERT INTO devices (id, user_id, name, platform, created_at, last_seen_at)
-                    VALUES (coalesce((SELECT id FROM live), \(UUID().uuidString.lowercased())), \(user.id),
-                            \(registration.deviceName), \(registration.platform), \(now), \(now))
-                    ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at
-                    RETURNING id
-                ), counted AS (
-                    INSERT INTO onboarding_outcomes (environment_id, outcome, at)
-                    VALUES (\(registration.environmentID), \(OnboardingOutcome.registered.rawValue), \(now))
+            guard
+                let deviceID = try await connection.value(
+                    """
+                    WITH live AS (
+                        SELECT id FROM devices
+                        WHERE user_id = \(user.id) AND name = \(registration.deviceName) AND platform = \(registration.platform)
+                          AND revoked_at IS NULL
+                    ), device AS (
+                        INSERT INTO devices (id, user_id, name, platform, created_at, last_seen_at)
+                        VALUES (coalesce((SELECT id FROM live), \(UUID().uuidString.lowercased())), \(user.id),
+                                \(registration.deviceName), \(registration.platform), \(now), \(now))
+                        ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at
+                        RETURNING id
+                    ), counted AS (
+                        INSERT INTO onboarding_outcomes (environment_id, outcome, at)
+                        VALUES (\(registration.environmentID), \(OnboardingOutcome.registered.rawValue), \(now))
+                    )
+                    INSERT INTO sessions (id, user_id, device_id, environment_id, email, state, nonce, code_verifier,
+                                          user_code, login_id, csrf_token, status, created_at, expires_at,
+                                          app_redirect_uri, app_state)
+                    SELECT \(registration.sessionID), \(user.id), device.id, \(registration.environmentID),
+                           \(registration.email), \(registration.state), \(registration.nonce), \(registration.codeVerifier),
+                           \(registration.userCode), \(registration.confirmation?.loginID), \(registration.confirmation?.csrfToken),
+                           \(SessionRules.registered.rawValue), \(now), \(registration.expiresAt.timeIntervalSince1970),
+                           \(registration.appReturn?.uri), \(registration.appReturn?.state)
+                    FROM device
+                    RETURNING device_id
+                    """,
+                    as: String.self
                 )
-                INSERT INTO sessions (id, user_id, device_id, environment_id, email, state, nonce, code_verifier,
-                                      user_code, login_id, csrf_token, status, created_at, expires_at,
-                                      app_redirect_uri, app_state)
-                SELECT \(registration.sessionID), \(user.id), device.id, \(registration.environmentID),
-                       \(registration.email), \(registration.state), \(registration.nonce), \(registration.codeVerifier),
-                       \(registration.userCode), \(registration.confirmation?.loginID), \(registration.confirmation?.csrfToken),
-                       \(SessionRules.registered.rawValue), \(now), \(registration.expiresAt.timeIntervalSince1970),
-                       \(registration.appReturn?.uri), \(registration.appReturn?.state)
-                FROM device
-                RETURNING device_id
-                """,
-                as: String.self
-            ) else { throw StoreInconsistency("no device for a registration") }
+            else { throw StoreInconsistency("no device for a registration") }
             return registration.pendingSession(userID: user.id, deviceID: deviceID, role: user.role)
         }
     }
@@ -177,18 +179,20 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     /// One statement, committed on its own: the callback's first step costs one round trip.
     public func consumeState(_ state: String, now: Date) async throws -> OnboardingSession? {
         try await read { connection in
-            guard let row = try await connection.first(
-                """
-                WITH s AS (
-                    UPDATE sessions SET state_used = true, status = \(SessionRules.exchange.to.rawValue)
-                    WHERE state = \(state) AND NOT state_used AND status = ANY(\(SessionRules.exchange.fromValues))
-                      AND expires_at > \(now.timeIntervalSince1970)
-                      AND (login_id IS NULL OR confirmed_at IS NOT NULL)
-                    RETURNING *
+            guard
+                let row = try await connection.first(
+                    """
+                    WITH s AS (
+                        UPDATE sessions SET state_used = true, status = \(SessionRules.exchange.to.rawValue)
+                        WHERE state = \(state) AND NOT state_used AND status = ANY(\(SessionRules.exchange.fromValues))
+                          AND expires_at > \(now.timeIntervalSince1970)
+                          AND (login_id IS NULL OR confirmed_at IS NOT NULL)
+                        RETURNING *
+                    )
+                    SELECT \(unescaped: Self.sessionColumns) FROM s JOIN users u ON u.id = s.user_id
+                    """
                 )
-                SELECT \(unescaped: Self.sessionColumns) FROM s JOIN users u ON u.id = s.user_id
-                """
-            ) else { return nil }
+            else { return nil }
             return try Self.session(row)
         }
     }

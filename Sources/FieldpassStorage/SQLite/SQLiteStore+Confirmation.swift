@@ -10,7 +10,8 @@ extension SQLiteStore {
             return DeviceConfirmation(
                 deviceName: row["name"], platform: row["platform"],
                 registeredAt: Date(timeIntervalSince1970: row["created_at"]), userCode: row["user_code"],
-                csrfToken: row["csrf_token"], isUsable: ConfirmationRules.isUsable(Self.confirmationSession(row), now: now.timeIntervalSince1970)
+                csrfToken: row["csrf_token"],
+                isUsable: ConfirmationRules.isUsable(Self.confirmationSession(row), now: now.timeIntervalSince1970)
             )
         }
     }
@@ -36,11 +37,12 @@ extension SQLiteStore {
 
     private static func fetchConfirmationRow(_ db: Database, loginID: String) throws -> Row? {
         try Row.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT s.id, s.state, s.status, s.user_code, s.csrf_token, s.confirmed_at, s.created_at, s.expires_at,
-                       d.name, d.platform
-                FROM sessions s JOIN devices d ON d.id = s.device_id WHERE s.login_id = ?
-                """),
+            db.cachedStatement(
+                sql: """
+                    SELECT s.id, s.state, s.status, s.user_code, s.csrf_token, s.confirmed_at, s.created_at, s.expires_at,
+                           d.name, d.platform
+                    FROM sessions s JOIN devices d ON d.id = s.device_id WHERE s.login_id = ?
+                    """),
             arguments: [loginID]
         )
     }

@@ -48,19 +48,24 @@ extension SQLiteStore: ConsoleStore {
         }
     }
 
-    public func consoleSession(idHash: String, now: Date, idleTimeout: TimeInterval) async throws -> (session: ConsoleSession, user: UserRecord)? {
+    public func consoleSession(
+        idHash: String, now: Date, idleTimeout: TimeInterval
+    ) async throws -> (session: ConsoleSession, user: UserRecord)? {
         try await write { db in
             let timestamp = now.timeIntervalSince1970
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: """
-                    UPDATE console_sessions SET idle_expires_at = MIN(expires_at, ?)
-                    WHERE id_hash = ? AND idle_expires_at > ? AND expires_at > ?
-                      AND EXISTS (SELECT 1 FROM users u WHERE u.id = user_id AND u.environment_id = console_sessions.environment_id
-                                  AND u.disabled_at IS NULL)
-                    RETURNING *
-                    """),
-                arguments: [timestamp + idleTimeout, idHash, timestamp, timestamp]
-            ), let user = try Self.fetchUser(db, id: row["user_id"], environmentID: row["environment_id"]) else {
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            UPDATE console_sessions SET idle_expires_at = MIN(expires_at, ?)
+                            WHERE id_hash = ? AND idle_expires_at > ? AND expires_at > ?
+                              AND EXISTS (SELECT 1 FROM users u WHERE u.id = user_id AND u.environment_id = console_sessions.environment_id
+                                          AND u.disabled_at IS NULL)
+                            RETURNING *
+                            """),
+                    arguments: [timestamp + idleTimeout, idHash, timestamp, timestamp]
+                ), let user = try Self.fetchUser(db, id: row["user_id"], environmentID: row["environment_id"])
+            else {
                 try db.execute(cached: "DELETE FROM console_sessions WHERE id_hash = ?", arguments: [idHash])
                 return nil
             }
@@ -91,7 +96,8 @@ extension SQLiteStore: ConsoleStore {
     public func person(email: String, environmentID: String) async throws -> UserRecord? {
         try await pool.read { db in
             try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM users WHERE environment_id = ? AND email = ?"), arguments: [environmentID, email.lowercased()]
+                db.cachedStatement(sql: "SELECT * FROM users WHERE environment_id = ? AND email = ?"),
+                arguments: [environmentID, email.lowercased()]
             ).map(Self.userRecord)
         }
     }
@@ -117,7 +123,8 @@ extension SQLiteStore: ConsoleStore {
         let conditions = ConsoleTables.auditConditions(filter) { _ in "?" }
         return try await pool.read { db in
             try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT * FROM audit_log WHERE environment_id = ? AND id < ?\(conditions.sql) ORDER BY id DESC LIMIT ?"),
+                db.cachedStatement(
+                    sql: "SELECT * FROM audit_log WHERE environment_id = ? AND id < ?\(conditions.sql) ORDER BY id DESC LIMIT ?"),
                 arguments: StatementArguments([environmentID]) + [before ?? Int64.max] + StatementArguments(conditions.values) + [limit]
             ).map(Self.auditEntry)
         }
@@ -128,10 +135,11 @@ extension SQLiteStore: ConsoleStore {
             var counts: [OnboardingOutcome: Int] = [:]
             var failures: [String: Int] = [:]
             for row in try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT outcome, reason, COUNT(*) AS n FROM onboarding_outcomes
-                    WHERE environment_id = ? AND at >= ? GROUP BY outcome, reason
-                    """),
+                db.cachedStatement(
+                    sql: """
+                        SELECT outcome, reason, COUNT(*) AS n FROM onboarding_outcomes
+                        WHERE environment_id = ? AND at >= ? GROUP BY outcome, reason
+                        """),
                 arguments: [environmentID, since.timeIntervalSince1970]
             ) {
                 guard let outcome = OnboardingOutcome(rawValue: row["outcome"]) else { continue }
@@ -140,13 +148,14 @@ extension SQLiteStore: ConsoleStore {
                 if outcome == .failed { failures[row["reason"] ?? "other", default: 0] += count }
             }
             let waiting = try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT u.*, NULL AS scim_display_name, NULL AS last_seen_at
-                    FROM users u JOIN realms r ON r.user_id = u.id
-                    WHERE u.environment_id = ? AND u.signed_in_at IS NOT NULL AND u.disabled_at IS NULL AND r.initialized = 0
-                      AND \(OnboardingWaiting.hasSignedInDevice)
-                    ORDER BY u.signed_in_at LIMIT ?
-                    """),
+                db.cachedStatement(
+                    sql: """
+                        SELECT u.*, NULL AS scim_display_name, NULL AS last_seen_at
+                        FROM users u JOIN realms r ON r.user_id = u.id
+                        WHERE u.environment_id = ? AND u.signed_in_at IS NOT NULL AND u.disabled_at IS NULL AND r.initialized = 0
+                          AND \(OnboardingWaiting.hasSignedInDevice)
+                        ORDER BY u.signed_in_at LIMIT ?
+                        """),
                 arguments: [environmentID, waitingLimit]
             ).map(Self.personSummary)
             return OnboardingSummary(counts: counts, failures: failures, waitingForData: waiting)

@@ -5,23 +5,29 @@ import GRDB
 extension SQLiteStore {
     public func recordSignIn(_ attempt: SignInAttempt, now: Date) async throws -> SignInOutcome {
         try await write { db in
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT environment_id, role, idp_issuer, idp_subject, disabled_at, signed_in_at FROM users WHERE id = ?"),
-                arguments: [attempt.userID]
-            ) else { throw DirectoryError.unknownUser }
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: "SELECT environment_id, role, idp_issuer, idp_subject, disabled_at, signed_in_at FROM users WHERE id = ?"),
+                    arguments: [attempt.userID]
+                )
+            else { throw DirectoryError.unknownUser }
             let environmentID: String = row["environment_id"]
             let user = SignInRules.User(
                 id: attempt.userID, role: row["role"], issuer: row["idp_issuer"], subject: row["idp_subject"],
                 disabled: row["disabled_at"] as Double? != nil, signedInBefore: row["signed_in_at"] as Double? != nil
             )
             // The single writer makes the holder check and the binding one step.
-            let holder = SignInRules.needsHolderLookup(user: user, attempt: attempt) ? try String.fetchOne(
-                db.cachedStatement(sql: """
-                    SELECT id FROM users WHERE environment_id = ? AND idp_subject = ?
-                      AND (idp_issuer = ? OR idp_issuer IS NULL) AND id <> ?
-                    """),
-                arguments: [environmentID, attempt.subject, attempt.issuer, attempt.userID]
-            ) : nil
+            let holder =
+                SignInRules.needsHolderLookup(user: user, attempt: attempt)
+                ? try String.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT id FROM users WHERE environment_id = ? AND idp_subject = ?
+                              AND (idp_issuer = ? OR idp_issuer IS NULL) AND id <> ?
+                            """),
+                    arguments: [environmentID, attempt.subject, attempt.issuer, attempt.userID]
+                ) : nil
             let teams = try SignInRules.teamNamesToResolve(user: user, attempt: attempt).map { names in
                 try Self.signInTeams(db, userID: attempt.userID, environmentID: environmentID, names: names)
             }
@@ -57,7 +63,8 @@ extension SQLiteStore {
             )
             for id in unfinished.sorted() { _ = try Self.append(.sessionExpired, to: id, db: db, now: timestamp) }
             try Self.audit(
-                db, environmentID: environmentID, .identityReset(actor: actor, userID: userID, issuer: user.idpIssuer, subject: subject, revoked: revoked), now: now
+                db, environmentID: environmentID,
+                .identityReset(actor: actor, userID: userID, issuer: user.idpIssuer, subject: subject, revoked: revoked), now: now
             )
             return unfinished.count
         }
@@ -105,9 +112,11 @@ extension SQLiteStore {
     public func revokeDevice(id: String, userID: String, environmentID: String, actor: String, now: Date) async throws {
         try await write { db in
             guard try Self.fetchUser(db, id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
-            guard let device = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT name, revoked_at FROM devices WHERE id = ? AND user_id = ?"), arguments: [id, userID]
-            ) else { throw DirectoryError.unknownDevice }
+            guard
+                let device = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT name, revoked_at FROM devices WHERE id = ? AND user_id = ?"), arguments: [id, userID]
+                )
+            else { throw DirectoryError.unknownDevice }
             guard device["revoked_at"] as Double? == nil else { return }
             try Self.revokeDevice(db, id: id, now: now.timeIntervalSince1970)
             try Self.audit(

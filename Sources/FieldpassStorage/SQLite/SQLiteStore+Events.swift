@@ -20,9 +20,10 @@ extension SQLiteStore {
                 expiresAt: login.refreshTokenExpiresAt.timeIntervalSince1970,
                 maxExpiresAt: login.refreshTokenMaxExpiresAt.timeIntervalSince1970
             )
-            let initialized = try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT initialized FROM realms WHERE path = ?"), arguments: [session.realmPath]
-            ) ?? false
+            let initialized =
+                try Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT initialized FROM realms WHERE path = ?"), arguments: [session.realmPath]
+                ) ?? false
             try Self.countOutcome(.signedIn, environmentID: session.environmentID, db: db, now: timestamp)
             if initialized {
                 try Self.move(db, session: session.id, SessionRules.dataReady)
@@ -37,22 +38,29 @@ extension SQLiteStore {
     public func failLogin(sessionID: String, error: String, description: String, audited: Bool, now: Date) async throws -> [StoredEvent] {
         try await writeEvents { db in
             let failure = SessionRules.failure
-            guard let session = try Row.fetchOne(
-                db.cachedStatement(sql: """
-                    UPDATE sessions SET status = ? WHERE id = ? AND \(failure.fromCondition)
-                    RETURNING environment_id, user_id, device_id
-                    """),
-                arguments: [failure.to.rawValue, sessionID] + failure.fromArguments
-            ) else { return [] }
+            guard
+                let session = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            UPDATE sessions SET status = ? WHERE id = ? AND \(failure.fromCondition)
+                            RETURNING environment_id, user_id, device_id
+                            """),
+                    arguments: [failure.to.rawValue, sessionID] + failure.fromArguments
+                )
+            else { return [] }
             try Self.countOutcome(
-                .failed, reason: LoginFailureReason.label(error), environmentID: session["environment_id"], db: db, now: now.timeIntervalSince1970
+                .failed, reason: LoginFailureReason.label(error), environmentID: session["environment_id"], db: db,
+                now: now.timeIntervalSince1970
             )
             if audited {
                 try Self.audit(
-                    db, environmentID: session["environment_id"], .loginFailed(error: error, userID: session["user_id"], deviceID: session["device_id"]), now: now
+                    db, environmentID: session["environment_id"],
+                    .loginFailed(error: error, userID: session["user_id"], deviceID: session["device_id"]), now: now
                 )
             }
-            return [try Self.append(.loginFailed(error: error, description: description), to: sessionID, db: db, now: now.timeIntervalSince1970)]
+            return [
+                try Self.append(.loginFailed(error: error, description: description), to: sessionID, db: db, now: now.timeIntervalSince1970)
+            ]
         }
     }
 
@@ -144,9 +152,11 @@ extension SQLiteStore {
         }
         return try await write { [realmPrefixes] db in
             let timestamp = now.timeIntervalSince1970
-            guard let realm = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT user_id, environment_id, initialized FROM realms WHERE path = ?"), arguments: [path]
-            ), environmentID == nil || realm["environment_id"] == environmentID else {
+            guard
+                let realm = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT user_id, environment_id, initialized FROM realms WHERE path = ?"), arguments: [path]
+                ), environmentID == nil || realm["environment_id"] == environmentID
+            else {
                 return nil
             }
             let userID: String = realm["user_id"]
@@ -190,9 +200,12 @@ extension SQLiteStore {
 
     /// Appends an event with the session's next sequence number.
     static func append(_ event: SessionEvent, to sessionID: String, db: Database, now: Double) throws -> StoredEvent {
-        guard let seq = try Int.fetchOne(
-            db.cachedStatement(sql: "UPDATE sessions SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq"), arguments: [sessionID]
-        ) else {
+        guard
+            let seq = try Int.fetchOne(
+                db.cachedStatement(sql: "UPDATE sessions SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq"),
+                arguments: [sessionID]
+            )
+        else {
             throw DatabaseError(message: "no session for event")
         }
         // The `frame` column keeps the event's stored form; the socket builds the frame when it sends.
@@ -204,12 +217,14 @@ extension SQLiteStore {
     }
 
     private static func fetchEvents(_ db: Database, sql: String, arguments: StatementArguments) throws -> [StoredEvent] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT id, session_id, seq, frame, created_at FROM session_events " + sql), arguments: arguments)
-            .map { row in
-                StoredEvent(
-                    rowID: row["id"], sessionID: row["session_id"], seq: row["seq"], event: try SessionEvent(storedForm: row["frame"]),
-                    storedAt: row["created_at"]
-                )
-            }
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT id, session_id, seq, frame, created_at FROM session_events " + sql), arguments: arguments
+        )
+        .map { row in
+            StoredEvent(
+                rowID: row["id"], sessionID: row["session_id"], seq: row["seq"], event: try SessionEvent(storedForm: row["frame"]),
+                storedAt: row["created_at"]
+            )
+        }
     }
 }

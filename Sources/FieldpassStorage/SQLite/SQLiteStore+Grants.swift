@@ -7,7 +7,9 @@ extension SQLiteStore {
         _ access: RealmAccess?, realmPath: String, userID: String, environmentID: String, actor: String, now: Date
     ) async throws -> AccessFacts {
         try await write { db in
-            guard let facts = try Self.fetchFacts(db, userID: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
+            guard let facts = try Self.fetchFacts(db, userID: userID, environmentID: environmentID) else {
+                throw DirectoryError.unknownUser
+            }
             if access != nil { try Self.requireOwnRealm(db, path: realmPath, environmentID: environmentID) }
             let previous = facts.grants[realmPath]
             guard previous != access else { return facts }
@@ -23,9 +25,12 @@ extension SQLiteStore {
                 try db.execute(cached: "DELETE FROM realm_grants WHERE user_id = ? AND realm_path = ?", arguments: [userID, realmPath])
             }
             try Self.audit(
-                db, environmentID: environmentID, .grant(actor: actor, userID: userID, realmPath: realmPath, from: previous, to: access), now: now
+                db, environmentID: environmentID, .grant(actor: actor, userID: userID, realmPath: realmPath, from: previous, to: access),
+                now: now
             )
-            guard let updated = try Self.fetchFacts(db, userID: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
+            guard let updated = try Self.fetchFacts(db, userID: userID, environmentID: environmentID) else {
+                throw DirectoryError.unknownUser
+            }
             return updated
         }
     }
@@ -41,10 +46,11 @@ extension SQLiteStore {
         case "teams": table = "teams"
         default: return
         }
-        let exists = try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ? AND environment_id = ?)"),
-            arguments: [String(segments[1]), environmentID]
-        ) ?? false
+        let exists =
+            try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ? AND environment_id = ?)"),
+                arguments: [String(segments[1]), environmentID]
+            ) ?? false
         guard exists else { throw DirectoryError.unknownRealm }
     }
 

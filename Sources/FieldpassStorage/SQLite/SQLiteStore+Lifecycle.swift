@@ -8,10 +8,11 @@ extension SQLiteStore: LifecycleEventStore {
     public func lifecycleEvents(environmentID: String, after: Int64, limit: Int) async throws -> [LifecycleFeedEntry] {
         try await pool.read { db in
             try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT id, environment_id, body, at FROM lifecycle_events
-                    WHERE environment_id = ? AND id > ? ORDER BY id LIMIT ?
-                    """),
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, environment_id, body, at FROM lifecycle_events
+                        WHERE environment_id = ? AND id > ? ORDER BY id LIMIT ?
+                        """),
                 arguments: [environmentID, after, limit]
             ).map { row in
                 LifecycleFeedEntry(

@@ -36,7 +36,8 @@ extension SQLiteStore: ScimStore {
             }
             let id = try Self.findOrCreateUser(db, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor)
             try Self.saveProfile(db, userID: id, profile: profile, now: now)
-            if let entry = AuditRecord.scimUserProvisioned(actor: actor, userID: id, email: email, profile: profile, newcomer: known == nil) {
+            if let entry = AuditRecord.scimUserProvisioned(actor: actor, userID: id, email: email, profile: profile, newcomer: known == nil)
+            {
                 try Self.audit(db, environmentID: environmentID, entry, now: now)
             }
             // A person taken back after a DELETE is disabled until the IdP says they are active.
@@ -51,11 +52,15 @@ extension SQLiteStore: ScimStore {
     ) async throws -> ScimUserRecord {
         try await write { db in
             guard let old = try Self.fetchScimUser(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownUser }
-            if let entry = AuditRecord.scimUserUpdated(actor: actor, userID: id, from: (old.user.email, old.profile), to: (email, profile)) {
+            if let entry = AuditRecord.scimUserUpdated(actor: actor, userID: id, from: (old.user.email, old.profile), to: (email, profile))
+            {
                 if email != old.user.email {
-                    guard try String.fetchOne(
-                        db.cachedStatement(sql: "SELECT id FROM users WHERE environment_id = ? AND email = ?"), arguments: [environmentID, email]
-                    ) == nil else { throw ScimError.uniqueness("Another user has this userName.") }
+                    guard
+                        try String.fetchOne(
+                            db.cachedStatement(sql: "SELECT id FROM users WHERE environment_id = ? AND email = ?"),
+                            arguments: [environmentID, email]
+                        ) == nil
+                    else { throw ScimError.uniqueness("Another user has this userName.") }
                     try db.execute(cached: "UPDATE users SET email = ? WHERE id = ?", arguments: [email, id])
                 }
                 try Self.saveProfile(db, userID: id, profile: profile, now: now)
@@ -144,7 +149,8 @@ extension SQLiteStore: ScimStore {
             }
             try db.execute(cached: "DELETE FROM scim_groups WHERE id = ?", arguments: [id])
             if group.teamID == nil {
-                try Self.audit(db, environmentID: environmentID, .roleGroupDeleted(actor: actor, groupID: id, name: group.displayName), now: now)
+                try Self.audit(
+                    db, environmentID: environmentID, .roleGroupDeleted(actor: actor, groupID: id, name: group.displayName), now: now)
             }
         }
     }
@@ -167,9 +173,11 @@ extension SQLiteStore: ScimStore {
         let (added, removed) = ScimGroupRules.membershipChanges(current: group.members, wanted: resource.members)
         for (userID, member) in added.map({ ($0, true) }) + removed.map({ ($0, false) }) {
             if let teamID = group.teamID {
-                _ = try changeMembership(db, userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: member)
+                _ = try changeMembership(
+                    db, userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: member)
             } else {
-                try changeRoleGroupMembership(db, groupID: group.id, userID: userID, member: member, environmentID: environmentID, actor: actor, now: now)
+                try changeRoleGroupMembership(
+                    db, groupID: group.id, userID: userID, member: member, environmentID: environmentID, actor: actor, now: now)
             }
         }
         if group.teamID == nil {
@@ -194,36 +202,42 @@ extension SQLiteStore: ScimStore {
             arguments: [groupID, userID]
         )
         guard !changed.isEmpty else { return }
-        try audit(db, environmentID: environmentID, .roleGroupMembership(actor: actor, groupID: groupID, userID: userID, member: member), now: now)
+        try audit(
+            db, environmentID: environmentID, .roleGroupMembership(actor: actor, groupID: groupID, userID: userID, member: member), now: now
+        )
     }
 
     static func roleGroupKeys(_ db: Database, userID: String, environmentID: String) throws -> [String] {
         try Row.fetchAll(
-            db.cachedStatement(sql: """
-                SELECT g.display_name, g.external_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
-                WHERE m.user_id = ? AND g.environment_id = ?
-                """),
+            db.cachedStatement(
+                sql: """
+                    SELECT g.display_name, g.external_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
+                    WHERE m.user_id = ? AND g.environment_id = ?
+                    """),
             arguments: [userID, environmentID]
         ).flatMap { row in [row["display_name"] as String?, row["external_id"] as String?].compactMap { $0 } }
     }
 
     public func isScimManaged(userID: String?, teamID: String?, environmentID: String) async throws -> Bool {
         try await pool.read { db in
-            let user = try userID.map { id in
-                try Bool.fetchOne(
-                    db.cachedStatement(sql: """
-                        SELECT EXISTS (SELECT 1 FROM scim_users s JOIN users u ON u.id = s.user_id
-                                       WHERE s.user_id = ? AND u.environment_id = ?)
-                        """),
-                    arguments: [id, environmentID]
-                ) ?? false
-            } ?? false
-            let team = try teamID.map { id in
-                try Bool.fetchOne(
-                    db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM scim_groups WHERE team_id = ? AND environment_id = ?)"),
-                    arguments: [id, environmentID]
-                ) ?? false
-            } ?? false
+            let user =
+                try userID.map { id in
+                    try Bool.fetchOne(
+                        db.cachedStatement(
+                            sql: """
+                                SELECT EXISTS (SELECT 1 FROM scim_users s JOIN users u ON u.id = s.user_id
+                                               WHERE s.user_id = ? AND u.environment_id = ?)
+                                """),
+                        arguments: [id, environmentID]
+                    ) ?? false
+                } ?? false
+            let team =
+                try teamID.map { id in
+                    try Bool.fetchOne(
+                        db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM scim_groups WHERE team_id = ? AND environment_id = ?)"),
+                        arguments: [id, environmentID]
+                    ) ?? false
+                } ?? false
             return user || team
         }
     }
@@ -262,7 +276,8 @@ extension SQLiteStore: ScimStore {
 
     static func fetchScimGroup(_ db: Database, id: String, environmentID: String) throws -> ScimGroupRecord? {
         try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(ScimColumns.groupColumns) \(ScimColumns.groups)? AND g.id = ?"), arguments: [environmentID, id]
+            db.cachedStatement(sql: "SELECT \(ScimColumns.groupColumns) \(ScimColumns.groups)? AND g.id = ?"),
+            arguments: [environmentID, id]
         ).map { try scimGroupRecord(db, $0) }
     }
 

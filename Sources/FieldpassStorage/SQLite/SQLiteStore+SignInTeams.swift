@@ -7,16 +7,18 @@ extension SQLiteStore {
     /// compares them).
     static func signInTeams(_ db: Database, userID: String, environmentID: String, names: [String]) throws -> SignInRules.Teams {
         let current = try Row.fetchAll(
-            db.cachedStatement(sql: """
-                SELECT t.id, t.name FROM team_members m JOIN teams t ON t.id = m.team_id
-                WHERE m.user_id = ? ORDER BY t.id
-                """),
+            db.cachedStatement(
+                sql: """
+                    SELECT t.id, t.name FROM team_members m JOIN teams t ON t.id = m.team_id
+                    WHERE m.user_id = ? ORDER BY t.id
+                    """),
             arguments: [userID]
         ).map { SignInRules.Team(id: $0["id"], name: $0["name"]) }
         var named: [String: SignInRules.Team] = [:]
         for name in names {
             if let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT id, name FROM teams WHERE environment_id = ? AND name = ?"), arguments: [environmentID, name]
+                db.cachedStatement(sql: "SELECT id, name FROM teams WHERE environment_id = ? AND name = ?"),
+                arguments: [environmentID, name]
             ) {
                 named[name] = SignInRules.Team(id: row["id"], name: row["name"])
             }

@@ -5,8 +5,10 @@ import GRDB
 extension SQLiteStore {
     public func teams(environmentID: String) async throws -> [TeamRecord] {
         try await pool.read { db in
-            try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM teams WHERE environment_id = ? ORDER BY name"), arguments: [environmentID])
-                .compactMap { try Self.fetchTeam(db, id: $0, environmentID: environmentID) }
+            try String.fetchAll(
+                db.cachedStatement(sql: "SELECT id FROM teams WHERE environment_id = ? ORDER BY name"), arguments: [environmentID]
+            )
+            .compactMap { try Self.fetchTeam(db, id: $0, environmentID: environmentID) }
         }
     }
 
@@ -31,7 +33,9 @@ extension SQLiteStore {
         try await write { db in try Self.renameTeam(db, id: id, to: name, environmentID: environmentID, actor: actor, now: now) }
     }
 
-    static func renameTeam(_ db: Database, id: String, to name: String, environmentID: String, actor: String, now: Date) throws -> TeamRecord {
+    static func renameTeam(
+        _ db: Database, id: String, to name: String, environmentID: String, actor: String, now: Date
+    ) throws -> TeamRecord {
         let team = try requireTeam(db, id: id, environmentID: environmentID)
         guard team.name != name else { return team }
         guard try teamID(db, named: name, environmentID: environmentID) == nil else { throw DirectoryError.teamNameTaken }
@@ -52,7 +56,8 @@ extension SQLiteStore {
         userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool
     ) async throws -> TeamRecord {
         try await write { db in
-            try Self.changeMembership(db, userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: member)
+            try Self.changeMembership(
+                db, userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: member)
         }
     }
 
@@ -80,9 +85,12 @@ extension SQLiteStore {
     }
 
     static func fetchTeam(_ db: Database, id: String, environmentID: String) throws -> TeamRecord? {
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT id, name, created_at FROM teams WHERE id = ? AND environment_id = ?"), arguments: [id, environmentID]
-        ) else { return nil }
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT id, name, created_at FROM teams WHERE id = ? AND environment_id = ?"),
+                arguments: [id, environmentID]
+            )
+        else { return nil }
         let members = try String.fetchAll(
             db.cachedStatement(sql: "SELECT user_id FROM team_members WHERE team_id = ? ORDER BY user_id"), arguments: [id]
         )
@@ -90,6 +98,7 @@ extension SQLiteStore {
     }
 
     private static func teamID(_ db: Database, named name: String, environmentID: String) throws -> String? {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM teams WHERE environment_id = ? AND name = ?"), arguments: [environmentID, name])
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM teams WHERE environment_id = ? AND name = ?"), arguments: [environmentID, name])
     }
 }

@@ -66,13 +66,15 @@ extension SQLiteStore {
 
     public func standing(jti: String, userID: String?, deviceID: String?, environmentID: String) async throws -> TokenStanding {
         try await pool.read { db in
-            let revoked = try Bool.fetchOne(
-                db.cachedStatement(sql: """
-                    SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ?)
-                        OR EXISTS (SELECT 1 FROM devices WHERE id = ? AND revoked_at IS NOT NULL)
-                    """),
-                arguments: [jti, deviceID]
-            ) ?? false
+            let revoked =
+                try Bool.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ?)
+                                OR EXISTS (SELECT 1 FROM devices WHERE id = ? AND revoked_at IS NOT NULL)
+                            """),
+                    arguments: [jti, deviceID]
+                ) ?? false
             let user = try userID.flatMap { try Self.fetchUser(db, id: $0, environmentID: environmentID) }
             return TokenStanding(user: user, revoked: revoked)
         }
@@ -111,11 +113,12 @@ extension SQLiteStore {
 
     private static func fetchRefreshToken(_ db: Database, hash: String) throws -> RefreshRules.Token? {
         try Row.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT r.*, u.environment_id, u.disabled_at, d.revoked_at AS device_revoked_at
-                FROM refresh_tokens r JOIN users u ON u.id = r.user_id JOIN devices d ON d.id = r.device_id
-                WHERE r.token_hash = ?
-                """),
+            db.cachedStatement(
+                sql: """
+                    SELECT r.*, u.environment_id, u.disabled_at, d.revoked_at AS device_revoked_at
+                    FROM refresh_tokens r JOIN users u ON u.id = r.user_id JOIN devices d ON d.id = r.device_id
+                    WHERE r.token_hash = ?
+                    """),
             arguments: [hash]
         ).map { row in
             RefreshRules.Token(

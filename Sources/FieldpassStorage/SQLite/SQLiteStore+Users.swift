@@ -29,7 +29,8 @@ extension SQLiteStore {
         try await write { db in try Self.setRole(db, role, userID: userID, environmentID: environmentID, actor: actor, now: now) }
     }
 
-    static func setRole(_ db: Database, _ role: Role, userID: String, environmentID: String, actor: String, now: Date) throws -> UserRecord {
+    static func setRole(_ db: Database, _ role: Role, userID: String, environmentID: String, actor: String, now: Date) throws -> UserRecord
+    {
         guard var user = try fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
         guard user.role != role else { return user }
         try db.execute(cached: "UPDATE users SET role = ? WHERE id = ?", arguments: [role.rawValue, userID])
@@ -44,7 +45,9 @@ extension SQLiteStore {
 
     /// The id of the user with `email`, created with their personal realm when absent (by
     /// their first registration unless `actor` says otherwise).
-    static func findOrCreateUser(_ db: Database, email: String, environmentID: String, now: Double, actor: String = "device") throws -> String {
+    static func findOrCreateUser(
+        _ db: Database, email: String, environmentID: String, now: Double, actor: String = "device"
+    ) throws -> String {
         if let id = try String.fetchOne(
             db.cachedStatement(sql: "SELECT id FROM users WHERE environment_id = ? AND email = ?"), arguments: [environmentID, email]
         ) {
@@ -59,15 +62,18 @@ extension SQLiteStore {
             cached: "INSERT INTO realms (path, environment_id, user_id, created_at, feed_seq) VALUES (?, ?, ?, ?, ?)",
             arguments: [RealmPath.personal(userID: id), environmentID, id, now, try nextFeedSeq(db)]
         )
-        try audit(db, environmentID: environmentID, .userCreated(actor: actor, userID: id, email: email), now: Date(timeIntervalSince1970: now))
+        try audit(
+            db, environmentID: environmentID, .userCreated(actor: actor, userID: id, email: email), now: Date(timeIntervalSince1970: now))
         return id
     }
 
     /// The next position in the realm feed: a counter, so positions are never reused.
     static func nextFeedSeq(_ db: Database) throws -> Int64 {
-        guard let seq = try Int64.fetchOne(
-            db.cachedStatement(sql: "UPDATE counters SET value = value + 1 WHERE name = 'realm_feed' RETURNING value")
-        ) else { throw DatabaseError(message: "realm feed counter missing") }
+        guard
+            let seq = try Int64.fetchOne(
+                db.cachedStatement(sql: "UPDATE counters SET value = value + 1 WHERE name = 'realm_feed' RETURNING value")
+            )
+        else { throw DatabaseError(message: "realm feed counter missing") }
         return seq
     }
 
@@ -86,7 +92,9 @@ extension SQLiteStore {
             arguments: [userID]
         ).map { (id: $0["team_id"] as String, name: $0["name"] as String) }
         var grants: [String: RealmAccess] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT realm_path, access FROM realm_grants WHERE user_id = ?"), arguments: [userID]) {
+        for row in try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT realm_path, access FROM realm_grants WHERE user_id = ?"), arguments: [userID])
+        {
             if let access = RealmAccess(rawValue: row["access"]) { grants[row["realm_path"]] = access }
         }
         return AccessFacts(

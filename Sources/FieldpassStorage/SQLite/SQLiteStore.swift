@@ -80,11 +80,15 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
             let userID = try Self.findOrCreateUser(
                 db, email: registration.email, environmentID: registration.environmentID, now: now
             )
-            let role = try String.fetchOne(db.cachedStatement(sql: "SELECT role FROM users WHERE id = ?"), arguments: [userID]) ?? Role.worker.rawValue
-            let deviceID = try String.fetchOne(
-                db.cachedStatement(sql: "SELECT id FROM devices WHERE user_id = ? AND name = ? AND platform = ? AND revoked_at IS NULL"),
-                arguments: [userID, registration.deviceName, registration.platform]
-            ) ?? UUID().uuidString.lowercased()
+            let role =
+                try String.fetchOne(db.cachedStatement(sql: "SELECT role FROM users WHERE id = ?"), arguments: [userID])
+                ?? Role.worker.rawValue
+            let deviceID =
+                try String.fetchOne(
+                    db.cachedStatement(
+                        sql: "SELECT id FROM devices WHERE user_id = ? AND name = ? AND platform = ? AND revoked_at IS NULL"),
+                    arguments: [userID, registration.deviceName, registration.platform]
+                ) ?? UUID().uuidString.lowercased()
             try db.execute(
                 cached: """
                     INSERT INTO devices (id, user_id, name, platform, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -113,15 +117,20 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
 
     public func consumeState(_ state: String, now: Date) async throws -> OnboardingSession? {
         try await write { db in
-            guard let id = try String.fetchOne(
-                db.cachedStatement(sql: """
-                    UPDATE sessions SET state_used = 1, status = ?
-                    WHERE state = ? AND state_used = 0 AND \(SessionRules.exchange.fromCondition) AND expires_at > ?
-                      AND (login_id IS NULL OR confirmed_at IS NOT NULL)
-                    RETURNING id
-                    """),
-                arguments: [SessionRules.exchange.to.rawValue, state] + SessionRules.exchange.fromArguments + [now.timeIntervalSince1970]
-            ) else { return nil }
+            guard
+                let id = try String.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            UPDATE sessions SET state_used = 1, status = ?
+                            WHERE state = ? AND state_used = 0 AND \(SessionRules.exchange.fromCondition) AND expires_at > ?
+                              AND (login_id IS NULL OR confirmed_at IS NOT NULL)
+                            RETURNING id
+                            """),
+                    arguments: [SessionRules.exchange.to.rawValue, state] + SessionRules.exchange.fromArguments + [
+                        now.timeIntervalSince1970
+                    ]
+                )
+            else { return nil }
             return try Self.fetchSession(db, id: id)
         }
     }
@@ -129,10 +138,11 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
     public func expiredAppReturn(state: String, now: Date) async throws -> AppReturn? {
         try await pool.read { db in
             try Row.fetchOne(
-                db.cachedStatement(sql: """
-                    SELECT app_redirect_uri, app_state FROM sessions
-                    WHERE state = ? AND state_used = 0 AND expires_at <= ? AND app_redirect_uri IS NOT NULL
-                    """),
+                db.cachedStatement(
+                    sql: """
+                        SELECT app_redirect_uri, app_state FROM sessions
+                        WHERE state = ? AND state_used = 0 AND expires_at <= ? AND app_redirect_uri IS NOT NULL
+                        """),
                 arguments: [state, now.timeIntervalSince1970]
             ).flatMap { AppReturnColumns.appReturn(uri: $0["app_redirect_uri"], state: $0["app_state"]) }
         }
@@ -143,15 +153,18 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
     }
 
     static func fetchSession(_ db: Database, id: String) throws -> OnboardingSession? {
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT s.id, s.user_id, s.device_id, s.environment_id, s.email, s.nonce, s.code_verifier,
-                       s.status, s.expires_at, s.login_id IS NOT NULL AS confirms_device, s.browser_binding,
-                       s.app_redirect_uri, s.app_state, u.role
-                FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ?
-                """),
-            arguments: [id]
-        ) else { return nil }
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT s.id, s.user_id, s.device_id, s.environment_id, s.email, s.nonce, s.code_verifier,
+                               s.status, s.expires_at, s.login_id IS NOT NULL AS confirms_device, s.browser_binding,
+                               s.app_redirect_uri, s.app_state, u.role
+                        FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ?
+                        """),
+                arguments: [id]
+            )
+        else { return nil }
         return OnboardingSession(
             id: row["id"], userID: row["user_id"], deviceID: row["device_id"],
             environmentID: row["environment_id"], email: row["email"], role: row["role"],
