@@ -3,6 +3,8 @@ import Fieldpass
 import Foundation
 import NIOCore
 import Tokens
+import NIOFoundationEssentialsCompat
+import NIOHTTP1
 
 /// The JWKS, fetched to check a device's token as a sync server would.
 struct DeviceAPI: Sendable {

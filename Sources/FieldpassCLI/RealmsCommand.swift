@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fieldpass
 import Foundation
+import FieldpassDomain
 
 /// `fieldpass realms mark-initialized PATH`: what a backend integration does when a realm is filled.
 struct RealmsCommand: AsyncParsableCommand {

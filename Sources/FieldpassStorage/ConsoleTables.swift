@@ -1,4 +1,5 @@
 import FieldpassDomain
+import Foundation
 
 /// The console's tables, the same in both stores but for the type of a time (`REAL` seconds
 /// in SQLite, `DOUBLE PRECISION` in PostgreSQL).

@@ -5,6 +5,7 @@ import Testing
 @testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import NIOFoundationEssentialsCompat
 
 /// Bad input on the admin and integration endpoints: a clear 4xx, and nothing changed.
 @Suite("Admin and integration bad input")

@@ -8,6 +8,7 @@ import Testing
 @testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import NIOFoundationEssentialsCompat
 
 /// Registrations on several instances must not commit one at a time, and the realm feed must
 /// still list every one of them once, in order.

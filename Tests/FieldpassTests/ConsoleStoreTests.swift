@@ -3,6 +3,7 @@ import Testing
 @testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import Logging
 
 @Suite("Console store: sign-ins and sessions")
 struct ConsoleStoreTests {

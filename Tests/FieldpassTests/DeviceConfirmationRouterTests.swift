@@ -7,6 +7,7 @@ import Tokens
 @testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import NIOFoundationEssentialsCompat
 
 @Suite("Device confirmation page")
 struct DeviceConfirmationRouterTests {

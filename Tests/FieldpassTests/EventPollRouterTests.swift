@@ -5,6 +5,7 @@ import Testing
 @testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import NIOFoundationEssentialsCompat
 
 /// `GET /events/poll` against a live server, its hub running: the socket's events by long-poll.
 @Suite("Event long-poll", .timeLimit(.minutes(1)))

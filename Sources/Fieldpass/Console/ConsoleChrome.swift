@@ -1,3 +1,4 @@
+import FieldpassDomain
 /// What the layout around every console page shows: the title, the navigation for the
 /// signed-in person's role, and the sign-out form with the session's anti-CSRF token.
 struct ConsoleChrome: Sendable {

@@ -1,6 +1,7 @@
 import FieldpassDomain
 import Foundation
 import Hummingbird
+import Tokens
 
 /// `GET /console/keys`: the signing keys and the environment's service accounts, read-only.
 /// Admins only; secrets are never shown, nor are they known here.

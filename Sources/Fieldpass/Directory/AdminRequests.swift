@@ -1,5 +1,6 @@
 import FieldpassDomain
 import Foundation
+import HTTPTypes
 
 /// Bodies and checks of the admin endpoints: every value is validated before the store sees it.
 enum AdminRequests {

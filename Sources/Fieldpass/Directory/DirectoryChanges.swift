@@ -1,5 +1,6 @@
 import FieldpassDomain
 import Foundation
+import HTTPTypes
 
 /// Every change an admin may make to people, with the admin API's rules: only admins
 /// change, nothing the IdP manages changes, and each change is the store's, audited under

@@ -3,6 +3,7 @@ import Foundation
 public import Hummingbird
 import HummingbirdWebSocket
 import NIOWebSocket
+import CoreMetrics
 
 /// `GET /events?session_id=…[&after=N]`: the device's event WebSocket.
 ///

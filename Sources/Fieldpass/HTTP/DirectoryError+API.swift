@@ -1,4 +1,5 @@
 import FieldpassDomain
+import HTTPTypes
 
 extension DirectoryError {
     /// How each directory refusal reaches a client.

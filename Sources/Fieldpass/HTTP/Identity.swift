@@ -1,4 +1,5 @@
 public import FieldpassDomain
+import HTTPTypes
 
 /// Who is calling, established from a verified bearer token.
 public struct Identity: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOFoundationEssentialsCompat
 
 /// Reads a JSON request body into a `Decodable`, turning every failure into a clear 4xx.
 enum JSONBody {

@@ -1,5 +1,7 @@
 import FieldpassDomain
 import Hummingbird
+import FieldpassStorage
+import Logging
 
 /// Answers every error that is not already an ``APIError`` or an HTML page as JSON, so
 /// no client ever sees Hummingbird's bare defaults, and logs the unexpected ones.

@@ -1,3 +1,4 @@
+import Foundation
 /// `application/x-www-form-urlencoded` and query-string encoding (RFC 6749 appendix B).
 enum FormEncoding {
     private static let hexDigits = Array("0123456789ABCDEF".utf8)

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOFoundationEssentialsCompat
 
 /// Outbound HTTP to one environment's IdP, with a timeout on the whole call (an IdP that
 /// hangs, or trickles its body, fails at the deadline) and a cap on what it may send back;

@@ -1,3 +1,4 @@
+import NIOCore
 /// The configured environments, found by email domain, each with its IdP client.
 struct EnvironmentDirectory: Sendable {
     struct Entry: Sendable {

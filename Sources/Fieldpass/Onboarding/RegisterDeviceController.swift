@@ -2,6 +2,7 @@ import FieldpassDomain
 import Foundation
 public import Hummingbird
 import Tokens
+import Logging
 
 /// `POST /register_device`: finds the email's environment and starts an onboarding session.
 ///

@@ -1,6 +1,7 @@
 import FieldpassDomain
 import Foundation
 import Hummingbird
+import NIOFoundationEssentialsCompat
 
 /// One authenticated SCIM request: the environment its token names, and its body and query.
 struct ScimCall: Sendable {

@@ -1,4 +1,5 @@
 package import FieldpassDomain
+import HTTPTypes
 
 /// What SCIM provisioning takes out of the admins' hands, and how the admin API says so:
 /// 409 `managed_by_idp`, as for what the sign-in's claims set.

@@ -2,6 +2,7 @@ import FieldpassDomain
 import Foundation
 import Hummingbird
 import Logging
+import FieldpassStorage
 
 /// Puts SCIM handlers behind what every SCIM route needs: the bearer token (which names the
 /// environment), the per-token rate limit, and errors in SCIM's shape whatever goes wrong.

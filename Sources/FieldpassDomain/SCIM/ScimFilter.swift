@@ -1,3 +1,4 @@
+import Foundation
 /// A `filter` of a SCIM list request, as far as Fieldpass answers them: one attribute
 /// compared with `eq` (RFC 7644 §3.4.2.2), which is what provisioning clients send to find
 /// one resource (`userName eq "…"`, `externalId eq "…"`, `displayName eq "…"`, `id eq "…"`).

@@ -1,3 +1,4 @@
+import Foundation
 /// A `Group` resource as sent in a POST or PUT, or as a PATCH leaves it: a team (its
 /// `displayName` the team's name, its `members` the people on it) or a role group.
 package struct ScimGroupResource: Sendable, Equatable {

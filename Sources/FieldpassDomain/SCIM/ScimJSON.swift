@@ -1,3 +1,4 @@
+import Foundation
 /// A JSON value as SCIM exchanges it: resources, PATCH operations and their values.
 ///
 /// Attribute names are case-insensitive in SCIM (RFC 7643 §2.1), so objects are read with

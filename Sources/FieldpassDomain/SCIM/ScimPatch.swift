@@ -1,3 +1,4 @@
+import Foundation
 /// PATCH (RFC 7644 §3.5.2) applied to a resource's JSON representation, which the resource's
 /// own rules then check as if it had been sent whole: one interpreter for users and groups.
 ///

@@ -1,3 +1,4 @@
+import Foundation
 /// The `path` of a PATCH operation (RFC 7644 §3.5.2): `attribute`, `attribute.sub`,
 /// `attribute[sub eq "value"]` or `attribute[sub eq "value"].sub`, optionally behind the
 /// resource's schema URN.

@@ -1,3 +1,4 @@
+import Foundation
 /// The checks every resource's attributes share.
 package enum ScimResourceCheck {
     /// `schemas` must be sent and name the resource's schema, and no other.

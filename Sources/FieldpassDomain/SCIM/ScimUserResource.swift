@@ -1,3 +1,4 @@
+import Foundation
 /// A `User` resource as sent in a POST or PUT, or as a PATCH leaves it, checked against the
 /// schema Fieldpass publishes: anything else is refused, so nothing an IdP maps is silently lost.
 package struct ScimUserResource: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import NIOSSL
 import PostgresNIO
+import Foundation
 
 /// PostgreSQL could not be reached at start-up: one line naming the server, its TLS mode and
 /// the reason, instead of PostgresNIO's deliberately vague error or a stack of NIO errors.
