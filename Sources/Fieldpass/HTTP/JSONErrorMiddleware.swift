@@ -1,6 +1,5 @@
 import FieldpassDomain
 import Hummingbird
-import FieldpassStorage
 import Logging
 
 /// Answers every error that is not already an ``APIError`` or an HTML page as JSON, so
@@ -20,7 +19,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             throw Self.apiError(for: error.status)
         } catch {
-            if let unavailable = StoreUnavailable(classifying: error) { throw Self.unavailable(unavailable, context: context) }
+            if let unavailable = error as? StoreUnavailable { throw Self.unavailable(unavailable, context: context) }
             context.logger.error("Unhandled error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
             throw APIError.serverError
         }

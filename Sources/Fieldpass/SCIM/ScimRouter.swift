@@ -2,7 +2,6 @@ import FieldpassDomain
 import Foundation
 import Hummingbird
 import Logging
-import FieldpassStorage
 
 /// Puts SCIM handlers behind what every SCIM route needs: the bearer token (which names the
 /// environment), the per-token rate limit, and errors in SCIM's shape whatever goes wrong.
@@ -84,7 +83,7 @@ struct ScimRouter: Sendable {
         case DirectoryError.teamNameTaken:
             return ScimResponse.error(.uniqueness("A group with this displayName exists already."))
         default:
-            if let unavailable = StoreUnavailable(classifying: error) {
+            if let unavailable = error as? StoreUnavailable {
                 logger.warning("Store unavailable", metadata: ["reason": "\(unavailable.reason)"])
                 return ScimResponse.error(ScimError(status: 503, "The database cannot be reached. Try again shortly."), retryAfter: 5)
             }

@@ -5,7 +5,7 @@ import Tokens
 
 extension SQLiteStore {
     public func confirmation(loginID: String, now: Date) async throws -> DeviceConfirmation? {
-        try await pool.read { db in
+        try await read { db in
             guard let row = try Self.fetchConfirmationRow(db, loginID: loginID) else { return nil }
             return DeviceConfirmation(
                 deviceName: row["name"], platform: row["platform"],

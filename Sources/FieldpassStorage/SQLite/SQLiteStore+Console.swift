@@ -94,7 +94,7 @@ extension SQLiteStore: ConsoleStore {
     }
 
     public func person(email: String, environmentID: String) async throws -> UserRecord? {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT * FROM users WHERE environment_id = ? AND email = ?"),
                 arguments: [environmentID, email.lowercased()]
@@ -104,7 +104,7 @@ extension SQLiteStore: ConsoleStore {
 
     public func people(_ query: PeopleQuery, environmentID: String) async throws -> [PersonSummary] {
         let conditions = ConsoleTables.peopleConditions(query) { _ in "?" }
-        return try await pool.read { db in
+        return try await read { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -121,7 +121,7 @@ extension SQLiteStore: ConsoleStore {
 
     public func auditLog(environmentID: String, filter: AuditFilter, before: Int64?, limit: Int) async throws -> [AuditEntry] {
         let conditions = ConsoleTables.auditConditions(filter) { _ in "?" }
-        return try await pool.read { db in
+        return try await read { db in
             try Row.fetchAll(
                 db.cachedStatement(
                     sql: "SELECT * FROM audit_log WHERE environment_id = ? AND id < ?\(conditions.sql) ORDER BY id DESC LIMIT ?"),
@@ -131,7 +131,7 @@ extension SQLiteStore: ConsoleStore {
     }
 
     public func onboardingSummary(environmentID: String, since: Date, waitingLimit: Int) async throws -> OnboardingSummary {
-        try await pool.read { db in
+        try await read { db in
             var counts: [OnboardingOutcome: Int] = [:]
             var failures: [String: Int] = [:]
             for row in try Row.fetchAll(

@@ -94,7 +94,7 @@ extension SQLiteStore {
     }
 
     public func devices(userID: String, environmentID: String) async throws -> [DeviceRecord] {
-        try await pool.read { db in
+        try await read { db in
             guard try Self.fetchUser(db, id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
             return try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT * FROM devices WHERE user_id = ? ORDER BY created_at DESC, id"), arguments: [userID]

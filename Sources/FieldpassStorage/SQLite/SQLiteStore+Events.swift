@@ -65,19 +65,19 @@ extension SQLiteStore {
     }
 
     public func events(sessionID: String, after: Int) async throws -> [StoredEvent] {
-        try await pool.read { db in
+        try await read { db in
             try Self.fetchEvents(db, sql: "WHERE session_id = ? AND seq > ? ORDER BY seq", arguments: [sessionID, after])
         }
     }
 
     public func events(afterRowID id: Int64, limit: Int) async throws -> [StoredEvent] {
-        try await pool.read { db in
+        try await read { db in
             try Self.fetchEvents(db, sql: "WHERE id > ? ORDER BY id LIMIT ?", arguments: [id, limit])
         }
     }
 
     public func latestEventRowID() async throws -> Int64 {
-        try await pool.read { db in try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(id), 0) FROM session_events")) ?? 0 }
+        try await read { db in try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(id), 0) FROM session_events")) ?? 0 }
     }
 
     public func endSession(id: String, now: Date) async throws {

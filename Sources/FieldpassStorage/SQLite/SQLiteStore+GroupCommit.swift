@@ -1,3 +1,4 @@
+import FieldpassDomain
 import GRDB
 
 /// One caller's change, waiting for a shared SQLite transaction.
@@ -23,7 +24,9 @@ extension SQLiteStore {
                         guard let value else { throw DatabaseError(message: "change produced no result") }
                         return { continuation.resume(returning: value) }
                     } catch {
-                        return { continuation.resume(throwing: error) }
+                        // Classified here too: this error reaches its caller without passing `write`.
+                        let failure = StoreUnavailable(classifying: error) ?? error
+                        return { continuation.resume(throwing: failure) }
                     }
                 },
                 abandon: { continuation.resume(throwing: $0) }

@@ -4,7 +4,7 @@ import GRDB
 
 extension SQLiteStore {
     public func realmFeed(environmentID: String, after: Int64, initialized: Bool?, limit: Int) async throws -> [RealmFeedEntry] {
-        try await pool.read { db in
+        try await read { db in
             var sql = """
                 SELECT r.feed_seq, r.path, r.user_id, u.email, r.initialized, u.signed_in_at IS NOT NULL AS signed_in, r.created_at
                 FROM realms r JOIN users u ON u.id = r.user_id
@@ -27,7 +27,7 @@ extension SQLiteStore {
     }
 
     public func realmFeedPosition() async throws -> Int64 {
-        try await pool.read { db in
+        try await read { db in
             try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM counters WHERE name = 'realm_feed'")) ?? 0
         }
     }

@@ -6,7 +6,7 @@ import GRDB
 /// the order it hands them out, so the id is the feed position.
 extension SQLiteStore: LifecycleEventStore {
     public func lifecycleEvents(environmentID: String, after: Int64, limit: Int) async throws -> [LifecycleFeedEntry] {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
@@ -24,7 +24,7 @@ extension SQLiteStore: LifecycleEventStore {
     }
 
     public func lifecycleFeedPosition() async throws -> Int64 {
-        try await pool.read { db in
+        try await read { db in
             try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'lifecycle_events'")) ?? 0
         }
     }

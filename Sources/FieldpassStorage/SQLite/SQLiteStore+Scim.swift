@@ -7,7 +7,7 @@ extension SQLiteStore: ScimStore {
         environmentID: String, filter: (attribute: String, value: String)?, offset: Int, limit: Int
     ) async throws -> ScimPage<ScimUserRecord> {
         let condition = filter.map(ScimColumns.userCondition)
-        return try await pool.read { db in
+        return try await read { db in
             let sql = ScimColumns.listedUsers + "? AND s.removed_at IS NULL" + (condition.map { " AND \($0.column) = ?" } ?? "")
             let arguments = StatementArguments([environmentID] + (condition.map { [$0.value] } ?? []))
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) " + sql, arguments: arguments) ?? 0
@@ -20,7 +20,7 @@ extension SQLiteStore: ScimStore {
     }
 
     public func scimUser(id: String, environmentID: String) async throws -> ScimUserRecord? {
-        try await pool.read { db in try Self.fetchScimUser(db, id: id, environmentID: environmentID) }
+        try await read { db in try Self.fetchScimUser(db, id: id, environmentID: environmentID) }
     }
 
     public func provisionScimUser(
@@ -86,7 +86,7 @@ extension SQLiteStore: ScimStore {
         environmentID: String, filter: (attribute: String, value: String)?, offset: Int, limit: Int
     ) async throws -> ScimPage<ScimGroupRecord> {
         let condition = filter.map(ScimColumns.groupCondition)
-        return try await pool.read { db in
+        return try await read { db in
             let sql = ScimColumns.groups + "?" + (condition.map { " AND \($0.column) = ?" } ?? "")
             let arguments = StatementArguments([environmentID] + (condition.map { [$0.value] } ?? []))
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) " + sql, arguments: arguments) ?? 0
@@ -99,7 +99,7 @@ extension SQLiteStore: ScimStore {
     }
 
     public func scimGroup(id: String, environmentID: String) async throws -> ScimGroupRecord? {
-        try await pool.read { db in try Self.fetchScimGroup(db, id: id, environmentID: environmentID) }
+        try await read { db in try Self.fetchScimGroup(db, id: id, environmentID: environmentID) }
     }
 
     public func createScimGroup(
@@ -219,7 +219,7 @@ extension SQLiteStore: ScimStore {
     }
 
     public func isScimManaged(userID: String?, teamID: String?, environmentID: String) async throws -> Bool {
-        try await pool.read { db in
+        try await read { db in
             let user =
                 try userID.map { id in
                     try Bool.fetchOne(

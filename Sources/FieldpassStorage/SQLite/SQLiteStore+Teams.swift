@@ -4,7 +4,7 @@ import GRDB
 
 extension SQLiteStore {
     public func teams(environmentID: String) async throws -> [TeamRecord] {
-        try await pool.read { db in
+        try await read { db in
             try String.fetchAll(
                 db.cachedStatement(sql: "SELECT id FROM teams WHERE environment_id = ? ORDER BY name"), arguments: [environmentID]
             )
@@ -13,7 +13,7 @@ extension SQLiteStore {
     }
 
     public func team(id: String, environmentID: String) async throws -> TeamRecord? {
-        try await pool.read { db in try Self.fetchTeam(db, id: id, environmentID: environmentID) }
+        try await read { db in try Self.fetchTeam(db, id: id, environmentID: environmentID) }
     }
 
     public func createTeam(name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {

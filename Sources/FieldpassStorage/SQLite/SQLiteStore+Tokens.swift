@@ -36,7 +36,7 @@ extension SQLiteStore {
     }
 
     public func liveRefreshToken(hash: String, now: Date) async throws -> LiveRefreshToken? {
-        try await pool.read { db in
+        try await read { db in
             guard let token = try Self.fetchRefreshToken(db, hash: hash), token.isLive(now: now.timeIntervalSince1970) else { return nil }
             return LiveRefreshToken(
                 grant: token.grant, issuedAt: Date(timeIntervalSince1970: token.createdAt),
@@ -65,7 +65,7 @@ extension SQLiteStore {
     }
 
     public func standing(jti: String, userID: String?, deviceID: String?, environmentID: String) async throws -> TokenStanding {
-        try await pool.read { db in
+        try await read { db in
             let revoked =
                 try Bool.fetchOne(
                     db.cachedStatement(

@@ -4,7 +4,7 @@ import GRDB
 
 extension SQLiteStore {
     public func users(environmentID: String) async throws -> [UserRecord] {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT * FROM users WHERE environment_id = ? ORDER BY email"), arguments: [environmentID]
             ).map(Self.userRecord)
@@ -12,7 +12,7 @@ extension SQLiteStore {
     }
 
     public func user(id: String, environmentID: String) async throws -> UserRecord? {
-        try await pool.read { db in try Self.fetchUser(db, id: id, environmentID: environmentID) }
+        try await read { db in try Self.fetchUser(db, id: id, environmentID: environmentID) }
     }
 
     public func ensureUser(email: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
@@ -40,7 +40,7 @@ extension SQLiteStore {
     }
 
     public func accessFacts(userID: String, environmentID: String) async throws -> AccessFacts? {
-        try await pool.read { db in try Self.fetchFacts(db, userID: userID, environmentID: environmentID) }
+        try await read { db in try Self.fetchFacts(db, userID: userID, environmentID: environmentID) }
     }
 
     /// The id of the user with `email`, created with their personal realm when absent (by

@@ -58,17 +58,32 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
         return migrator.migrations.filter { !applied.contains($0) }
     }
 
-    /// Runs `body` in an immediate write transaction.
+    /// Runs `body` in an immediate write transaction. Like every call of this store, it throws
+    /// a failure of the database itself as ``StoreUnavailable``: SQLite's errors are classified
+    /// here, at the store's boundary, and nowhere else.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         defer { lifecycleFeed.signal() }
-        return try await pool.writeWithoutTransaction { db in
-            var result: T?
-            try db.inTransaction(.immediate) {
-                result = try body(db)
-                return .commit
+        do {
+            return try await pool.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                guard let result else { throw DatabaseError(message: "transaction produced no result") }
+                return result
             }
-            guard let result else { throw DatabaseError(message: "transaction produced no result") }
-            return result
+        } catch {
+            throw StoreUnavailable(classifying: error) ?? error
+        }
+    }
+
+    /// Runs `body` on a reader, its database failures thrown as ``StoreUnavailable``.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.read(body)
+        } catch {
+            throw StoreUnavailable(classifying: error) ?? error
         }
     }
 
@@ -136,7 +151,7 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
     }
 
     public func expiredAppReturn(state: String, now: Date) async throws -> AppReturn? {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchOne(
                 db.cachedStatement(
                     sql: """
@@ -149,7 +164,7 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
     }
 
     public func session(id: String) async throws -> OnboardingSession? {
-        try await pool.read { db in try Self.fetchSession(db, id: id) }
+        try await read { db in try Self.fetchSession(db, id: id) }
     }
 
     static func fetchSession(_ db: Database, id: String) throws -> OnboardingSession? {

@@ -6,7 +6,7 @@ extension StoreUnavailable {
     /// SQLite that is a file that cannot be written (a full disk, a file size limit, a
     /// read-only file or mount), cannot be opened, or stays locked past the busy timeout;
     /// not an error of the request itself, such as a constraint.
-    package init?(classifying error: any Error) {
+    init?(classifying error: any Error) {
         if let error = error as? StoreUnavailable {
             self = error
             return
