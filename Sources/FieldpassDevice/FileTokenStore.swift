@@ -22,6 +22,8 @@ public struct FileTokenStore: TokenStore {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: temporary)
         try data.write(to: URL(fileURLWithPath: temporary))
         guard rename(temporary, path) == 0 else {
+            // No copy of the tokens is left behind beside a file that could not be replaced.
+            try? FileManager.default.removeItem(atPath: temporary)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
         }
     }

@@ -140,6 +140,32 @@ import FoundationNetworking
         }
     }
 
+    @Test func pollsTheServerRefusesForNowAreTriedAgainAndLoseNothing() async throws {
+        // One poll at a time, refilled every second: most polls of the flow first get a 429.
+        try await withServer(limits: "{events: {per_minute: 60, burst: 1}}") { server in
+            let store = MemoryTokenStore()
+            let client = FieldpassClient(server: server.url, store: store)
+            let events = try await onboard(client, store: store, server: server, email: "frances@example.com")
+            guard case .signedIn(let tokens) = events.first, case .realmInitialized(let path) = events.dropFirst().first else {
+                Issue.record("events: \(events)")
+                return
+            }
+            #expect(events == [.signedIn(tokens), .realmInitialized(path: path), .dataReady(path: path)])
+        }
+    }
+
+    @Test func aServerGoneForGoodEndsTheEventsOnceTheSessionHasExpired() async throws {
+        try await withServer(sessionTTL: 1) { server in
+            let client = FieldpassClient(server: server.url, store: MemoryTokenStore())
+            let onboarding = try await client.register(email: "john@example.com")
+            server.kill()
+            await #expect(throws: URLError.self) {
+                for try await _ in onboarding.events {}
+            }
+            #expect(Date() >= onboarding.expiresAt)
+        }
+    }
+
     @Test func aRefusedRegistrationSaysWhy() async throws {
         try await withServer { server in
             let client = FieldpassClient(server: server.url, store: MemoryTokenStore())
@@ -155,9 +181,11 @@ import FoundationNetworking
     // MARK: - The flow
 
     /// One server and IdP of the test's own.
-    private func withServer(sessionTTL: Int = 600, _ body: @escaping @Sendable (RunningFieldpass) async throws -> Void) async throws {
+    private func withServer(
+        sessionTTL: Int = 600, limits: String = "{}", _ body: @escaping @Sendable (RunningFieldpass) async throws -> Void
+    ) async throws {
         try await MiniIdP.run { issuer in
-            let server = try await RunningFieldpass(issuer: issuer, sessionTTL: sessionTTL)
+            let server = try await RunningFieldpass(issuer: issuer, sessionTTL: sessionTTL, limits: limits)
             defer { server.remove() }
             try await body(server)
         }

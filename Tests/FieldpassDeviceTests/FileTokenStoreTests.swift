@@ -35,6 +35,16 @@ import Testing
         await #expect(throws: DecodingError.self) { try await FileTokenStore(path: path).load() }
     }
 
+    @Test func aSaveThatCannotPutTheFileInPlaceFailsAndLeavesNoCopy() async throws {
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("tokens.json"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A folder where the file belongs: the new file cannot take its place.
+        await #expect(throws: CocoaError.self) {
+            try await FileTokenStore(path: folder.appendingPathComponent("tokens.json").path).save(tokens)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["tokens.json"])
+    }
+
     @Test func aPrintedTokenSetShowsNoToken() {
         var dumped = ""
         dump(tokens, to: &dumped)
