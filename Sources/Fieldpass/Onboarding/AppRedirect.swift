@@ -24,31 +24,11 @@ struct AppRedirect {
         }
         if let state = appReturn.state { query.append(("app_state", state)) }
         let separator = appReturn.uri.contains("?") ? "&" : "?"
-        let location = appReturn.uri + separator + query.map { "\($0)=\(Self.encoded($1))" }.joined(separator: "&")
+        // All but RFC 3986's unreserved characters percent-encoded, so that no app's query
+        // parser reads a `+`, `&` or `=` of the state differently.
+        let location = appReturn.uri + separator + FormEncoding.encode(query)
         var headers: HTTPFields = [.location: location]
         HTMLPage.secure(&headers, styles: "'none'")
         return Response(status: .seeOther, headers: headers)
-    }
-
-    /// Percent-encodes all but RFC 3986's unreserved characters, so that no app's query
-    /// parser reads a `+`, `&` or `=` of the state differently.
-    static func encoded(_ value: String) -> String {
-        var encoded = ""
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return encoded
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }
