@@ -66,9 +66,10 @@ struct EventPollController: Sendable {
         let hasEnded = try await store.session(id: query.sessionID)?.hasEnded ?? true
         var events = try await store.events(sessionID: query.sessionID, after: query.after)
         var waited = false
-        if events.isEmpty, !hasEnded, let live, await Self.next(after: query.after, in: live.events, within: live.wait) {
-            waited = true
+        if events.isEmpty, !hasEnded, let live {
+            await Self.next(after: query.after, in: live.events, within: live.wait)
             events = try await store.events(sessionID: query.sessionID, after: query.after)
+            waited = true
         }
         var ended = hasEnded
         for event in events {
@@ -85,23 +86,14 @@ struct EventPollController: Sendable {
         )
     }
 
-    /// Whether an event with `seq > after` arrives within `wait`; `false` too when the wait is
-    /// ended (a newer poll, the hub stopping, the server's graceful shutdown), so the device
-    /// asks again, of this instance or another.
-    private static func next(after: Int, in events: AsyncStream<StoredEvent>, within wait: Duration) async -> Bool {
+    /// Returns when an event with `seq > after` arrives, or `wait` has passed, or the wait is
+    /// ended (a newer poll, the hub stopping, the server's graceful shutdown): the store says
+    /// then what there is, and an empty answer sends the device to ask again, of this
+    /// instance or another.
+    private static func next(after: Int, in events: AsyncStream<StoredEvent>, within wait: Duration) async {
         await cancelWhenGracefulShutdown {
-            await withTaskGroup(of: Bool.self) { group in
-                group.addTask {
-                    for await event in events where event.seq > after { return true }
-                    return false
-                }
-                group.addTask {
-                    try? await Task.sleep(for: wait)
-                    return false
-                }
-                let first = await group.next() ?? false
-                group.cancelAll()
-                return first
+            await Suspension.wait(atMost: wait) {
+                for await event in events where event.seq > after { return }
             }
         }
     }
