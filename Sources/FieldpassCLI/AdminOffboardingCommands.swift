@@ -28,10 +28,11 @@ extension AdminCommand {
 
         func run() async throws {
             try await target.withUser { store, user in
-                if try await store.isScimManaged(userID: user.id, teamID: nil, environmentID: target.env) {
+                do {
+                    _ = try await store.setDisabled(false, userID: user.id, environmentID: target.env, actor: "cli", now: Date())
+                } catch DirectoryError.activeManagedByScim {
                     throw CommandFailure("\(user.email) is provisioned by the identity provider through SCIM; set them active there")
                 }
-                _ = try await store.setDisabled(false, userID: user.id, environmentID: target.env, actor: "cli", now: Date())
                 print("\(user.email) is enabled.")
             }
         }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FieldpassDomain
 
-@Suite("Session, confirmation, disabling and clean-up rules, without a database")
+@Suite("Session, confirmation and clean-up rules, without a database")
 struct SessionRulesTests {
     static let session = OnboardingSession(
         id: "s1", userID: "u1", deviceID: "d1", environmentID: "acme", email: "a@acme.test", role: "worker", nonce: "n",
@@ -57,23 +57,12 @@ struct SessionRulesTests {
         #expect(ConfirmationRules.decide(session, csrfToken: "csrf-1", now: 1_000) == .used)
     }
 
-    static let user = UserRecord(
-        id: "u1", environmentID: "acme", email: "a@acme.test", role: .worker, createdAt: Date(), idpIssuer: "https://idp.test",
-        idpSubject: "sub", disabled: false
-    )
-
-    @Test func disablingRevokesDevicesAndIsAuditedOnlyWhenItChangesSomething() {
+    @Test func theSweepExpiresBeforeItDropsTokensEndsAndForgets() {
         #expect(
-            DirectoryRules.setDisabled(true, user: Self.user, actor: "cli")
-                == AuditRecord(
-                    actor: "cli", action: "user.disable", target: "user:u1", before: ["disabled": "false"], after: ["disabled": "true"]))
-        #expect(DirectoryRules.setDisabled(false, user: Self.user, actor: "cli") == nil)
-        #expect(DirectoryRules.revokesDevices(disabling: true))
-        #expect(!DirectoryRules.revokesDevices(disabling: false))
-        var unbound = Self.user
-        unbound.idpSubject = nil
-        #expect(DirectoryRules.resetsIdentity(Self.user))
-        #expect(!DirectoryRules.resetsIdentity(unbound))
+            SessionRules.sweep(now: 1_000, deleteBefore: 400) == [
+                .expireOverdue(now: 1_000), .dropTokenEvents(now: 1_000), .markEnded(now: 1_000), .deleteExpired(before: 400),
+                .purgeSpentTokens(now: 1_000),
+            ])
     }
 
     static func candidate(

@@ -43,13 +43,9 @@ struct DirectoryChanges: Sendable {
     /// lets them onboard again (their old devices stay revoked).
     func setDisabled(_ disabled: Bool, userID: String, by caller: Identity) async throws -> UserRecord {
         try caller.requireAdmin()
-        if disabled {
-            // An admin who disabled themselves could not undo it without the CLI.
-            guard userID != (try caller.requireUser().id) else {
-                throw APIError(.conflict, DirectoryErrorCode.cannotDisableSelf, "Admins cannot disable themselves.")
-            }
-        } else if try await store.isScimManaged(userID: userID, teamID: nil, environmentID: caller.environmentID) {
-            throw ScimManagement.enableManaged
+        // An admin who disabled themselves could not undo it without the CLI.
+        if disabled, userID == (try caller.requireUser().id) {
+            throw APIError(.conflict, DirectoryErrorCode.cannotDisableSelf, "Admins cannot disable themselves.")
         }
         return try await store.setDisabled(disabled, userID: userID, environmentID: caller.environmentID, actor: caller.actor, now: Date())
     }

@@ -20,6 +20,11 @@ extension DirectoryError {
                 .conflict, DirectoryErrorCode.managedByIdP,
                 "This team's members come from the identity provider at every sign-in (teams_from_idp); change the membership there."
             )
+        case .activeManagedByScim:
+            APIError(
+                .conflict, DirectoryErrorCode.managedByIdP,
+                "This person is provisioned by the identity provider through SCIM; set them active there."
+            )
         }
     }
 }

@@ -10,7 +10,7 @@ struct ScimCall: Sendable {
     /// `{public_url}/scim/v2`.
     let baseURL: String
 
-    static let actor = "scim"
+    static let actor = DirectoryRules.scimActor
     /// Bytes a SCIM request body has at most.
     static let maxBodySize = 256 * 1024
 

@@ -14,11 +14,6 @@ enum ScimManagement {
         .conflict, DirectoryErrorCode.managedByIdP,
         "This team is provisioned by the identity provider through SCIM; change it there."
     )
-
-    static let enableManaged = APIError(
-        .conflict, DirectoryErrorCode.managedByIdP,
-        "This person is provisioned by the identity provider through SCIM; set them active there."
-    )
 }
 
 extension EnvironmentSettings {

@@ -166,6 +166,8 @@ public enum DirectoryError: Error, Sendable, Equatable {
     case roleManagedByIdP
     /// The environment's sign-ins set this team's members from the IdP (`teams_from_idp`, `every_sign_in`).
     case membershipManagedByIdP
+    /// The person is provisioned through SCIM: only the IdP may set them active again.
+    case activeManagedByScim
 }
 
 /// Whose a refresh token is.

@@ -1,26 +1,65 @@
-/// What an admin's changes to a person do besides the change itself.
+/// What a change to a person does besides the change itself, for every caller and both stores.
 package enum DirectoryRules {
     /// Everyone starts as a worker; an admin (or a bootstrap sign-in) gives more.
     package static let newcomerRole = Role.worker
 
-    /// Disabling or enabling `user`: the entry to write, or `nil` when the person is so
-    /// already (nothing changes, nothing is audited). Disabling also revokes every live
-    /// device and ends every console session, so no refresh token or console cookie outlives
-    /// it (``revokesDevices(disabling:)``).
-    package static func setDisabled(_ disabled: Bool, user: UserRecord, actor: String) -> AuditRecord? {
-        user.disabled == disabled ? nil : .disabledChanged(actor: actor, userID: user.id, disabled: disabled)
+    /// The actor of every change the IdP makes through SCIM.
+    package static let scimActor = "scim"
+
+    /// Giving `user` the role `role`; giving the role they have writes nothing.
+    package static func setRole(_ role: Role, of user: UserRecord?, actor: String) throws -> DirectoryPlan {
+        guard let user else { throw DirectoryError.unknownUser }
+        guard user.role != role else { return .unchanged }
+        return DirectoryPlan([
+            .setRole(userID: user.id, role: role), .audit(.roleChanged(actor: actor, userID: user.id, from: user.role, to: role)),
+        ])
     }
 
-    /// Whether setting `disabled` revokes the person's devices and console sessions.
-    package static func revokesDevices(disabling disabled: Bool) -> Bool {
-        disabled
+    /// Disabling or enabling `user`, whose devices not yet revoked are `liveDevices`. A person
+    /// already so is left alone (nothing written, nothing audited). Disabling also revokes
+    /// every live device and ends every console session, so that no refresh token or console
+    /// cookie outlives it; the audit entry names the devices. A person `provisionedByScim` is
+    /// set active by the IdP alone: anyone may disable them, only SCIM may enable them.
+    package static func setDisabled(
+        _ disabled: Bool, of user: UserRecord?, provisionedByScim: Bool, liveDevices: [String], actor: String
+    ) throws -> DirectoryPlan {
+        guard let user else { throw DirectoryError.unknownUser }
+        if !disabled, provisionedByScim, actor != scimActor { throw DirectoryError.activeManagedByScim }
+        guard user.disabled != disabled else { return .unchanged }
+        var entry = AuditRecord.disabledChanged(actor: actor, userID: user.id, disabled: disabled)
+        var writes: [DirectoryWrite] = [.setDisabled(userID: user.id, disabled: disabled)]
+        if disabled {
+            writes += liveDevices.map { .revokeDevice(id: $0) }
+            writes.append(.endConsoleSessions(userID: user.id))
+            entry.revokedDevices = liveDevices
+        }
+        return DirectoryPlan(writes + [.audit(entry)])
     }
 
-    /// Whether an identity reset changes anything: only a bound person's. A reset revokes every
-    /// live device and ends unfinished sign-ins (``SessionRules/expiry``): what was obtained
-    /// through the replaced account stops working with it, and a sign-in under way would only
-    /// hand a revoked device its tokens.
-    package static func resetsIdentity(_ user: UserRecord) -> Bool {
-        user.idpSubject != nil
+    /// Revoking the device `id` of a person (`device` as read, `nil` when it is not theirs);
+    /// revoking a revoked device writes nothing. An unknown person is reported before an
+    /// unknown device.
+    package static func revokeDevice(
+        id: String, _ device: (name: String, revoked: Bool)?, userKnown: Bool, userID: String, actor: String
+    ) throws -> DirectoryPlan {
+        guard userKnown else { throw DirectoryError.unknownUser }
+        guard let device else { throw DirectoryError.unknownDevice }
+        guard !device.revoked else { return .unchanged }
+        return DirectoryPlan([.revokeDevice(id: id), .audit(.deviceRevoked(actor: actor, userID: userID, deviceID: id, name: device.name))])
+    }
+
+    /// Unbinding `user` from their IdP account, so that their next sign-in binds one anew; a
+    /// person not bound is left alone. A reset revokes every live device and ends unfinished
+    /// sign-ins (``SessionRules/expiry``): what was obtained through the replaced account
+    /// stops working with it, and a sign-in under way would only hand a revoked device its
+    /// tokens.
+    package static func resetIdentity(of user: UserRecord?, liveDevices: [String], actor: String) throws -> DirectoryPlan {
+        guard let user else { throw DirectoryError.unknownUser }
+        guard let subject = user.idpSubject else { return .unchanged }
+        return DirectoryPlan(
+            [.clearIdentity(userID: user.id)] + liveDevices.map { .revokeDevice(id: $0) } + [
+                .expireSignIns(userID: user.id),
+                .audit(.identityReset(actor: actor, userID: user.id, issuer: user.idpIssuer, subject: subject, revoked: liveDevices)),
+            ])
     }
 }

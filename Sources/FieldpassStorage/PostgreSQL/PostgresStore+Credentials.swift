@@ -70,23 +70,10 @@ extension PostgresStore {
 
     public func resetIdentity(userID: String, environmentID: String, actor: String, now: Date) async throws {
         try await write { connection in
-            guard let user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else {
-                throw DirectoryError.unknownUser
-            }
-            guard DirectoryRules.resetsIdentity(user), let subject = user.idpSubject else { return }
-            try await connection.execute("UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = \(userID)")
-            try await Self.announce(.user(id: userID), on: connection)
-            let revoked = try await Self.revokeLiveDevices(connection, userID: userID, now: now.timeIntervalSince1970)
-            let expiry = SessionRules.expiry
-            let unfinished = try await connection.values(
-                "UPDATE sessions SET status = \(expiry.to.rawValue) WHERE user_id = \(userID) AND status = ANY(\(expiry.fromValues)) RETURNING id",
-                as: String.self
-            )
-            _ = try await Self.append(unfinished.sorted().map { (.sessionExpired, $0) }, on: connection, now: now.timeIntervalSince1970)
-            try await Self.audit(
-                connection, environmentID: environmentID,
-                .identityReset(actor: actor, userID: userID, issuer: user.idpIssuer, subject: subject, revoked: revoked), now: now
-            )
+            let user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true)
+            let plan = try DirectoryRules.resetIdentity(
+                of: user, liveDevices: try await Self.liveDeviceIDs(connection, userID: userID), actor: actor)
+            try await Self.apply(plan, connection, environmentID: environmentID, now: now)
         }
         publish(.sessionEvents)
         await revocationsCaughtUp()
@@ -103,19 +90,14 @@ extension PostgresStore {
     static func setDisabled(
         _ connection: PostgresConnection, _ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date
     ) async throws -> UserRecord {
-        guard var user = try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else {
-            throw DirectoryError.unknownUser
-        }
-        guard var entry = DirectoryRules.setDisabled(disabled, user: user, actor: actor) else { return user }
-        let timestamp = now.timeIntervalSince1970
-        let disabledAt: Double? = disabled ? timestamp : nil
-        try await connection.execute("UPDATE users SET disabled_at = \(disabledAt) WHERE id = \(userID)")
-        try await announce(.user(id: userID), on: connection)
-        if DirectoryRules.revokesDevices(disabling: disabled) {
-            entry.revokedDevices = try await revokeLiveDevices(connection, userID: userID, now: timestamp)
-            try await connection.execute("DELETE FROM console_sessions WHERE user_id = \(userID)")
-        }
-        try await audit(connection, environmentID: environmentID, entry, now: now)
+        let user = try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true)
+        let provisioned = try await connection.value(
+            "SELECT EXISTS (SELECT 1 FROM scim_users WHERE user_id = \(userID))", as: Bool.self)
+        let plan = try DirectoryRules.setDisabled(
+            disabled, of: user, provisionedByScim: provisioned ?? false, liveDevices: try await liveDeviceIDs(connection, userID: userID),
+            actor: actor)
+        try await apply(plan, connection, environmentID: environmentID, now: now)
+        guard var user else { throw DirectoryError.unknownUser }
         user.disabled = disabled
         return user
     }
@@ -142,34 +124,14 @@ extension PostgresStore {
     public func revokeDevice(id: String, userID: String, environmentID: String, actor: String, now: Date) async throws {
         try await write { connection in
             // The user lock makes the "not revoked yet" check and its audit entry happen once.
-            guard try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) != nil else {
-                throw DirectoryError.unknownUser
+            let user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true)
+            let device = try await connection.first("SELECT name, revoked_at FROM devices WHERE id = \(id) AND user_id = \(userID)").map {
+                (name: try $0.get("name", as: String.self), revoked: try $0.get("revoked_at", as: Double?.self) != nil)
             }
-            guard
-                let device = try await connection.first(
-                    "SELECT name, revoked_at FROM devices WHERE id = \(id) AND user_id = \(userID)"
-                )
-            else { throw DirectoryError.unknownDevice }
-            guard try device.get("revoked_at", as: Double?.self) == nil else { return }
-            let name: String = try device.get("name")
-            try await Self.revokeDevice(connection, id: id, now: now.timeIntervalSince1970)
-            try await Self.audit(
-                connection, environmentID: environmentID, .deviceRevoked(actor: actor, userID: userID, deviceID: id, name: name), now: now
-            )
+            let plan = try DirectoryRules.revokeDevice(id: id, device, userKnown: user != nil, userID: userID, actor: actor)
+            try await Self.apply(plan, connection, environmentID: environmentID, now: now)
         }
         await revocationsCaughtUp()
-    }
-
-    /// Revokes every device of the user not revoked yet; returns their ids. Callers hold the
-    /// user's lock, so no device of theirs can be added or revoked meanwhile.
-    static func revokeLiveDevices(_ connection: PostgresConnection, userID: String, now: Double) async throws -> [String] {
-        let deviceIDs = try await connection.values(
-            "SELECT id FROM devices WHERE user_id = \(userID) AND revoked_at IS NULL", as: String.self
-        )
-        for deviceID in deviceIDs {
-            try await revokeDevice(connection, id: deviceID, now: now)
-        }
-        return deviceIDs
     }
 
     /// Marks a device revoked and its refresh tokens with it; their sealed successors go too.

@@ -160,37 +160,50 @@ extension PostgresStore {
 
     public func sweepSessions(now: Date, deleteBefore: Date) async throws -> [StoredEvent] {
         try await writeEvents { connection in
-            let timestamp = now.timeIntervalSince1970
+            var events: [StoredEvent] = []
+            for step in SessionRules.sweep(now: now.timeIntervalSince1970, deleteBefore: deleteBefore.timeIntervalSince1970) {
+                events += try await Self.run(step, connection)
+            }
+            return events
+        }
+    }
+
+    /// One step of the session sweep; returns the events it stored.
+    private static func run(_ step: SessionSweepStep, _ connection: PostgresConnection) async throws -> [StoredEvent] {
+        switch step {
+        case .expireOverdue(let now):
             // Conditional, so two instances sweeping at once expire each session once.
             let expiry = SessionRules.expiry
             let expired = try await connection.values(
                 """
                 WITH expired AS (
                     UPDATE sessions SET status = \(expiry.to.rawValue)
-                    WHERE expires_at <= \(timestamp) AND status = ANY(\(expiry.fromValues))
+                    WHERE expires_at <= \(now) AND status = ANY(\(expiry.fromValues))
                     RETURNING id, environment_id
                 ), counted AS (
                     INSERT INTO onboarding_outcomes (environment_id, outcome, at)
-                    SELECT environment_id, \(OnboardingOutcome.expired.rawValue), \(timestamp) FROM expired
+                    SELECT environment_id, \(OnboardingOutcome.expired.rawValue), \(now) FROM expired
                 )
                 SELECT id FROM expired
                 """,
                 as: String.self
             )
-            // A session past its expiry has ended, whether or not its device heard the end.
+            return try await append(expired.sorted().map { (.sessionExpired, $0) }, on: connection, now: now)
+        case .dropTokenEvents(let now):
             try await connection.execute(
                 """
                 DELETE FROM session_events WHERE type = \(SessionRules.tokenEventType)
-                AND session_id IN (SELECT id FROM sessions WHERE expires_at <= \(timestamp) AND ended_at IS NULL)
+                AND session_id IN (SELECT id FROM sessions WHERE expires_at <= \(now) AND ended_at IS NULL)
                 """
             )
-            try await connection.execute(
-                "UPDATE sessions SET ended_at = \(timestamp) WHERE expires_at <= \(timestamp) AND ended_at IS NULL"
-            )
-            try await connection.execute("DELETE FROM sessions WHERE expires_at < \(deleteBefore.timeIntervalSince1970)")
-            try await Self.purgeSpentTokens(connection, now: timestamp)
-            return try await Self.append(expired.sorted().map { (.sessionExpired, $0) }, on: connection, now: timestamp)
+        case .markEnded(let now):
+            try await connection.execute("UPDATE sessions SET ended_at = \(now) WHERE expires_at <= \(now) AND ended_at IS NULL")
+        case .deleteExpired(let before):
+            try await connection.execute("DELETE FROM sessions WHERE expires_at < \(before)")
+        case .purgeSpentTokens(let now):
+            try await purgeSpentTokens(connection, now: now)
         }
+        return []
     }
 
     public func markRealmInitialized(path: String, environmentID: String?, now: Date) async throws -> [StoredEvent]? {

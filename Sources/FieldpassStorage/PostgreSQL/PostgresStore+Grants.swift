@@ -9,30 +9,15 @@ extension PostgresStore {
         let facts = try await write { connection in
             // Locks the person: the previous grant read below stays theirs until commit, so a
             // concurrent change of the same grant cannot log the same "before" twice.
-            guard try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) != nil,
-                let facts = try await Self.fetchFacts(connection, userID: userID, environmentID: environmentID)
-            else { throw DirectoryError.unknownUser }
-            if access != nil { try await Self.requireOwnRealm(connection, path: realmPath, environmentID: environmentID) }
-            let previous = facts.grants[realmPath]
-            guard previous != access else { return facts }
-            if let access {
-                try await connection.execute(
-                    """
-                    INSERT INTO realm_grants (user_id, realm_path, access, granted_at)
-                    VALUES (\(userID), \(realmPath), \(access.rawValue), \(now.timeIntervalSince1970))
-                    ON CONFLICT (user_id, realm_path) DO UPDATE SET access = excluded.access, granted_at = excluded.granted_at
-                    """
-                )
-            } else {
-                try await connection.execute(
-                    "DELETE FROM realm_grants WHERE user_id = \(userID) AND realm_path = \(realmPath)"
-                )
+            let facts =
+                try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) == nil
+                ? nil : try await Self.fetchFacts(connection, userID: userID, environmentID: environmentID)
+            var ownerKnown = true
+            if let owner = GrantRules.ownerToCheck(of: realmPath, granting: access) {
+                ownerKnown = try await Self.exists(owner, connection, environmentID: environmentID)
             }
-            try await Self.audit(
-                connection, environmentID: environmentID,
-                .grant(actor: actor, userID: userID, realmPath: realmPath, from: previous, to: access), now: now
-            )
-            try await Self.announce(.user(id: userID), on: connection)
+            let plan = try GrantRules.change(access, realmPath: realmPath, facts: facts, ownerKnown: ownerKnown, actor: actor)
+            try await Self.apply(plan, connection, environmentID: environmentID, now: now)
             guard let updated = try await Self.fetchFacts(connection, userID: userID, environmentID: environmentID) else {
                 throw DirectoryError.unknownUser
             }
@@ -42,26 +27,18 @@ extension PostgresStore {
         return facts
     }
 
-    /// A grant may name a person's or a team's realm (or one below it) only of the admin's own
-    /// environment: another's ids are unknown here, as everywhere else. Patterns stay allowed.
-    private static func requireOwnRealm(_ connection: PostgresConnection, path: String, environmentID: String) async throws {
-        let segments = path.split(separator: "/")
-        guard segments.count >= 2, segments[1] != "*" else { return }
-        let id = String(segments[1])
-        let exists: Bool?
-        switch segments[0] {
-        case "users":
-            exists = try await connection.value(
-                "SELECT EXISTS (SELECT 1 FROM users WHERE id = \(id) AND environment_id = \(environmentID))", as: Bool.self
-            )
-        case "teams":
-            exists = try await connection.value(
-                "SELECT EXISTS (SELECT 1 FROM teams WHERE id = \(id) AND environment_id = \(environmentID))", as: Bool.self
-            )
-        default:
-            return
-        }
-        guard exists ?? false else { throw DirectoryError.unknownRealm }
+    /// Whether the person or team is of the environment.
+    private static func exists(_ owner: GrantRules.Owner, _ connection: PostgresConnection, environmentID: String) async throws -> Bool {
+        let exists =
+            switch owner {
+            case .user(let id):
+                try await connection.value(
+                    "SELECT EXISTS (SELECT 1 FROM users WHERE id = \(id) AND environment_id = \(environmentID))", as: Bool.self)
+            case .team(let id):
+                try await connection.value(
+                    "SELECT EXISTS (SELECT 1 FROM teams WHERE id = \(id) AND environment_id = \(environmentID))", as: Bool.self)
+            }
+        return exists ?? false
     }
 
     static func auditEntry(_ row: PostgresRandomAccessRow) throws -> AuditEntry {

@@ -40,23 +40,10 @@ extension PostgresStore {
 
     public func createTeam(name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
         try await write { connection in
-            // The unique name index decides: this insert waits for a concurrent create (or
-            // rename) to the same name and, if that commits, inserts nothing.
             let id = UUID().uuidString.lowercased()
-            guard
-                try await connection.value(
-                    """
-                    INSERT INTO teams (id, environment_id, name, created_at)
-                    VALUES (\(id), \(environmentID), \(name), \(now.timeIntervalSince1970))
-                    ON CONFLICT (environment_id, lower(name)) DO NOTHING
-                    RETURNING id
-                    """,
-                    as: String.self
-                ) != nil
-            else { throw DirectoryError.teamNameTaken }
-            try await Self.audit(
-                connection, environmentID: environmentID, .teamCreated(actor: actor, teamID: id, name: name), now: now
-            )
+            let holder = try await Self.teamID(connection, named: name, environmentID: environmentID)
+            let plan = try TeamRules.create(id: id, name: name, holderOfName: holder, actor: actor)
+            try await Self.apply(plan, connection, environmentID: environmentID, now: now)
             return try await Self.requireTeam(connection, id: id, environmentID: environmentID)
         }
     }
@@ -72,32 +59,18 @@ extension PostgresStore {
     static func renameTeam(
         _ connection: PostgresConnection, id: String, to name: String, environmentID: String, actor: String, now: Date
     ) async throws -> TeamRecord {
-        let team = try await requireTeam(connection, id: id, environmentID: environmentID, forUpdate: true)
-        guard team.name != name else { return team }
-        // As in SQLite, the team's own name counts too: a change of case only is refused.
-        guard try await teamID(connection, named: name, environmentID: environmentID) == nil else {
-            throw DirectoryError.teamNameTaken
-        }
-        do {
-            try await connection.execute("UPDATE teams SET name = \(name) WHERE id = \(id)")
-        } catch let error as PSQLError where isUniqueViolation(error) {
-            // The name was taken by a transaction that committed after the check above.
-            throw DirectoryError.teamNameTaken
-        }
-        try await audit(
-            connection, environmentID: environmentID, .teamRenamed(actor: actor, teamID: id, from: team.name, to: name), now: now)
-        // Each member's reach carries the team's name.
-        for member in team.members { try await announce(.user(id: member), on: connection) }
+        let team = try await fetchTeam(connection, id: id, environmentID: environmentID, forUpdate: true)
+        let holder = try await teamID(connection, named: name, environmentID: environmentID)
+        let plan = try TeamRules.rename(team, to: name, holderOfName: holder, actor: actor)
+        try await apply(plan, connection, environmentID: environmentID, now: now)
         return try await requireTeam(connection, id: id, environmentID: environmentID)
     }
 
     public func deleteTeam(id: String, environmentID: String, actor: String, now: Date) async throws {
         try await write { connection in
             // Locked, so that the members the audit entry lists are the ones deleted with it.
-            let team = try await Self.requireTeam(connection, id: id, environmentID: environmentID, forUpdate: true)
-            try await connection.execute("DELETE FROM teams WHERE id = \(id)")
-            try await Self.audit(connection, environmentID: environmentID, .teamDeleted(actor: actor, team: team), now: now)
-            for member in team.members { try await Self.announce(.user(id: member), on: connection) }
+            let team = try await Self.fetchTeam(connection, id: id, environmentID: environmentID, forUpdate: true)
+            try await Self.apply(try TeamRules.delete(team, actor: actor), connection, environmentID: environmentID, now: now)
         }
         await revocationsCaughtUp()
     }
@@ -119,32 +92,17 @@ extension PostgresStore {
     ) async throws -> TeamRecord {
         // The person first, then the team (always in this order, so that no two transactions
         // deadlock on them): a membership change waits for the person's other changes and
-        // for the team's rename or deletion. An unknown team is still reported before an
-        // unknown user, as in SQLite.
+        // for the team's rename or deletion.
         let user = try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true)
-        let team = try await requireTeam(connection, id: teamID, environmentID: environmentID, forUpdate: true)
-        guard user != nil else { throw DirectoryError.unknownUser }
-        guard team.members.contains(userID) != member else { return team }
-        if member {
-            try await connection.execute(
-                "INSERT INTO team_members (team_id, user_id, added_at) VALUES (\(teamID), \(userID), \(now.timeIntervalSince1970))"
-            )
-        } else {
-            try await connection.execute("DELETE FROM team_members WHERE team_id = \(teamID) AND user_id = \(userID)")
-        }
-        try await audit(
-            connection, environmentID: environmentID, .teamMembership(actor: actor, teamID: teamID, userID: userID, member: member),
-            now: now
-        )
-        try await announce(.user(id: userID), on: connection)
+        let team = try await fetchTeam(connection, id: teamID, environmentID: environmentID, forUpdate: true)
+        let plan = try TeamRules.changeMembership(of: userID, userKnown: user != nil, in: team, member: member, actor: actor)
+        try await apply(plan, connection, environmentID: environmentID, now: now)
         return try await requireTeam(connection, id: teamID, environmentID: environmentID)
     }
 
-    /// The team, or ``DirectoryError/unknownTeam``. With `forUpdate`, see ``fetchTeam(_:id:environmentID:forUpdate:)``.
-    static func requireTeam(
-        _ connection: PostgresConnection, id: String, environmentID: String, forUpdate: Bool = false
-    ) async throws -> TeamRecord {
-        guard let team = try await fetchTeam(connection, id: id, environmentID: environmentID, forUpdate: forUpdate) else {
+    /// The team a change just wrote, which its transaction still holds.
+    private static func requireTeam(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> TeamRecord {
+        guard let team = try await fetchTeam(connection, id: id, environmentID: environmentID) else {
             throw DirectoryError.unknownTeam
         }
         return team
@@ -177,10 +135,5 @@ extension PostgresStore {
         try await connection.value(
             "SELECT id FROM teams WHERE environment_id = \(environmentID) AND lower(name) = lower(\(name))", as: String.self
         )
-    }
-
-    /// A `unique_violation` (SQLSTATE 23505).
-    private static func isUniqueViolation(_ error: PSQLError) -> Bool {
-        error.code == .server && error.serverInfo?[.sqlState] == "23505"
     }
 }

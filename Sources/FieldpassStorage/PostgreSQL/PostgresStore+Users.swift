@@ -45,15 +45,9 @@ extension PostgresStore {
         _ connection: PostgresConnection, _ role: Role, userID: String, environmentID: String, actor: String, now: Date
     ) async throws -> UserRecord {
         // Locked, so that two changes of this person's role cannot both log the same "before".
-        guard var user = try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else {
-            throw DirectoryError.unknownUser
-        }
-        guard user.role != role else { return user }
-        try await connection.execute("UPDATE users SET role = \(role.rawValue) WHERE id = \(userID)")
-        try await announce(.user(id: userID), on: connection)
-        try await audit(
-            connection, environmentID: environmentID, .roleChanged(actor: actor, userID: userID, from: user.role, to: role), now: now
-        )
+        let user = try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true)
+        try await apply(try DirectoryRules.setRole(role, of: user, actor: actor), connection, environmentID: environmentID, now: now)
+        guard var user else { throw DirectoryError.unknownUser }
         user.role = role
         return user
     }

@@ -50,25 +50,15 @@ extension SQLiteStore {
     }
 
     public func resetIdentity(userID: String, environmentID: String, actor: String, now: Date) async throws {
-        let ended = try await write { db -> Int in
-            guard let user = try Self.fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
-            guard DirectoryRules.resetsIdentity(user), let subject = user.idpSubject else { return 0 }
-            let timestamp = now.timeIntervalSince1970
-            try db.execute(cached: "UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = ?", arguments: [userID])
-            let revoked = try Self.revokeLiveDevices(db, userID: userID, now: timestamp)
-            let expiry = SessionRules.expiry
-            let unfinished = try String.fetchAll(
-                db.cachedStatement(sql: "UPDATE sessions SET status = ? WHERE user_id = ? AND \(expiry.fromCondition) RETURNING id"),
-                arguments: [expiry.to.rawValue, userID] + expiry.fromArguments
+        let endedSignIns = try await write { db in
+            let plan = try DirectoryRules.resetIdentity(
+                of: try Self.fetchUser(db, id: userID, environmentID: environmentID),
+                liveDevices: try Self.liveDeviceIDs(db, userID: userID),
+                actor: actor
             )
-            for id in unfinished.sorted() { _ = try Self.append(.sessionExpired, to: id, db: db, now: timestamp) }
-            try Self.audit(
-                db, environmentID: environmentID,
-                .identityReset(actor: actor, userID: userID, issuer: user.idpIssuer, subject: subject, revoked: revoked), now: now
-            )
-            return unfinished.count
+            return try Self.apply(plan, db, environmentID: environmentID, now: now)
         }
-        if ended > 0 { sessionEvents.signal() }
+        if endedSignIns { sessionEvents.signal() }
     }
 
     public func setDisabled(_ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
@@ -80,16 +70,14 @@ extension SQLiteStore {
     static func setDisabled(
         _ db: Database, _ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date
     ) throws -> UserRecord {
-        guard var user = try fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
-        guard var entry = DirectoryRules.setDisabled(disabled, user: user, actor: actor) else { return user }
-        let timestamp = now.timeIntervalSince1970
-        try db.execute(cached: "UPDATE users SET disabled_at = ? WHERE id = ?", arguments: [disabled ? timestamp : nil, userID])
-        if DirectoryRules.revokesDevices(disabling: disabled) {
-            entry.revokedDevices = try revokeLiveDevices(db, userID: userID, now: timestamp)
-            try db.execute(cached: "DELETE FROM console_sessions WHERE user_id = ?", arguments: [userID])
-        }
-        try audit(db, environmentID: environmentID, entry, now: now)
-        user.disabled = disabled
+        let plan = try DirectoryRules.setDisabled(
+            disabled, of: try fetchUser(db, id: userID, environmentID: environmentID),
+            provisionedByScim: try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM scim_users WHERE user_id = ?)"), arguments: [userID]) ?? false,
+            liveDevices: try liveDeviceIDs(db, userID: userID), actor: actor
+        )
+        try apply(plan, db, environmentID: environmentID, now: now)
+        guard let user = try fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
         return user
     }
 
@@ -111,29 +99,15 @@ extension SQLiteStore {
 
     public func revokeDevice(id: String, userID: String, environmentID: String, actor: String, now: Date) async throws {
         try await write { db in
-            guard try Self.fetchUser(db, id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
-            guard
-                let device = try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT name, revoked_at FROM devices WHERE id = ? AND user_id = ?"), arguments: [id, userID]
-                )
-            else { throw DirectoryError.unknownDevice }
-            guard device["revoked_at"] as Double? == nil else { return }
-            try Self.revokeDevice(db, id: id, now: now.timeIntervalSince1970)
-            try Self.audit(
-                db, environmentID: environmentID, .deviceRevoked(actor: actor, userID: userID, deviceID: id, name: device["name"]), now: now
+            let device = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT name, revoked_at FROM devices WHERE id = ? AND user_id = ?"), arguments: [id, userID]
+            ).map { (name: $0["name"] as String, revoked: $0["revoked_at"] as Double? != nil) }
+            let plan = try DirectoryRules.revokeDevice(
+                id: id, device, userKnown: try Self.fetchUser(db, id: userID, environmentID: environmentID) != nil, userID: userID,
+                actor: actor
             )
+            try Self.apply(plan, db, environmentID: environmentID, now: now)
         }
-    }
-
-    /// Revokes every device of the user not revoked yet; returns their ids.
-    static func revokeLiveDevices(_ db: Database, userID: String, now: Double) throws -> [String] {
-        let deviceIDs = try String.fetchAll(
-            db.cachedStatement(sql: "SELECT id FROM devices WHERE user_id = ? AND revoked_at IS NULL"), arguments: [userID]
-        )
-        for deviceID in deviceIDs {
-            try revokeDevice(db, id: deviceID, now: now)
-        }
-        return deviceIDs
     }
 
     /// Marks a device revoked and its refresh tokens with it; their sealed successors go too.

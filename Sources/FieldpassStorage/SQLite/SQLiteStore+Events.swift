@@ -114,35 +114,45 @@ extension SQLiteStore {
 
     public func sweepSessions(now: Date, deleteBefore: Date) async throws -> [StoredEvent] {
         try await writeEvents { db in
-            let timestamp = now.timeIntervalSince1970
+            var events: [StoredEvent] = []
+            for step in SessionRules.sweep(now: now.timeIntervalSince1970, deleteBefore: deleteBefore.timeIntervalSince1970) {
+                events += try Self.run(step, db)
+            }
+            return events
+        }
+    }
+
+    /// One step of the session sweep; returns the events it stored.
+    private static func run(_ step: SessionSweepStep, _ db: Database) throws -> [StoredEvent] {
+        switch step {
+        case .expireOverdue(let now):
             let expiry = SessionRules.expiry
             let expiring = try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT id, environment_id FROM sessions WHERE expires_at <= ? AND \(expiry.fromCondition)"),
-                arguments: [timestamp] + expiry.fromArguments
+                arguments: [now] + expiry.fromArguments
             )
-            var events: [StoredEvent] = []
-            for row in expiring {
+            return try expiring.map { row in
                 let id: String = row["id"]
-                try Self.move(db, session: id, expiry)
-                try Self.countOutcome(.expired, environmentID: row["environment_id"], db: db, now: timestamp)
-                events.append(try Self.append(.sessionExpired, to: id, db: db, now: timestamp))
+                try move(db, session: id, expiry)
+                try countOutcome(.expired, environmentID: row["environment_id"], db: db, now: now)
+                return try append(.sessionExpired, to: id, db: db, now: now)
             }
-            // A session past its expiry has ended, whether or not its device heard the end.
+        case .dropTokenEvents(let now):
             try db.execute(
                 cached: """
                     DELETE FROM session_events WHERE type = ?
                     AND session_id IN (SELECT id FROM sessions WHERE expires_at <= ? AND ended_at IS NULL)
                     """,
-                arguments: [SessionRules.tokenEventType, timestamp]
+                arguments: [SessionRules.tokenEventType, now]
             )
-            try db.execute(
-                cached: "UPDATE sessions SET ended_at = ? WHERE expires_at <= ? AND ended_at IS NULL",
-                arguments: [timestamp, timestamp]
-            )
-            try db.execute(cached: "DELETE FROM sessions WHERE expires_at < ?", arguments: [deleteBefore.timeIntervalSince1970])
-            try Self.purgeSpentTokens(db, now: timestamp)
-            return events
+        case .markEnded(let now):
+            try db.execute(cached: "UPDATE sessions SET ended_at = ? WHERE expires_at <= ? AND ended_at IS NULL", arguments: [now, now])
+        case .deleteExpired(let before):
+            try db.execute(cached: "DELETE FROM sessions WHERE expires_at < ?", arguments: [before])
+        case .purgeSpentTokens(let now):
+            try purgeSpentTokens(db, now: now)
         }
+        return []
     }
 
     public func markRealmInitialized(path: String, environmentID: String?, now: Date) async throws -> [StoredEvent]? {

@@ -7,27 +7,12 @@ extension SQLiteStore {
         _ access: RealmAccess?, realmPath: String, userID: String, environmentID: String, actor: String, now: Date
     ) async throws -> AccessFacts {
         try await write { db in
-            guard let facts = try Self.fetchFacts(db, userID: userID, environmentID: environmentID) else {
-                throw DirectoryError.unknownUser
+            let facts = try Self.fetchFacts(db, userID: userID, environmentID: environmentID)
+            let ownerKnown = try GrantRules.ownerToCheck(of: realmPath, granting: access).map {
+                try Self.exists($0, db, environmentID: environmentID)
             }
-            if access != nil { try Self.requireOwnRealm(db, path: realmPath, environmentID: environmentID) }
-            let previous = facts.grants[realmPath]
-            guard previous != access else { return facts }
-            if let access {
-                try db.execute(
-                    cached: """
-                        INSERT INTO realm_grants (user_id, realm_path, access, granted_at) VALUES (?, ?, ?, ?)
-                        ON CONFLICT (user_id, realm_path) DO UPDATE SET access = excluded.access, granted_at = excluded.granted_at
-                        """,
-                    arguments: [userID, realmPath, access.rawValue, now.timeIntervalSince1970]
-                )
-            } else {
-                try db.execute(cached: "DELETE FROM realm_grants WHERE user_id = ? AND realm_path = ?", arguments: [userID, realmPath])
-            }
-            try Self.audit(
-                db, environmentID: environmentID, .grant(actor: actor, userID: userID, realmPath: realmPath, from: previous, to: access),
-                now: now
-            )
+            let plan = try GrantRules.change(access, realmPath: realmPath, facts: facts, ownerKnown: ownerKnown ?? true, actor: actor)
+            try Self.apply(plan, db, environmentID: environmentID, now: now)
             guard let updated = try Self.fetchFacts(db, userID: userID, environmentID: environmentID) else {
                 throw DirectoryError.unknownUser
             }
@@ -35,23 +20,17 @@ extension SQLiteStore {
         }
     }
 
-    /// A grant may name a person's or a team's realm (or one below it) only of the admin's own
-    /// environment: another's ids are unknown here, as everywhere else. Patterns stay allowed.
-    private static func requireOwnRealm(_ db: Database, path: String, environmentID: String) throws {
-        let segments = path.split(separator: "/")
-        guard segments.count >= 2, segments[1] != "*" else { return }
-        let table: String
-        switch segments[0] {
-        case "users": table = "users"
-        case "teams": table = "teams"
-        default: return
-        }
-        let exists =
-            try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ? AND environment_id = ?)"),
-                arguments: [String(segments[1]), environmentID]
-            ) ?? false
-        guard exists else { throw DirectoryError.unknownRealm }
+    /// Whether the person or team is of the environment.
+    private static func exists(_ owner: GrantRules.Owner, _ db: Database, environmentID: String) throws -> Bool {
+        let (table, id) =
+            switch owner {
+            case .user(let id): ("users", id)
+            case .team(let id): ("teams", id)
+            }
+        return try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ? AND environment_id = ?)"),
+            arguments: [id, environmentID]
+        ) ?? false
     }
 
     static func auditEntry(_ row: Row) throws -> AuditEntry {

@@ -18,13 +18,10 @@ extension SQLiteStore {
 
     public func createTeam(name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
         try await write { db in
-            guard try Self.teamID(db, named: name, environmentID: environmentID) == nil else { throw DirectoryError.teamNameTaken }
             let id = UUID().uuidString.lowercased()
-            try db.execute(
-                cached: "INSERT INTO teams (id, environment_id, name, created_at) VALUES (?, ?, ?, ?)",
-                arguments: [id, environmentID, name, now.timeIntervalSince1970]
-            )
-            try Self.audit(db, environmentID: environmentID, .teamCreated(actor: actor, teamID: id, name: name), now: now)
+            let holder = try Self.teamID(db, named: name, environmentID: environmentID)
+            try Self.apply(
+                try TeamRules.create(id: id, name: name, holderOfName: holder, actor: actor), db, environmentID: environmentID, now: now)
             return try Self.requireTeam(db, id: id, environmentID: environmentID)
         }
     }
@@ -36,19 +33,16 @@ extension SQLiteStore {
     static func renameTeam(
         _ db: Database, id: String, to name: String, environmentID: String, actor: String, now: Date
     ) throws -> TeamRecord {
-        let team = try requireTeam(db, id: id, environmentID: environmentID)
-        guard team.name != name else { return team }
-        guard try teamID(db, named: name, environmentID: environmentID) == nil else { throw DirectoryError.teamNameTaken }
-        try db.execute(cached: "UPDATE teams SET name = ? WHERE id = ?", arguments: [name, id])
-        try audit(db, environmentID: environmentID, .teamRenamed(actor: actor, teamID: id, from: team.name, to: name), now: now)
+        let team = try fetchTeam(db, id: id, environmentID: environmentID)
+        let holder = try teamID(db, named: name, environmentID: environmentID)
+        try apply(try TeamRules.rename(team, to: name, holderOfName: holder, actor: actor), db, environmentID: environmentID, now: now)
         return try requireTeam(db, id: id, environmentID: environmentID)
     }
 
     public func deleteTeam(id: String, environmentID: String, actor: String, now: Date) async throws {
         try await write { db in
-            let team = try Self.requireTeam(db, id: id, environmentID: environmentID)
-            try db.execute(cached: "DELETE FROM teams WHERE id = ?", arguments: [id])
-            try Self.audit(db, environmentID: environmentID, .teamDeleted(actor: actor, team: team), now: now)
+            let plan = try TeamRules.delete(try Self.fetchTeam(db, id: id, environmentID: environmentID), actor: actor)
+            try Self.apply(plan, db, environmentID: environmentID, now: now)
         }
     }
 
@@ -64,22 +58,16 @@ extension SQLiteStore {
     static func changeMembership(
         _ db: Database, userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool
     ) throws -> TeamRecord {
-        let team = try requireTeam(db, id: teamID, environmentID: environmentID)
-        guard try fetchUser(db, id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
-        guard team.members.contains(userID) != member else { return team }
-        if member {
-            try db.execute(
-                cached: "INSERT INTO team_members (team_id, user_id, added_at) VALUES (?, ?, ?)",
-                arguments: [teamID, userID, now.timeIntervalSince1970]
-            )
-        } else {
-            try db.execute(cached: "DELETE FROM team_members WHERE team_id = ? AND user_id = ?", arguments: [teamID, userID])
-        }
-        try audit(db, environmentID: environmentID, .teamMembership(actor: actor, teamID: teamID, userID: userID, member: member), now: now)
+        let plan = try TeamRules.changeMembership(
+            of: userID, userKnown: try fetchUser(db, id: userID, environmentID: environmentID) != nil,
+            in: try fetchTeam(db, id: teamID, environmentID: environmentID), member: member, actor: actor
+        )
+        try apply(plan, db, environmentID: environmentID, now: now)
         return try requireTeam(db, id: teamID, environmentID: environmentID)
     }
 
-    static func requireTeam(_ db: Database, id: String, environmentID: String) throws -> TeamRecord {
+    /// The team a change just wrote, which its transaction still holds.
+    private static func requireTeam(_ db: Database, id: String, environmentID: String) throws -> TeamRecord {
         guard let team = try fetchTeam(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownTeam }
         return team
     }

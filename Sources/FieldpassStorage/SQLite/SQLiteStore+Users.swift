@@ -31,11 +31,9 @@ extension SQLiteStore {
 
     static func setRole(_ db: Database, _ role: Role, userID: String, environmentID: String, actor: String, now: Date) throws -> UserRecord
     {
-        guard var user = try fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
-        guard user.role != role else { return user }
-        try db.execute(cached: "UPDATE users SET role = ? WHERE id = ?", arguments: [role.rawValue, userID])
-        try audit(db, environmentID: environmentID, .roleChanged(actor: actor, userID: userID, from: user.role, to: role), now: now)
-        user.role = role
+        let plan = try DirectoryRules.setRole(role, of: try fetchUser(db, id: userID, environmentID: environmentID), actor: actor)
+        try apply(plan, db, environmentID: environmentID, now: now)
+        guard let user = try fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
         return user
     }
 

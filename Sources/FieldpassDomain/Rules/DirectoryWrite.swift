@@ -1,0 +1,33 @@
+/// One write a directory rule decided on. A store applies a ``DirectoryPlan``'s writes in
+/// order, in the transaction that read the facts the rule was given, and knows nothing of why.
+package enum DirectoryWrite: Sendable, Equatable {
+    case createTeam(id: String, name: String)
+    /// `team` as it was read, so that its members' reach can be read again.
+    case renameTeam(TeamRecord, to: String)
+    case deleteTeam(TeamRecord)
+    case addMember(teamID: String, userID: String)
+    case removeMember(teamID: String, userID: String)
+    case setGrant(userID: String, realmPath: String, access: RealmAccess)
+    case removeGrant(userID: String, realmPath: String)
+    case setRole(userID: String, role: Role)
+    case setDisabled(userID: String, disabled: Bool)
+    /// The person is no longer bound to an IdP account; their next sign-in binds one.
+    case clearIdentity(userID: String)
+    /// The person's sign-ins under way end as expired, with a `session_expired` event each.
+    case expireSignIns(userID: String)
+    /// The device and its refresh tokens (their sealed successors too) are revoked for good.
+    case revokeDevice(id: String)
+    case endConsoleSessions(userID: String)
+    case audit(AuditRecord)
+
+    /// The people whose record or reach this write changes.
+    package var affectedUsers: [String] {
+        switch self {
+        case .renameTeam(let team, _), .deleteTeam(let team): team.members
+        case .addMember(_, let userID), .removeMember(_, let userID), .setGrant(let userID, _, _), .removeGrant(let userID, _),
+            .setRole(let userID, _), .setDisabled(let userID, _), .clearIdentity(let userID):
+            [userID]
+        case .createTeam, .revokeDevice, .endConsoleSessions, .expireSignIns, .audit: []
+        }
+    }
+}

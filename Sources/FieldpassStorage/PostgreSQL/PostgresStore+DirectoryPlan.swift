@@ -1,0 +1,91 @@
+import FieldpassDomain
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    /// Applies the writes a directory rule decided, in order, in the caller's transaction,
+    /// and announces to every instance whose standing they changed. Callers hold the locks of
+    /// the rows the rule read.
+    static func apply(_ plan: DirectoryPlan, _ connection: PostgresConnection, environmentID: String, now: Date) async throws {
+        let timestamp = now.timeIntervalSince1970
+        for write in plan.writes {
+            switch write {
+            case .createTeam(let id, let name):
+                // The unique name index decides a race the rule could not see: this insert waits
+                // for a concurrent create (or rename) to the same name and, if that commits,
+                // inserts nothing.
+                guard
+                    try await connection.value(
+                        """
+                        INSERT INTO teams (id, environment_id, name, created_at)
+                        VALUES (\(id), \(environmentID), \(name), \(timestamp))
+                        ON CONFLICT (environment_id, lower(name)) DO NOTHING
+                        RETURNING id
+                        """,
+                        as: String.self
+                    ) != nil
+                else { throw DirectoryError.teamNameTaken }
+            case .renameTeam(let team, let name):
+                do {
+                    try await connection.execute("UPDATE teams SET name = \(name) WHERE id = \(team.id)")
+                } catch let error as PSQLError where isUniqueViolation(error) {
+                    // The name was taken by a transaction that committed after the rule's check.
+                    throw DirectoryError.teamNameTaken
+                }
+            case .deleteTeam(let team):
+                try await connection.execute("DELETE FROM teams WHERE id = \(team.id)")
+            case .addMember(let teamID, let userID):
+                try await connection.execute(
+                    "INSERT INTO team_members (team_id, user_id, added_at) VALUES (\(teamID), \(userID), \(timestamp))"
+                )
+            case .removeMember(let teamID, let userID):
+                try await connection.execute("DELETE FROM team_members WHERE team_id = \(teamID) AND user_id = \(userID)")
+            case .setGrant(let userID, let realmPath, let access):
+                try await connection.execute(
+                    """
+                    INSERT INTO realm_grants (user_id, realm_path, access, granted_at)
+                    VALUES (\(userID), \(realmPath), \(access.rawValue), \(timestamp))
+                    ON CONFLICT (user_id, realm_path) DO UPDATE SET access = excluded.access, granted_at = excluded.granted_at
+                    """
+                )
+            case .removeGrant(let userID, let realmPath):
+                try await connection.execute("DELETE FROM realm_grants WHERE user_id = \(userID) AND realm_path = \(realmPath)")
+            case .setRole(let userID, let role):
+                try await connection.execute("UPDATE users SET role = \(role.rawValue) WHERE id = \(userID)")
+            case .setDisabled(let userID, let disabled):
+                let disabledAt: Double? = disabled ? timestamp : nil
+                try await connection.execute("UPDATE users SET disabled_at = \(disabledAt) WHERE id = \(userID)")
+            case .clearIdentity(let userID):
+                try await connection.execute("UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = \(userID)")
+            case .revokeDevice(let id):
+                try await revokeDevice(connection, id: id, now: timestamp)
+            case .endConsoleSessions(let userID):
+                try await connection.execute("DELETE FROM console_sessions WHERE user_id = \(userID)")
+            case .expireSignIns(let userID):
+                let expiry = SessionRules.expiry
+                let ended = try await connection.values(
+                    """
+                    UPDATE sessions SET status = \(expiry.to.rawValue)
+                    WHERE user_id = \(userID) AND status = ANY(\(expiry.fromValues)) RETURNING id
+                    """,
+                    as: String.self
+                )
+                _ = try await append(ended.sorted().map { (.sessionExpired, $0) }, on: connection, now: timestamp)
+            case .audit(let entry):
+                try await audit(connection, environmentID: environmentID, entry, now: now)
+            }
+        }
+        for userID in plan.affectedUsers { try await announce(.user(id: userID), on: connection) }
+    }
+
+    /// The devices of the person not revoked yet. Callers hold the person's lock, so none can
+    /// be added or revoked meanwhile.
+    static func liveDeviceIDs(_ connection: PostgresConnection, userID: String) async throws -> [String] {
+        try await connection.values("SELECT id FROM devices WHERE user_id = \(userID) AND revoked_at IS NULL", as: String.self)
+    }
+
+    /// A `unique_violation` (SQLSTATE 23505).
+    private static func isUniqueViolation(_ error: PSQLError) -> Bool {
+        error.code == .server && error.serverInfo?[.sqlState] == "23505"
+    }
+}

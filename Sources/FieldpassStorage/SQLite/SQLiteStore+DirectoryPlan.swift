@@ -1,0 +1,69 @@
+import FieldpassDomain
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    /// Applies the writes a directory rule decided, in order, in the caller's transaction.
+    /// Returns whether it ended sign-ins under way, whose devices are then to be woken.
+    @discardableResult
+    static func apply(_ plan: DirectoryPlan, _ db: Database, environmentID: String, now: Date) throws -> Bool {
+        let timestamp = now.timeIntervalSince1970
+        var endedSignIns = false
+        for write in plan.writes {
+            switch write {
+            case .createTeam(let id, let name):
+                try db.execute(
+                    cached: "INSERT INTO teams (id, environment_id, name, created_at) VALUES (?, ?, ?, ?)",
+                    arguments: [id, environmentID, name, timestamp]
+                )
+            case .renameTeam(let team, let name):
+                try db.execute(cached: "UPDATE teams SET name = ? WHERE id = ?", arguments: [name, team.id])
+            case .deleteTeam(let team):
+                try db.execute(cached: "DELETE FROM teams WHERE id = ?", arguments: [team.id])
+            case .addMember(let teamID, let userID):
+                try db.execute(
+                    cached: "INSERT INTO team_members (team_id, user_id, added_at) VALUES (?, ?, ?)",
+                    arguments: [teamID, userID, timestamp]
+                )
+            case .removeMember(let teamID, let userID):
+                try db.execute(cached: "DELETE FROM team_members WHERE team_id = ? AND user_id = ?", arguments: [teamID, userID])
+            case .setGrant(let userID, let realmPath, let access):
+                try db.execute(
+                    cached: """
+                        INSERT INTO realm_grants (user_id, realm_path, access, granted_at) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (user_id, realm_path) DO UPDATE SET access = excluded.access, granted_at = excluded.granted_at
+                        """,
+                    arguments: [userID, realmPath, access.rawValue, timestamp]
+                )
+            case .removeGrant(let userID, let realmPath):
+                try db.execute(cached: "DELETE FROM realm_grants WHERE user_id = ? AND realm_path = ?", arguments: [userID, realmPath])
+            case .setRole(let userID, let role):
+                try db.execute(cached: "UPDATE users SET role = ? WHERE id = ?", arguments: [role.rawValue, userID])
+            case .setDisabled(let userID, let disabled):
+                try db.execute(cached: "UPDATE users SET disabled_at = ? WHERE id = ?", arguments: [disabled ? timestamp : nil, userID])
+            case .clearIdentity(let userID):
+                try db.execute(cached: "UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = ?", arguments: [userID])
+            case .revokeDevice(let id):
+                try revokeDevice(db, id: id, now: timestamp)
+            case .endConsoleSessions(let userID):
+                try db.execute(cached: "DELETE FROM console_sessions WHERE user_id = ?", arguments: [userID])
+            case .expireSignIns(let userID):
+                let expiry = SessionRules.expiry
+                let ended = try String.fetchAll(
+                    db.cachedStatement(sql: "UPDATE sessions SET status = ? WHERE user_id = ? AND \(expiry.fromCondition) RETURNING id"),
+                    arguments: [expiry.to.rawValue, userID] + expiry.fromArguments
+                )
+                for id in ended.sorted() { _ = try append(.sessionExpired, to: id, db: db, now: timestamp) }
+                endedSignIns = endedSignIns || !ended.isEmpty
+            case .audit(let entry):
+                try audit(db, environmentID: environmentID, entry, now: now)
+            }
+        }
+        return endedSignIns
+    }
+
+    /// The devices of the person not revoked yet.
+    static func liveDeviceIDs(_ db: Database, userID: String) throws -> [String] {
+        try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM devices WHERE user_id = ? AND revoked_at IS NULL"), arguments: [userID])
+    }
+}
