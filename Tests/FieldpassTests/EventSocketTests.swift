@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSTesting
+import NIOWebSocket
+import WSCore
 import Synchronization
 import Testing
 @testable import Fieldpass
