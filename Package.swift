@@ -141,12 +141,38 @@ let package = Package(
             dependencies: ["Tokens"],
             swiftSettings: swiftSettings
         ),
+        // What the storage and service tests share: a store to test on, either kind.
+        .target(
+            name: "StoreTestSupport",
+            dependencies: [
+                "FieldpassDomain",
+                "FieldpassStorage",
+                "Tokens",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Tests/StoreTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        // Every store suite, each on SQLite and PostgreSQL: no web framework.
+        .testTarget(
+            name: "FieldpassStorageTests",
+            dependencies: [
+                "FieldpassDomain",
+                "FieldpassStorage",
+                "StoreTestSupport",
+                "Tokens",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "FieldpassTests",
             dependencies: [
                 "Fieldpass",
                 "FieldpassDomain",
                 "FieldpassStorage",
+                "StoreTestSupport",
                 "Tokens",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),

@@ -5,6 +5,7 @@ import Testing
 @testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import StoreTestSupport
 import NIOFoundationEssentialsCompat
 
 /// `GET /events/poll` against a live server, its hub running: the socket's events by long-poll.
@@ -47,7 +48,7 @@ struct EventPollRouterTests {
                 try await Task.sleep(for: .milliseconds(200))
                 let taken = try #require(try await environment.store.consumeState(state, now: Date()))
                 let started = ContinuousClock.now
-                _ = try await environment.store.completeLogin(OnboardingStoreTests.login(taken), now: Date())
+                _ = try await environment.store.completeLogin(CompletedLogin.test(taken), now: Date())
                 let (status, page) = try await answer
                 #expect(status == .ok && page?.events.map(\.type) == ["token", "realm_initialized"])
                 #expect(ContinuousClock.now - started < .seconds(5))

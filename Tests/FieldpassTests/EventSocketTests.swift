@@ -9,6 +9,7 @@ import Testing
 @testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import StoreTestSupport
 
 /// The event WebSocket against a live server, its hub and sweeper running.
 @Suite("Event socket", .timeLimit(.minutes(1)))
@@ -23,7 +24,7 @@ struct EventSocketTests {
     static func signedIn(_ environment: TestEnvironment) async throws -> OnboardingSession {
         let (session, state) = try await environment.register()
         let taken = try #require(try await environment.store.consumeState(state, now: Date()))
-        _ = try await environment.store.completeLogin(OnboardingStoreTests.login(taken), now: Date())
+        _ = try await environment.store.completeLogin(CompletedLogin.test(taken), now: Date())
         return session
     }
 

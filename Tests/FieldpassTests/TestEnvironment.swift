@@ -8,9 +8,11 @@ import Tokens
 @testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import StoreTestSupport
 
-/// A temporary folder with a signing key, a migrated store (a SQLite file, or a new database
-/// on the test PostgreSQL) and a configuration; all removed afterwards.
+/// The service's parts for router tests: a temporary folder with a signing key, a migrated
+/// SQLite store and a configuration; all removed afterwards. (The store suites, on both
+/// stores, are in `FieldpassStorageTests`.)
 struct TestEnvironment {
     let folder: URL
     let configuration: FieldpassConfiguration
@@ -19,30 +21,16 @@ struct TestEnvironment {
     /// Builds the environment, runs `body` with the store's services running, and always
     /// removes the folder (and the database).
     static func with<T: Sendable>(
-        store kind: StoreKind = .sqlite,
-        issuer: String = "http://127.0.0.1:9",
-        extraEnvironment: [String: String] = [:],
+        issuer: String = "http://127.0.0.1:9", extraEnvironment: [String: String] = [:],
         _ body: @Sendable (TestEnvironment) async throws -> T
     ) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldpass-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try KeyRing.generateKey(.es256, in: folder.appendingPathComponent("keys"))
-        switch kind {
-        case .sqlite:
-            return try await with(
-                folder: folder, storage: #"{ sqlite_path: "\#(folder.path)/fieldpass.sqlite" }"#, issuer: issuer,
-                extraEnvironment: extraEnvironment, body)
-        case .postgres:
-            return try await PostgresTestDatabase.with { url in
-                try await with(
-                    folder: folder,
-                    storage:
-                        #"{ driver: postgres, postgres: { url: "\#(url)", password_env: \#(PostgresTestDatabase.passwordVariable) } }"#,
-                    issuer: issuer, extraEnvironment: extraEnvironment.merging(PostgresTestDatabase.passwordEnvironment) { $1 }, body
-                )
-            }
-        }
+        return try await with(
+            folder: folder, storage: #"{ sqlite_path: "\#(folder.path)/fieldpass.sqlite" }"#, issuer: issuer,
+            extraEnvironment: extraEnvironment, body)
     }
 
     private static func with<T: Sendable>(
@@ -130,21 +118,8 @@ struct TestEnvironment {
         )
     }
 
-    /// A registration straight into the store (or into `other`, another instance's store on
-    /// the same database), as `register_device` makes it.
-    func register(
-        email: String = "alice@example.com", sessionID: String? = nil, expiresIn: TimeInterval = 600,
-        appReturn: AppReturn? = nil, on other: (any OnboardingStore)? = nil
-    ) async throws -> (OnboardingSession, state: String) {
-        let state = try Crypto.randomToken()
-        let session = try await (other ?? store).registerDevice(
-            DeviceRegistration(
-                email: email, environmentID: "dev", deviceName: "Pixel", platform: "android",
-                sessionID: try sessionID ?? Crypto.randomToken(), state: state, nonce: try Crypto.randomToken(),
-                codeVerifier: try Crypto.randomToken(), userCode: "BCDF-GHJK", confirmation: nil, appReturn: appReturn,
-                now: Date(), expiresAt: Date().addingTimeInterval(expiresIn)
-            )
-        )
-        return (session, state)
+    /// A registration straight into the store, as `register_device` makes it.
+    func register(email: String = "alice@example.com", expiresIn: TimeInterval = 600) async throws -> (OnboardingSession, state: String) {
+        try await store.register(email: email, expiresIn: expiresIn)
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import FieldpassStorage
+import StoreTestSupport
 
 /// A shared transaction is unanswered when one of its changes waits the whole timeout, not
 /// when the batch as a whole takes longer than that.

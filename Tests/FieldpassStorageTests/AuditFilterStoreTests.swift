@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import FieldpassDomain
+import StoreTestSupport
 
 @Suite("Audit log filtered")
 struct AuditFilterStoreTests {
     static let start = Date(timeIntervalSince1970: 1_900_000_000)
 
     @Test(arguments: StoreKind.allCases) func theAuditLogIsFilteredByActorActionAndPerson(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let ada = try await store.ensureUser(email: "ada@example.com", environmentID: "dev", now: Self.start)
             let bob = try await store.ensureUser(email: "bob@example.com", environmentID: "dev", now: Self.start)

@@ -1,21 +1,13 @@
 import Foundation
 import Testing
-@testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import StoreTestSupport
 
 @Suite("Onboarding store")
 struct OnboardingStoreTests {
-    static func login(_ session: OnboardingSession) -> CompletedLogin {
-        CompletedLogin(
-            session: session, accessToken: "access", accessTokenTTL: 900,
-            refreshToken: "refresh", refreshTokenHash: "hash-\(session.id)", refreshTokenExpiresAt: Date().addingTimeInterval(3600),
-            refreshTokenMaxExpiresAt: Date().addingTimeInterval(7200)
-        )
-    }
-
     @Test(arguments: StoreKind.allCases) func aStateCanBeUsedOnce(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let (session, state) = try await environment.register()
             #expect(try await environment.store.consumeState(state, now: Date())?.id == session.id)
             #expect(try await environment.store.consumeState(state, now: Date()) == nil)
@@ -23,7 +15,7 @@ struct OnboardingStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func theWayBackToTheAppComesWithTheSessionItsCallbackTakes(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let appReturn = AppReturn(uri: "com.example.fieldapp:/signed-in", state: "a b&c=d")
             let (_, state) = try await environment.register(appReturn: appReturn)
             #expect(try await environment.store.consumeState(state, now: Date())?.appReturn == appReturn)
@@ -33,7 +25,7 @@ struct OnboardingStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func anExpiredSessionsStateStillFindsTheWayBackToTheApp(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let appReturn = AppReturn(uri: "com.example.fieldapp:/signed-in", state: nil)
             let (_, late) = try await environment.register(expiresIn: -1, appReturn: appReturn)
             #expect(try await environment.store.expiredAppReturn(state: late, now: Date()) == appReturn)
@@ -47,14 +39,14 @@ struct OnboardingStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func loginStoresNumberedEventsAndDataReadyFollowsInitialization(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let (session, state) = try await environment.register()
             let taken = try #require(try await store.consumeState(state, now: Date()))
-            let stored = try await store.completeLogin(Self.login(taken), now: Date())
+            let stored = try await store.completeLogin(CompletedLogin.test(taken), now: Date())
             #expect(stored.map(\.seq) == [1, 2])
             #expect(stored.map(\.isTerminal) == [false, false])
-            #expect(try stored[1].frame() == #"{"realm_path":"\#(session.realmPath)","seq":2,"type":"realm_initialized"}"#)
+            #expect(stored[1].seq == 2 && stored[1].event == .realmInitialized(realmPath: session.realmPath))
 
             let ready = try #require(try await store.markRealmInitialized(path: session.realmPath, environmentID: nil, now: Date()))
             #expect(ready.map(\.seq) == [3])
@@ -66,7 +58,7 @@ struct OnboardingStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aReturningUserWithAnInitializedRealmGetsDataReadyAtOnce(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let (first, _) = try await environment.register()
             _ = try await store.markRealmInitialized(path: first.realmPath, environmentID: nil, now: Date())
@@ -74,29 +66,29 @@ struct OnboardingStoreTests {
             #expect(second.userID == first.userID)
             #expect(second.deviceID == first.deviceID)
             let taken = try #require(try await store.consumeState(state, now: Date()))
-            let stored = try await store.completeLogin(Self.login(taken), now: Date())
+            let stored = try await store.completeLogin(CompletedLogin.test(taken), now: Date())
             #expect(stored.map(\.seq) == [1, 2, 3])
-            #expect(try stored.last?.frame().contains(#""type":"data_ready""#) == true)
+            #expect(stored.last?.event.type == "data_ready")
         }
     }
 
     @Test(arguments: StoreKind.allCases) func endingASessionPurgesItsTokenEvent(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let (session, state) = try await environment.register()
             let taken = try #require(try await store.consumeState(state, now: Date()))
-            _ = try await store.completeLogin(Self.login(taken), now: Date())
+            _ = try await store.completeLogin(CompletedLogin.test(taken), now: Date())
             try await store.endSession(id: session.id, now: Date())
             #expect(try await store.events(sessionID: session.id, after: 0).map(\.seq) == [2])
         }
     }
 
     @Test(arguments: StoreKind.allCases) func aLoginsTokensAreNowhereInTheStoreOnceItsSessionEnds(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let (session, state) = try await environment.register()
             let taken = try #require(try await store.consumeState(state, now: Date()))
-            var login = Self.login(taken)
+            var login = CompletedLogin.test(taken)
             login.accessToken = "access-\(UUID().uuidString)"
             login.refreshToken = "refresh-\(UUID().uuidString)"
             _ = try await store.completeLogin(login, now: Date())
@@ -110,7 +102,7 @@ struct OnboardingStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func anUnconfirmedUserGoesWithEverythingOfTheirs(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let (session, _) = try await environment.register(expiresIn: 60)
             let later = Date().addingTimeInterval(120)
@@ -123,14 +115,14 @@ struct OnboardingStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func theSweepExpiresUnfinishedSessionsAndLaterDeletesThem(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let (session, _) = try await environment.register(expiresIn: 60)
             #expect(try await store.sweepSessions(now: Date(), deleteBefore: .distantPast).isEmpty)
 
             let later = Date().addingTimeInterval(120)
             let expired = try await store.sweepSessions(now: later, deleteBefore: .distantPast)
-            #expect(try expired.map { try $0.frame() } == [#"{"seq":1,"type":"session_expired"}"#])
+            #expect(expired.map { [$0.seq: $0.event] } == [[1: .sessionExpired]])
             #expect(try await store.session(id: session.id)?.status == .expired)
             #expect(try await store.sweepSessions(now: later, deleteBefore: .distantPast).isEmpty)
 
@@ -141,7 +133,7 @@ struct OnboardingStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func theFeedReturnsEventsOfAllSessionsInRowOrder(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let start = try await store.latestEventRowID()
             let (a, _) = try await environment.register(email: "a@example.com")

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import StoreTestSupport
 
 @Suite("SCIM store")
 struct ScimStoreTests {
     @Test(arguments: StoreKind.allCases) func provisioningCreatesThePersonAndTheirRealmOnce(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let profile = ScimProfile(
                 externalID: "oid-1", displayName: "Ada", name: ["givenName": "Ada"],
@@ -31,7 +32,7 @@ struct ScimStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func updatesChangeEmailAndProfileAndAuditOnlyChanges(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let record = try await store.provisionScimUser(
                 email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
@@ -58,7 +59,7 @@ struct ScimStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func removalHidesThePersonAndProvisioningTakesThemBack(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let record = try await store.provisionScimUser(
                 email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
@@ -82,7 +83,7 @@ struct ScimStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func groupsAreTeamsOrRoleGroupsWithMembers(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let person = try await store.provisionScimUser(
                 email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
@@ -119,7 +120,7 @@ struct ScimStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func renamingARoleGroupMovesItsMembersRolesInTheSameTransaction(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let person = try await store.provisionScimUser(
                 email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
@@ -148,7 +149,7 @@ struct ScimStoreTests {
     /// A member who is no person of the environment fails the whole change: the rename and
     /// the other members with it.
     @Test(arguments: StoreKind.allCases) func aGroupChangeIsWholeOrNothing(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let person = try await store.provisionScimUser(
                 email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
@@ -172,7 +173,7 @@ struct ScimStoreTests {
     /// One SCIM request is one transaction: a refused change of email takes the deactivation
     /// sent with it back too, and a person created inactive is never active.
     @Test(arguments: StoreKind.allCases) func aUserChangeIsWholeOrNothing(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let record = try await store.provisionScimUser(
                 email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
@@ -199,7 +200,7 @@ struct ScimStoreTests {
 
     /// Two IdP requests creating one new person at once: one creates, the other is told so.
     @Test(arguments: StoreKind.allCases) func concurrentCreationsOfOnePersonGiveOneConflict(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             for round in 0..<10 {
                 let email = "twin\(round)@example.com"

@@ -1,15 +1,15 @@
 import Foundation
 import Testing
-@testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import StoreTestSupport
 
 @Suite("Console store: people, audit and onboarding")
 struct ConsoleViewsStoreTests {
     static let start = ConsoleStoreTests.start
 
     @Test(arguments: StoreKind.allCases) func aPersonIsFoundByEmailInTheirEnvironmentOnly(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let user = try await store.ensureUser(email: "ada@example.com", environmentID: "dev", now: Self.start)
             #expect(try await store.person(email: "Ada@Example.com", environmentID: "dev") == user)
@@ -20,7 +20,7 @@ struct ConsoleViewsStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func searchFindsPartsOfEmailsAndDisplayNamesAsTyped(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             for email in ["a_b@example.com", "axb@example.com", "carol@example.com"] {
                 _ = try await store.ensureUser(email: email, environmentID: "dev", now: Self.start)
@@ -52,7 +52,7 @@ struct ConsoleViewsStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func peopleAreFilteredByRoleTeamAndStanding(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             var ids: [String: String] = [:]
             for name in ["active", "disabled", "manager", "member", "new"] {
@@ -86,7 +86,7 @@ struct ConsoleViewsStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func peopleComeInPagesByEmailWithTheirLastSighting(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let emails = (0..<5).map { "p\($0)@example.com" }
             for email in emails.reversed() {

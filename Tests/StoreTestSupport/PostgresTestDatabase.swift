@@ -1,30 +1,36 @@
 import Foundation
 import Logging
 import PostgresNIO
-import Testing
 
 /// A new, empty database on the PostgreSQL server that `make test` starts, dropped afterwards.
 ///
 /// The server is named by `FIELDPASS_TEST_POSTGRES_URL` (`postgres://user@host:port/postgres`)
 /// and its password by `FIELDPASS_TEST_POSTGRES_PASSWORD`. Without them the PostgreSQL
 /// cases fail, saying so: they are never skipped.
-enum PostgresTestDatabase {
-    static let passwordVariable = "FIELDPASS_TEST_POSTGRES_PASSWORD"
-    private static let urlVariable = "FIELDPASS_TEST_POSTGRES_URL"
-
-    static var passwordEnvironment: [String: String] {
-        [passwordVariable: ProcessInfo.processInfo.environment[passwordVariable] ?? ""]
+public enum PostgresTestDatabase {
+    /// A database of the test server.
+    public struct Location: Sendable {
+        public var host: String
+        public var port: Int
+        public var user: String
+        public var password: String?
+        public var database: String
     }
 
-    /// Runs `body` with the URL of a fresh database.
-    static func with<T: Sendable>(_ body: (String) async throws -> T) async throws -> T {
+    /// Why a PostgreSQL case cannot run.
+    struct NotConfigured: Error, CustomStringConvertible {
+        var description: String { "\(urlVariable) is not set: run `make check` or `make test`, which start a throw-away PostgreSQL" }
+    }
+
+    private static let passwordVariable = "FIELDPASS_TEST_POSTGRES_PASSWORD"
+    private static let urlVariable = "FIELDPASS_TEST_POSTGRES_URL"
+
+    /// Runs `body` with a fresh database.
+    public static func with<T: Sendable>(_ body: (Location) async throws -> T) async throws -> T {
         let environment = ProcessInfo.processInfo.environment
         guard let server = environment[urlVariable].flatMap(URLComponents.init(string:)),
             let host = server.host, let user = server.user
-        else {
-            Issue.record("\(urlVariable) is not set: run `make test`, which starts a throw-away PostgreSQL")
-            throw CancellationError()
-        }
+        else { throw NotConfigured() }
         let port = server.port ?? 5432
         let name = "fieldpass_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
         let configuration = PostgresConnection.Configuration(
@@ -34,7 +40,8 @@ enum PostgresTestDatabase {
         let admin = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
         do {
-            let result = try await body("postgres://\(user)@\(host):\(port)/\(name)")
+            let result = try await body(
+                Location(host: host, port: port, user: user, password: environment[passwordVariable], database: name))
             try await drop(name, on: admin, logger: logger)
             return result
         } catch {

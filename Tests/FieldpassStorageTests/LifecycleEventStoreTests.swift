@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import StoreTestSupport
 
 @Suite("Lifecycle events store")
 struct LifecycleEventStoreTests {
@@ -14,7 +14,7 @@ struct LifecycleEventStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func eachChangeGivesItsEventsOnceInOrder(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let (session, _) = try await environment.register(email: "w@example.com")
             let userID = session.userID
@@ -52,7 +52,7 @@ struct LifecycleEventStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func anotherEnvironmentsEventsAreNotListed(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             _ = try await store.ensureUser(email: "x@other.test", environmentID: "other", now: Date())
             let created = try await Self.events(store, environmentID: "other")
@@ -63,7 +63,7 @@ struct LifecycleEventStoreTests {
 
     @Test(arguments: StoreKind.allCases) func aRolledBackChangeLeavesNoEvent(_ kind: StoreKind) async throws {
         struct Abort: Error {}
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let user = try await store.ensureUser(email: "w@example.com", environmentID: "dev", now: Date())
             let entry = AuditRecord.roleChanged(actor: "cli", userID: user.id, from: .worker, to: .admin)
@@ -92,7 +92,7 @@ struct LifecycleEventStoreTests {
 
     /// On PostgreSQL the signal comes from the listener of a running server (see the e2e suite).
     @Test func aLongPollIsWokenByAChange() async throws {
-        try await TestEnvironment.with(store: .sqlite) { environment in
+        try await StoreTestEnvironment.with(store: .sqlite) { environment in
             let store = environment.store
             let generation = store.lifecycleFeed.generation
             let start = ContinuousClock.now
@@ -105,7 +105,7 @@ struct LifecycleEventStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func oldEventsArePurged(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             _ = try await store.ensureUser(email: "old@example.com", environmentID: "dev", now: Date(timeIntervalSinceNow: -40 * 24 * 3600))
             _ = try await store.ensureUser(email: "new@example.com", environmentID: "dev", now: Date())

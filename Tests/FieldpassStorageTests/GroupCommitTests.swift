@@ -1,15 +1,15 @@
 import Foundation
 import Testing
-@testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import StoreTestSupport
 
 /// Registrations that arrive together share write transactions; from outside each one must
 /// still look like its own transaction: stored when answered, whole or not at all.
 @Suite("Group commit", .timeLimit(.minutes(1)))
 struct GroupCommitTests {
     @Test(arguments: StoreKind.allCases) func concurrentRegistrationsAreAllStoredOnceInFeedOrder(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let start = try await store.realmFeedPosition()
             let count = 500
@@ -32,7 +32,7 @@ struct GroupCommitTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aFailingRegistrationFailsAloneAndLeavesNothing(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let taken = try await environment.register(email: "first@example.com").0.id
             let start = try await store.realmFeedPosition()

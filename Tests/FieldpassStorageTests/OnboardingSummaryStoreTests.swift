@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import Tokens
-@testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import StoreTestSupport
 
 @Suite("Console store: onboarding summary")
 struct OnboardingSummaryStoreTests {
@@ -25,7 +25,7 @@ struct OnboardingSummaryStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func theSummaryCountsWhatSessionsReachedAndWhoWaitsForData(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let now = Date()
             // Ada goes all the way, with her realm filled while she waits.
@@ -41,7 +41,7 @@ struct OnboardingSummaryStoreTests {
             let taken = try #require(try await store.consumeState(state, now: now))
             let attempt = SignInAttempt(userID: ada.session.userID, issuer: "https://idp.test", subject: "ada", promoteToAdmin: false)
             _ = try await store.recordSignIn(attempt, now: now)
-            _ = try await store.completeLogin(OnboardingStoreTests.login(taken), now: now)
+            _ = try await store.completeLogin(CompletedLogin.test(taken), now: now)
             let waiting = try await store.onboardingSummary(environmentID: "dev", since: now.addingTimeInterval(-60), waitingLimit: 10)
             #expect(waiting.waitingForData.map(\.user.id) == [ada.session.userID])
             #expect(waiting.waitingForData.first?.status == .active)
@@ -70,14 +70,14 @@ struct OnboardingSummaryStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aReturningPersonIsReadyAtSignInAndOldOutcomesAreSwept(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let now = Date()
             let (first, _) = try await environment.register()
             _ = try await store.markRealmInitialized(path: first.realmPath, environmentID: "dev", now: now)
             let (_, state) = try await environment.register()
             let taken = try #require(try await store.consumeState(state, now: now))
-            _ = try await store.completeLogin(OnboardingStoreTests.login(taken), now: now)
+            _ = try await store.completeLogin(CompletedLogin.test(taken), now: now)
             let summary = try await store.onboardingSummary(environmentID: "dev", since: .distantPast, waitingLimit: 10)
             #expect(summary.counts == [.registered: 2, .signedIn: 1, .dataReady: 1])
 
@@ -95,7 +95,7 @@ struct OnboardingSummaryStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func theLongestWaitingComeFirstUpToTheLimit(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let start = ConsoleStoreTests.start
             var ids: [String] = []
@@ -109,7 +109,7 @@ struct OnboardingSummaryStoreTests {
                 guard name != "console" else { continue }
                 let (_, state) = try await environment.register(email: "\(name)@example.com")
                 let session = try #require(try await store.consumeState(state, now: Date()))
-                _ = try await store.completeLogin(OnboardingStoreTests.login(session), now: Date())
+                _ = try await store.completeLogin(CompletedLogin.test(session), now: Date())
             }
             _ = try await store.setDisabled(true, userID: ids[3], environmentID: "dev", actor: "cli", now: start)
             _ = try await store.markRealmInitialized(path: RealmPath.personal(userID: ids[4]), environmentID: "dev", now: start)

@@ -4,8 +4,9 @@ import Logging
 import PostgresNIO
 import Testing
 @testable import FieldpassStorage
+import StoreTestSupport
 
-extension TestEnvironment {
+extension StoreTestEnvironment {
     /// The tables of the store (every one its schema made, as its catalog lists them) that
     /// hold `text` in some value: to prove that a secret or a removed user is nowhere in it.
     func tablesContaining(_ text: String) async throws -> [String] {

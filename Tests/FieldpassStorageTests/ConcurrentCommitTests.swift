@@ -1,14 +1,10 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
-import HummingbirdTesting
 import Logging
 import PostgresNIO
 import Testing
-@testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
-import NIOFoundationEssentialsCompat
+import StoreTestSupport
 
 /// Registrations on several instances must not commit one at a time, and the realm feed must
 /// still list every one of them once, in order.
@@ -19,10 +15,10 @@ struct ConcurrentCommitTests {
     /// Then the integration feed, followed with its cursor, lists all 201 realms once, the
     /// open transaction's first, at consecutive positions.
     @Test func twoHundredRegistrationsOverTwoInstancesCommitWhileAnotherFeedWriterIsOpen() async throws {
-        try await TestEnvironment.with(store: .postgres) { environment in
+        try await StoreTestEnvironment.with(store: .postgres) { environment in
             let first = try #require(environment.store as? PostgresStore)
             let opened = try StoreFactory.open(
-                environment.configuration.storage, realmPrefixes: environment.configuration.realmPrefixes, logger: Logger(label: "test")
+                environment.storage, realmPrefixes: environment.realmPrefixes, logger: Logger(label: "test")
             )
             try await opened.use { other in
                 let second = try #require(other as? PostgresStore)
@@ -32,7 +28,7 @@ struct ConcurrentCommitTests {
                 // Answers whether it was released while still open (rather than giving up). It
                 // is another instance's slow transaction, on a connection of its own: the
                 // store's deadline is for its own operations, not for how long this one stays open.
-                let settings = try #require(environment.configuration.storage.postgres)
+                let settings = try #require(environment.storage.postgres)
                 let feedWriter = Task {
                     try await PostgresEndpoint(settings: settings).withConnection(logger: Logger(label: "test")) { connection in
                         try await connection.execute("BEGIN")
@@ -80,32 +76,16 @@ struct ConcurrentCommitTests {
         }
     }
 
-    /// The emails of every realm in the integration feed, page after page, as a backend reads it.
-    private static func followFeed(_ environment: TestEnvironment) async throws -> [String] {
-        let headers: HTTPFields = [.authorization: "Bearer \(try environment.serviceToken())"]
-        return try await environment.application().test(.router) { client in
-            var emails: [String] = []
-            var cursor: String?
-            while true {
-                let query = cursor.map { "&cursor=\($0)" } ?? ""
-                let page = try await client.execute(uri: "/integration/realms?limit=50\(query)", method: .get, headers: headers) {
-                    response in
-                    try JSONDecoder().decode(FeedPage.self, from: Data(buffer: response.body))
-                }
-                guard !page.realms.isEmpty else { return emails }
-                emails += page.realms.map(\.email)
-                cursor = page.cursor
-            }
+    /// The emails of every realm in the feed, page after page from a cursor, as the
+    /// integration API reads it for a backend.
+    private static func followFeed(_ environment: StoreTestEnvironment) async throws -> [String] {
+        var emails: [String] = []
+        var cursor: Int64 = 0
+        while true {
+            let page = try await environment.store.realmFeed(environmentID: "dev", after: cursor, initialized: nil, limit: 50)
+            guard let last = page.last else { return emails }
+            emails += page.map(\.email)
+            cursor = last.feedSeq
         }
-    }
-
-    /// What the test reads of a feed page.
-    private struct FeedPage: Decodable {
-        struct Realm: Decodable {
-            var email: String
-        }
-
-        var realms: [Realm]
-        var cursor: String
     }
 }

@@ -2,17 +2,17 @@ import Foundation
 import GRDB
 import Testing
 import Tokens
-@testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import StoreTestSupport
 
 @Suite("Credential store")
 struct CredentialStoreTests {
     /// A signed-in device of alice: its session and refresh token hash.
-    static func signedIn(_ environment: TestEnvironment) async throws -> OnboardingSession {
+    static func signedIn(_ environment: StoreTestEnvironment) async throws -> OnboardingSession {
         let (_, state) = try await environment.register()
         let session = try #require(try await environment.store.consumeState(state, now: Date()))
-        _ = try await environment.store.completeLogin(OnboardingStoreTests.login(session), now: Date())
+        _ = try await environment.store.completeLogin(CompletedLogin.test(session), now: Date())
         return session
     }
 
@@ -21,7 +21,7 @@ struct CredentialStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func anotherSubjectForTheSameUserIsRefusedAndAudited(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let user = try await store.ensureUser(email: "alice@example.com", environmentID: "dev", now: Date())
             let first = SignInAttempt(userID: user.id, issuer: "https://idp.test", subject: "sub-1", promoteToAdmin: false)
@@ -49,7 +49,7 @@ struct CredentialStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func oneIdPAccountCannotBindASecondUser(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let alice = try await store.ensureUser(email: "alice@example.com", environmentID: "dev", now: Date())
             let boss = try await store.ensureUser(email: "boss@example.com", environmentID: "dev", now: Date())
@@ -78,7 +78,7 @@ struct CredentialStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func resettingTheIdentityRevokesEveryDevice(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let session = try await Self.signedIn(environment)
             let attempt = SignInAttempt(userID: session.userID, issuer: "https://idp.test", subject: "s", promoteToAdmin: false)
@@ -95,14 +95,14 @@ struct CredentialStoreTests {
             // The sign-in still waiting for its data ends: its device can use nothing it got.
             #expect(try await store.session(id: session.id)?.status == .expired)
             #expect(
-                try await store.events(sessionID: session.id, after: 2).map { try $0.frame() } == [#"{"seq":3,"type":"session_expired"}"#])
+                try await store.events(sessionID: session.id, after: 2).map { [$0.seq: $0.event] } == [[3: .sessionExpired]])
             let entry = try #require(try await store.auditLog(environmentID: "dev", before: nil, limit: 1).first)
             #expect(entry.action == "identity.reset" && entry.after == ["devices_revoked": "1"])
         }
     }
 
     @Test(arguments: StoreKind.allCases) func disablingRevokesEveryDeviceAndRefusesSignInAndRefresh(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let session = try await Self.signedIn(environment)
             let attempt = SignInAttempt(userID: session.userID, issuer: "https://idp.test", subject: "s", promoteToAdmin: false)
@@ -124,7 +124,7 @@ struct CredentialStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aRevokedDeviceFreesItsNameForANewDevice(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let session = try await Self.signedIn(environment)
             try await store.revokeDevice(id: session.deviceID, userID: session.userID, environmentID: "dev", actor: "cli", now: Date())
@@ -146,7 +146,7 @@ struct CredentialStoreTests {
 
     @Test(arguments: StoreKind.allCases) func aRetryWithinTheGraceGetsTheSealedSuccessorAndLaterReuseRevokes(_ kind: StoreKind) async throws
     {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let session = try await Self.signedIn(environment)
             let grant = RefreshGrant(userID: session.userID, deviceID: session.deviceID, environmentID: "dev")
@@ -170,7 +170,7 @@ struct CredentialStoreTests {
     @Test(arguments: StoreKind.allCases) func theSweepForgetsExpiredRefreshTokensButKeepsWhatReuseDetectionNeeds(
         _ kind: StoreKind
     ) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let session = try await Self.signedIn(environment)
             let grant = RefreshGrant(userID: session.userID, deviceID: session.deviceID, environmentID: "dev")
@@ -205,7 +205,7 @@ struct CredentialStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aRotatedTokenGoesOnceItsSuccessorIsRotatedToo(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let session = try await Self.signedIn(environment)
             let start = Date()
@@ -226,7 +226,7 @@ struct CredentialStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func rotationNeverPassesTheAbsoluteLifetime(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let session = try await Self.signedIn(environment)
             // OnboardingStoreTests.login ends refreshing 7200 s after the sign-in.
@@ -239,7 +239,7 @@ struct CredentialStoreTests {
 
     /// Kept while a verifier could still accept the token: until its expiry plus the clock leeway.
     @Test(arguments: StoreKind.allCases) func aRevokedAccessTokenIsRememberedUntilItExpires(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let expiry = Date().addingTimeInterval(1)
             let leeway = JWTVerificationPolicy().leeway
@@ -254,7 +254,7 @@ struct CredentialStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func anAdminGrantsOnlyRealmsOfTheirOwnEnvironment(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let alice = try await store.ensureUser(email: "alice@example.com", environmentID: "dev", now: Date())
             let bob = try await store.ensureUser(email: "bob@example.com", environmentID: "dev", now: Date())

@@ -1,9 +1,9 @@
 import Foundation
 import PostgresNIO
 import Testing
-@testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import StoreTestSupport
 
 /// Feeds are followed with a cursor ("everything after the highest position seen"). With
 /// PostgreSQL, concurrent transactions may try to commit in another order than they took
@@ -12,7 +12,7 @@ import Testing
 @Suite("Feed order under concurrent commits", .timeLimit(.minutes(1)))
 struct FeedOrderTests {
     @Test func anEventCommittedLateIsNotSkipped() async throws {
-        try await TestEnvironment.with(store: .postgres) { environment in
+        try await StoreTestEnvironment.with(store: .postgres) { environment in
             let store = try #require(environment.store as? PostgresStore)
             let (early, _) = try await environment.register(email: "early@example.com")
             let (late, _) = try await environment.register(email: "late@example.com")
@@ -32,7 +32,7 @@ struct FeedOrderTests {
     }
 
     @Test func aRealmCommittedLateIsNotSkipped() async throws {
-        try await TestEnvironment.with(store: .postgres) { environment in
+        try await StoreTestEnvironment.with(store: .postgres) { environment in
             let store = try #require(environment.store as? PostgresStore)
             let start = try await store.realmFeedPosition()
             let follower = Follower { after in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FieldpassDomain
+import StoreTestSupport
 
 @Suite("Roles and teams from the IdP, applied by each store with the sign-in")
 struct SignInClaimsStoreTests {
@@ -22,7 +23,7 @@ struct SignInClaimsStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func theFirstSignInsFactsCarryTheClaimsRoleAndTeams(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let user = try await store.ensureUser(email: "alice@example.com", environmentID: "dev", now: Date())
             let north = try await store.createTeam(name: "north", environmentID: "dev", actor: "cli", now: Date())
@@ -57,7 +58,7 @@ struct SignInClaimsStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func concurrentFirstSignInsShareTheTeamTheyCreate(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             var users: [String] = []
             for index in 0..<6 {

@@ -1,13 +1,13 @@
 import Foundation
 import Testing
-@testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import StoreTestSupport
 
 @Suite("Directory store")
 struct DirectoryStoreTests {
     @Test(arguments: StoreKind.allCases) func repeatingAChangeLogsItOnce(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let user = try await store.ensureUser(email: "w@example.com", environmentID: "dev", now: Date())
             for _ in 0..<2 {
@@ -24,7 +24,7 @@ struct DirectoryStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aBootstrapAdminIsPromotedAtTheFirstSignInOnly(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let user = try await store.ensureUser(email: "boss@example.com", environmentID: "dev", now: Date())
             let attempt = SignInAttempt(userID: user.id, issuer: "https://idp.test", subject: "s", promoteToAdmin: true)
@@ -45,7 +45,7 @@ struct DirectoryStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func theFeedListsEachNewRealmOnceAfterItsCursor(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let start = try await store.realmFeed(environmentID: "dev", after: 0, initialized: nil, limit: 1000).last?.feedSeq ?? 0
             var created: [String] = []
@@ -72,11 +72,11 @@ struct DirectoryStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aRefreshTokenWorksOnceAndItsReuseRevokesTheDevice(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let (session, state) = try await environment.register()
             let taken = try #require(try await store.consumeState(state, now: Date()))
-            _ = try await store.completeLogin(OnboardingStoreTests.login(taken), now: Date())
+            _ = try await store.completeLogin(CompletedLogin.test(taken), now: Date())
             func rotate(_ old: String, to new: String) async throws -> RefreshOutcome {
                 try await store.rotateRefreshToken(
                     RefreshRotation(oldHash: old, newHash: new, sealedSuccessor: nil, ttl: 3000, grace: 0), now: Date()

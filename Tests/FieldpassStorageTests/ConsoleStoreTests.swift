@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import StoreTestSupport
 import Logging
 
 @Suite("Console store: sign-ins and sessions")
@@ -28,7 +28,7 @@ struct ConsoleStoreTests {
     static func at(_ seconds: TimeInterval) -> Date { start.addingTimeInterval(seconds) }
 
     @Test(arguments: StoreKind.allCases) func aSignInIsTakenOnceAndNotAfterItExpires(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             try await store.beginConsoleSignIn(Self.signIn("a"))
             try await store.beginConsoleSignIn(Self.signIn("b", expiresIn: 60))
@@ -40,7 +40,7 @@ struct ConsoleStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aLiveSessionAnswersWithItsPersonAndMovesItsIdleEnd(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let user = try await store.setRole(
                 .admin, userID: try await store.ensureUser(email: "boss@example.com", environmentID: "dev", now: Self.start).id,
@@ -60,7 +60,7 @@ struct ConsoleStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func theIdleEndNeverPassesTheAbsoluteEnd(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let user = try await store.ensureUser(email: "boss@example.com", environmentID: "dev", now: Self.start)
             try await store.createConsoleSession(Self.session("s", of: user, idle: 100, lifetime: 300))
@@ -73,7 +73,7 @@ struct ConsoleStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aDeadSessionAnswersNothingAndIsGone(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let user = try await store.ensureUser(email: "boss@example.com", environmentID: "dev", now: Self.start)
             try await store.createConsoleSession(Self.session("idle", of: user, idle: 600))
@@ -91,7 +91,7 @@ struct ConsoleStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func disablingAPersonEndsTheirSessions(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let user = try await store.ensureUser(email: "boss@example.com", environmentID: "dev", now: Self.start)
             let other = try await store.ensureUser(email: "other@example.com", environmentID: "dev", now: Self.start)
@@ -106,7 +106,7 @@ struct ConsoleStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aSessionOfADisabledPersonIsDead(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let user = try await store.ensureUser(email: "boss@example.com", environmentID: "dev", now: Self.start)
             _ = try await store.setDisabled(true, userID: user.id, environmentID: "dev", actor: "cli", now: Self.start)
@@ -119,7 +119,7 @@ struct ConsoleStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aDeletedPersonsSessionsGoWithThem(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let user = try await store.ensureUser(email: "gone@example.com", environmentID: "dev", now: Self.start)
             try await store.createConsoleSession(Self.session("s", of: user))
@@ -130,7 +130,7 @@ struct ConsoleStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func theSweepDeletesExpiredSignInsAndDeadSessionsOnly(_ kind: StoreKind) async throws {
-        try await TestEnvironment.with(store: kind) { environment in
+        try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let user = try await store.ensureUser(email: "boss@example.com", environmentID: "dev", now: Self.start)
             let disabled = try await store.ensureUser(email: "off@example.com", environmentID: "dev", now: Self.start)
@@ -151,16 +151,6 @@ struct ConsoleStoreTests {
                 #expect(try await store.consoleSession(idHash: hash, now: Self.at(1), idleTimeout: 1) == nil, "\(hash)")
             }
             #expect(try await store.consoleSession(idHash: "live", now: Self.at(1), idleTimeout: 1) != nil)
-        }
-    }
-
-    @Test func theSessionSweeperSweepsTheConsoleToo() async throws {
-        try await TestEnvironment.with { environment in
-            let store = environment.store
-            try await store.beginConsoleSignIn(Self.signIn("expired", expiresIn: 100))
-            let sweeper = SessionSweeper(store: store, settings: environment.configuration.sessions, logger: .init(label: "test"))
-            await sweeper.sweep(now: Self.at(200))
-            #expect(try await store.takeConsoleSignIn(stateHash: "expired", now: Self.at(1)) == nil)
         }
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 import Testing
-@testable import Fieldpass
 @testable import FieldpassDomain
 @testable import FieldpassStorage
+import StoreTestSupport
 
 @Suite("Store unavailability")
 struct StoreUnavailableTests {
