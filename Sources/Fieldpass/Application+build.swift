@@ -1,7 +1,9 @@
 public import FieldpassStorage
 import Foundation
 public import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
+import NIOCore
 public import Logging
 public import Prometheus
 
@@ -29,10 +31,7 @@ public func buildApplication(
     let userSweeper = UnconfirmedUserSweeper(store: store, settings: configuration.users, logger: logger)
     return Application(
         router: router,
-        server: .http1WebSocketUpgrade(
-            webSocketRouter: router,
-            configuration: .init(http1: .init(idleTimeout: .seconds(Int64(configuration.server.idleTimeout))))
-        ),
+        server: guardedServer(router: router, idleTimeout: configuration.server.idleTimeout),
         configuration: .init(
             address: .hostname(configuration.server.host, port: configuration.server.port),
             serverName: "Fieldpass"
@@ -110,4 +109,19 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     ConsoleRoutes.add(to: router, signIn: limited(.confirmation), parts)
 
     return router
+}
+
+/// HTTP/1.1 with the event socket's upgrade, every connection given `idleTimeout` seconds to
+/// send its first request and as long between requests (``GuardedServerChannel``).
+private func guardedServer(router: Router<AppRequestContext>, idleTimeout: Int) -> HTTPServerBuilder {
+    let webSocketResponder = router.buildResponder()
+    let timeout = TimeAmount.seconds(Int64(idleTimeout))
+    return HTTPServerBuilder { responder in
+        GuardedServerChannel(
+            inner: HTTP1WebSocketUpgradeChannel(
+                responder: responder, webSocketResponder: webSocketResponder, configuration: .init(http1: .init(idleTimeout: timeout))
+            ),
+            firstRequestDeadline: timeout
+        )
+    }
 }

@@ -39,7 +39,11 @@ struct ServeCommand: AsyncParsableCommand {
         let metrics = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
         let app = try await buildApplication(configuration: configuration, readiness: readiness, metrics: metrics, logger: logger)
-        let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigint], logger: logger))
+        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigint], logger: logger)
+        // What is still running then is cancelled, and a cancelled connection closes
+        // (`GuardedServerChannel`): no client can hold up the shutdown.
+        group.maximumGracefulShutdownDuration = .seconds(configuration.server.shutdownTimeout)
+        let services = ServiceGroup(configuration: group)
         let drainTime = configuration.server.drainTime
         do {
             try await withThrowingDiscardingTaskGroup { tasks in

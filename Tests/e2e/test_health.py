@@ -85,6 +85,76 @@ def test_a_second_sigterm_stops_at_once(fieldpass_bin: Path, idp: MockIdP, tmp_p
     assert server.process.proc.returncode == 0, server.log_tail()
 
 
+HEAD = b"POST /register_device HTTP/1.1\r\nHost: fieldpass\r\nContent-Type: application/json\r\n"
+
+
+@pytest.mark.parametrize(
+    ("sent", "waits_for_the_timeout"),
+    [(b"", False), (HEAD, False), (HEAD + b"Content-Length: 100\r\n\r\n{\"email\":", True)],
+    ids=["nothing sent", "a request head never finished", "a request body never finished"],
+)
+def test_a_connection_without_a_whole_request_cannot_hold_up_the_shutdown(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path: Path, sent: bytes, waits_for_the_timeout: bool
+) -> None:
+    """A client that opens a connection and never finishes a request (a browser's spare
+    connection, or an attacker) must not keep the process from exiting on SIGTERM. Before
+    its first request head is in, the connection is closed at once; a request under way
+    gets `server.shutdown_timeout` seconds."""
+    server = make_server(fieldpass_bin, idp, tmp_path)
+    server.shutdown_timeout = 2
+    server.start()
+    assert server.process is not None
+    with socket.create_connection((server.host, server.port)) as held:
+        held.sendall(sent)
+        time.sleep(0.3)
+        sent_at = time.monotonic()
+        server.process.proc.send_signal(signal.SIGTERM)
+        server.process.proc.wait(8)
+        took = time.monotonic() - sent_at
+    assert server.process.proc.returncode == 0, server.log_tail()
+    if waits_for_the_timeout:
+        assert server.shutdown_timeout - 0.5 < took < server.shutdown_timeout + 2, f"took {took:.1f} s"
+    else:
+        assert took < 1.5, f"took {took:.1f} s"
+
+
+@pytest.mark.parametrize("sent", [b"", HEAD], ids=["nothing sent", "a request head never finished"])
+def test_a_connection_that_never_finishes_its_first_request_is_closed_when_idle(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path: Path, sent: bytes
+) -> None:
+    """`server.idle_timeout` holds from the first byte: a connection cannot be kept open by
+    sending nothing, or a request head a byte at a time, however many a client opens."""
+    server = make_server(fieldpass_bin, idp, tmp_path)
+    server.idle_timeout = 2
+    server.start()
+    with socket.create_connection((server.host, server.port)) as held:
+        held.settimeout(6)
+        held.sendall(sent)
+        opened = time.monotonic()
+        assert held.recv(1024) == b"", "the server answered a request that never ended"
+        closed_after = time.monotonic() - opened
+    assert 1.5 < closed_after < 4, f"closed after {closed_after:.1f} s"
+    with http_client(timeout=2.0) as client:
+        assert client.get(f"{server.url}/healthz").status_code == 200, "the server stopped serving"
+    server.stop()
+
+
+def test_an_idle_connection_after_a_request_does_not_delay_the_shutdown(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path: Path
+) -> None:
+    server = make_server(fieldpass_bin, idp, tmp_path)
+    server.shutdown_timeout = 30
+    server.start()
+    assert server.process is not None
+    with http_client(timeout=2.0) as client:
+        assert client.get(f"{server.url}/healthz").status_code == 200  # the connection stays open
+        sent_at = time.monotonic()
+        server.process.proc.send_signal(signal.SIGTERM)
+        server.process.proc.wait(8)
+    assert server.process.proc.returncode == 0, server.log_tail()
+    assert time.monotonic() - sent_at < 1.5, "an idle keep-alive connection held the shutdown"
+
+
 def test_a_port_in_use_stops_start_up_naming_it(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
     server = make_server(fieldpass_bin, idp, tmp_path)
     with socket.socket() as taken:

@@ -4,7 +4,7 @@ import FieldpassDomain
 enum ConfigurationKeys {
     static let known: [[String]] =
         RateLimit.allCases.flatMap { [["limits", $0.rawValue, "per_minute"], ["limits", $0.rawValue, "burst"]] } + [
-            ["server", "host"], ["server", "port"], ["server", "public_url"], ["server", "drain_time"],
+            ["server", "host"], ["server", "port"], ["server", "public_url"], ["server", "drain_time"], ["server", "shutdown_timeout"],
             ["server", "trusted_proxies"], ["server", "idle_timeout"],
             ["storage", "driver"], ["storage", "sqlite_path"],
             ["storage", "postgres", "url"], ["storage", "postgres", "password_env"],

@@ -5,7 +5,9 @@ import Foundation
 /// Keys: `server.host` (default `127.0.0.1`), `server.port` (default 8080),
 /// `server.public_url` (default `http://<host>:<port>`; the token issuer and the base of
 /// `/auth_callback` and the event WebSocket), `server.drain_time` (seconds between SIGTERM
-/// and shutting down, during which `/readyz` answers 503; default 5), `server.trusted_proxies`
+/// and shutting down, during which `/readyz` answers 503; default 5),
+/// `server.shutdown_timeout` (seconds the shutdown waits for requests under way and open
+/// connections before it closes them; default 10), `server.trusted_proxies`
 /// (addresses or networks whose `X-Forwarded-For` is believed, default none) and
 /// `server.idle_timeout` (seconds an HTTP connection may sit between requests, default 60).
 public struct ServerSettings: Sendable {
@@ -18,6 +20,9 @@ public struct ServerSettings: Sendable {
     /// Seconds `/readyz` says "draining" after SIGTERM before the server stops, so a load
     /// balancer takes the instance out of rotation first.
     public var drainTime: Int
+    /// Seconds a graceful shutdown may take before the connections still open are closed: a
+    /// client that keeps a connection open without finishing a request cannot hold it up.
+    public var shutdownTimeout: Int
     /// Proxies whose `X-Forwarded-For` names the client.
     public var trustedProxies: [IPNetwork]
     /// Seconds an idle HTTP connection is kept open; WebSockets keep themselves alive with pings.
@@ -28,6 +33,7 @@ public struct ServerSettings: Sendable {
         port = try settings.int(["server", "port"], default: 8080, in: 0...65535)
         publicURL = try settings.baseURL(["server", "public_url"], default: "http://\(host):\(port)")
         drainTime = try settings.int(["server", "drain_time"], default: 5, in: 0...300)
+        shutdownTimeout = try settings.int(["server", "shutdown_timeout"], default: 10, in: 1...300)
         trustedProxies = try settings.strings(["server", "trusted_proxies"], default: []).map { text throws(ConfigurationError) in
             guard let network = IPNetwork(text) else {
                 throw ConfigurationError(key: "server.trusted_proxies", "'\(text)' is not an IP address or network such as 10.0.0.0/8")

@@ -1,6 +1,6 @@
 import FieldpassDomain
 import Foundation
-public import Logging
+import Logging
 import PostgresNIO
 public import ServiceLifecycle
 
@@ -33,7 +33,7 @@ public final class PostgresChangeListener: Service {
     /// Listens and sends heartbeats until graceful shutdown or cancellation.
     public func run() async throws {
         // Both loops are children of this call: cancelled at graceful shutdown or with it.
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask {
                     while !Task.isCancelled {

@@ -84,6 +84,11 @@ class FieldpassServer:
     serve_args: tuple[str, ...] = ()
     # `server.drain_time`: 0, so that stop() (SIGTERM) does not wait out the built-in 5 s.
     drain_time: int = 0
+    # `server.shutdown_timeout`: 2, so that a connection a test leaves open cannot make stop()
+    # wait out the built-in 10 s.
+    shutdown_timeout: int = 2
+    # None: no `server.idle_timeout` (the built-in 60 s).
+    idle_timeout: int | None = None
     # None: `limits.enabled: false`, since the suite registers far faster from one address
     # than any crew; else the `limits:` keys to write (rate limits on), e.g.
     # {"token": {"per_minute": 60, "burst": 5}}.
@@ -169,6 +174,8 @@ class FieldpassServer:
                     f"  port: {self.port}",
                     f"  public_url: {q(self.public_url)}",
                     f"  drain_time: {self.drain_time}",
+                    f"  shutdown_timeout: {self.shutdown_timeout}",
+                    *([f"  idle_timeout: {self.idle_timeout}"] if self.idle_timeout is not None else []),
                     *self.database.config_lines(),
                     "tokens:",
                     f"  keys_dir: {q(str(self.keys_dir))}",
