@@ -40,6 +40,7 @@ from helpers import RUNNING, OwnPostgres, SignedIn, sign_in, start_idp, unique_e
 from deployment import (  # noqa: E402
     BACKEND, DEV_DOMAIN, PUSH_DOMAIN, Deployment, start_postgres, start_postgres_server, start_sqlite,
 )
+from cpu import CpuMeter, per_operation, postmaster_pid  # noqa: E402
 from loadgen import HarnessError, Job, Load, WrkShape, run_wrk  # noqa: E402
 from report import machine, table, write_results  # noqa: E402
 from sockets import raise_open_file_limit  # noqa: E402
@@ -97,6 +98,12 @@ WRITE_FIGURES = ("register_device", "refresh_token")
 START_GOAL_MS = 300.0
 IDLE_RSS_GOAL_MB = 50.0
 SOCKET_GOAL_BYTES = 16 * 1024
+# Operations per CPU-second of the whole system (Fieldpass and PostgreSQL), PostgreSQL as a
+# share of SQLite; and PostgreSQL's CPU per registration as a multiple of its CPU per
+# pgbench -N transaction, which writes about as much.
+CPU_FIGURES = ("register_device", "refresh_token", "callback")
+CPU_SHARE_GOAL = 0.5
+CPU_PER_REGISTRATION_GOAL = 2.0
 
 
 def measure_es256(seconds: int) -> dict[str, float]:
@@ -118,9 +125,11 @@ class StoreBench:
 
     def __init__(
         self, deployment: Deployment, mode: Mode, shape: WrkShape, es256: dict[str, float], workdir: Path,
-        write_limit: dict[str, float | int] | None = None,
+        write_limit: dict[str, float | int] | None = None, postmaster: int | None = None,
     ) -> None:
         self.deployment = deployment
+        self.postmaster = postmaster
+        self.meter = CpuMeter(tuple(deployment.pids), postmaster)
         self.write_limit = write_limit
         self.mode = mode
         self.shape = shape
@@ -158,8 +167,10 @@ class StoreBench:
         rows: dict[str, dict[str, Any]] = {}
         for figure in FIGURES:
             progress(f"{self.deployment.store}: {figure.name}")
-            load = run_wrk(figure.script, figure.path, self._jobs(figure, refreshers), self.shape, env)
-            rows[figure.name] = self._row(figure, load, rows)
+            jobs = self._jobs(figure, refreshers)
+            before = self.meter.read()
+            load = run_wrk(figure.script, figure.path, jobs, self.shape, env)
+            rows[figure.name] = {**self._row(figure, load, rows), "cpu": per_operation(self.meter.read() - before, load.requests)}
             if figure.name == "register_device":
                 rows["register_device_paced"] = self._paced_register(load.req_s / 2)
         return rows
@@ -214,6 +225,7 @@ class StoreBench:
                 [
                     sys.executable, str(BENCH_DIR / "sockets.py"), *instances, "--sockets", str(self.mode.sockets),
                     "--push-seconds", f"{self.mode.push_seconds:g}", "--push-rate", f"{PUSH_RATE:g}", "--domain", PUSH_DOMAIN,
+                    *([f"--postgres-pid={self.postmaster}"] if self.postmaster is not None else []),
                 ],
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, text=True, timeout=SOCKETS_TIMEOUT,
             )
@@ -226,7 +238,10 @@ class StoreBench:
         if self.write_limit is None:
             return []
         tps = self.write_limit["write_tps"]
-        rows = [other_row(f"pgbench -N, {self.write_limit['clients']} clients (the limit)", tps, "tx/s")]
+        rows = [
+            other_row(f"pgbench -N, {self.write_limit['clients']} clients (the limit)", tps, "tx/s"),
+            other_row("pgbench -N, PostgreSQL CPU per transaction", self.write_limit["postgres_cpu_ms"], "ms"),
+        ]
         for name in WRITE_FIGURES:
             share = http[name]["req_s"] / tps
             rows.append(other_row(
@@ -255,7 +270,42 @@ class StoreBench:
             other_row("push p50, frame - answer received", push["p50_after_answer_ms"], "ms"),
             other_row("push p99, frame - answer received", push["p99_after_answer_ms"], "ms"),
             other_row(f"push errors (of {push['events']} events)", push["errors"], ""),
+            other_row("callback CPU, Fieldpass", push["cpu"]["fieldpass_ms"], "ms"),
+            other_row("callback CPU, PostgreSQL", push["cpu"]["postgres_ms"], "ms"),
+            other_row("callbacks per CPU-second (whole system)", push["cpu"]["ops_per_cpu_s"], "/s"),
         ]
+
+
+def ops_per_cpu_s(figures: dict[str, Any], name: str) -> float | None:
+    """Operations per CPU-second of the whole system for a wrk figure, or the callback."""
+    cpu = figures["sockets"]["push"]["cpu"] if name == "callback" else figures["http"][name]["cpu"]
+    return cpu["ops_per_cpu_s"]
+
+
+def comparison_rows(stores: dict[str, Any]) -> list[dict[str, Any]]:
+    """What scaling out costs in CPU: PostgreSQL's operations per CPU-second as a share of
+    SQLite's, and PostgreSQL's CPU per registration against its CPU per pgbench -N
+    transaction. Only when both stores ran."""
+    if not all(store in stores for store in STORES):
+        return []
+    rows = []
+    for name in CPU_FIGURES:
+        sqlite, postgres = ops_per_cpu_s(stores["sqlite"], name), ops_per_cpu_s(stores["postgres"], name)
+        share = postgres / sqlite if sqlite and postgres else None
+        rows.append(other_row(
+            f"{name} per CPU-s, PG / SQLite", round(share, 2) if share is not None else None, "x",
+            f">= {CPU_SHARE_GOAL:g} x", share is not None and share >= CPU_SHARE_GOAL,
+        ))
+    registration = stores["postgres"]["http"]["register_device"]["cpu"]["postgres_ms"]
+    transaction = next(
+        (row["value"] for row in stores["postgres"]["other"] if row["figure"] == "pgbench -N, PostgreSQL CPU per transaction"), None
+    )
+    multiple = registration / transaction if registration is not None and transaction else None
+    rows.append(other_row(
+        "PG CPU, registration / pgbench -N tx", round(multiple, 2) if multiple is not None else None, "x",
+        f"<= {CPU_PER_REGISTRATION_GOAL:g} x", multiple is not None and multiple <= CPU_PER_REGISTRATION_GOAL,
+    ))
+    return rows
 
 
 def other_row(figure: str, value: float | None, unit: str, goal: str = "", met: bool | None = None) -> dict[str, Any]:
@@ -345,16 +395,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         idp = start_idp(sys.executable, workdir / "idp")
         for store in stores:
             write_limit = None
+            postmaster = None
             if postgres is not None and store == "postgres":
+                postmaster = postmaster_pid(postgres.port)
                 progress(f"{store}: pgbench -N, the write limit")
-                write_limit = measure_pgbench(postgres, mode.wrk_seconds)
+                write_limit = measure_pgbench(postgres, mode.wrk_seconds, CpuMeter((), postmaster))
             progress(f"{store}: starting")
             if postgres is not None and store == "postgres":
                 deployment = start_postgres(binary, idp, workdir, postgres)
             else:
                 deployment = start_sqlite(binary, idp, workdir)
             try:
-                results["stores"][store] = StoreBench(deployment, mode, shape, results["es256"], workdir, write_limit).run()
+                results["stores"][store] = StoreBench(
+                    deployment, mode, shape, results["es256"], workdir, write_limit, postmaster
+                ).run()
             finally:
                 deployment.stop()
     except (Exception, pytest.fail.Exception) as error:
@@ -366,6 +420,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if postgres is not None:
             postgres.destroy()
     shutil.rmtree(workdir, ignore_errors=True)
+    results["comparison"] = comparison_rows(results["stores"])
     path = write_results(results, args.out_dir, now)
     print(table(results))
     print(f"\nResults: {path} (and latest.json)")

@@ -58,17 +58,32 @@ def table(results: Mapping[str, Any]) -> str:
         f"ES256 on one core (openssl speed, {settings['openssl_seconds']:g} s): "
         f"sign {_number(es256['sign_per_s'], 0)}/s, verify {_number(es256['verify_per_s'], 0)}/s",
     ]
-    header = f"  {'figure':<22}{'req/s':>11}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}  {'ratio':>6}  {'goal':<32}{'met':>4}"
+    header = (
+        f"  {'figure':<22}{'req/s':>11}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}  {'ratio':>6}  {'goal':<32}{'met':>4}"
+        f"  {'cpu ms: fp':>10}{'pg':>7}{'ops/cpu-s':>11}"
+    )
     for store, figures in results["stores"].items():
         lines += ["", f"{store}: {figures['instances']} instance(s)", header]
         for name, row in figures["http"].items():
             ratio = _number(row.get("ratio"), 2) if row.get("ratio") is not None else ""
+            cpu = row.get("cpu", {})
             lines.append(
                 f"  {name:<22}{_number(row['req_s']):>11}{_number(row['p50_ms'], 2):>10}"
                 f"{_number(row['p99_ms'], 2):>10}{row['errors']:>8}  {ratio:>6}  {row.get('goal', ''):<32}"
                 f"{_met(row.get('met')):>4}"
+                + (f"  {_number(cpu['fieldpass_ms'], 3):>10}{_number(cpu['postgres_ms'], 3):>7}{_number(cpu['ops_per_cpu_s']):>11}" if cpu else "")
             )
-        for row in figures["other"]:
-            value = f"{_number(row['value'])} {row['unit']}".rstrip()
-            lines.append(f"  {row['figure']:<43}{value:>18}  {row['goal']:<32}{_met(row['met']):>4}")
+        lines += _other_lines(figures["other"])
+    if results.get("comparison"):
+        lines += ["", "What scaling out costs in CPU (both stores, this run)"] + _other_lines(results["comparison"])
     return "\n".join(lines)
+
+
+def _other_lines(rows: list[Mapping[str, Any]]) -> list[str]:
+    lines = []
+    for row in rows:
+        # Small figures (CPU milliseconds, ratios) need their third digit.
+        digits = 3 if isinstance(row["value"], float) and abs(row["value"]) < 10 else 1
+        value = f"{_number(row['value'], digits)} {row['unit']}".rstrip()
+        lines.append(f"  {row['figure']:<43}{value:>18}  {row['goal']:<32}{_met(row['met']):>4}")
+    return lines

@@ -38,6 +38,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests" / "e2e"))
 
+from cpu import CpuMeter, per_operation  # noqa: E402
 from helpers import login_params, on, percentile, unique_email  # noqa: E402
 
 # Requests in flight while registering and connecting: enough to keep both server cores
@@ -264,9 +265,12 @@ async def deliver_callback(client: Connections, session: Session) -> None:
     session.answer_status = status
 
 
-async def run(instances: Sequence[Instance], sockets: int, push_seconds: float, rate: float, domain: str) -> dict:
+async def run(
+    instances: Sequence[Instance], sockets: int, push_seconds: float, rate: float, domain: str, postmaster: int | None
+) -> dict:
     bench = SocketBench(instances, domain)
     pids = [instance.pid for instance in instances]
+    meter = CpuMeter(tuple(pids), postmaster)
     try:
         held = await bench.register(sockets, first=0)
         # Registered but not yet connected: the difference is the sockets alone.
@@ -279,7 +283,10 @@ async def run(instances: Sequence[Instance], sockets: int, push_seconds: float, 
         events = int(rate * push_seconds)
         extra = await bench.register(max(0, events - len(held)), first=len(held))
         await bench.hold(extra)
+        cpu_before = meter.read()
         push = await bench.push((held + extra)[:events], rate)
+        # Over the callbacks and their frames: what each callback cost, with its push.
+        push["cpu"] = per_operation(meter.read() - cpu_before, push["events"])
     finally:
         await bench.close()
     return {
@@ -301,13 +308,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--push-seconds", type=float, default=5.0)
     parser.add_argument("--push-rate", type=float, default=1000.0, help="events per second")
     parser.add_argument("--domain", required=True, help="email domain of an environment with confirm_device: false")
+    parser.add_argument("--postgres-pid", type=int, help="the postmaster, to count PostgreSQL's CPU per callback")
     args = parser.parse_args(argv)
     limit = raise_open_file_limit()
     needed = max(args.sockets, int(args.push_rate * args.push_seconds)) + 2 * SETUP_CONCURRENCY + 64
     if limit < needed:
         print(f"error: RLIMIT_NOFILE hard limit {limit} is below the {needed} descriptors needed", file=sys.stderr)
         return 1
-    result = asyncio.run(run(args.instance, args.sockets, args.push_seconds, args.push_rate, args.domain))
+    result = asyncio.run(run(args.instance, args.sockets, args.push_seconds, args.push_rate, args.domain, args.postgres_pid))
     print(json.dumps(result))
     return 0
 

@@ -15,8 +15,9 @@ public struct StoreTestEnvironment: Sendable {
 
     /// Opens the store, runs `body` with its services running, and always removes the folder
     /// (and the database).
+    /// `maxConnections` bounds a PostgreSQL store's pool.
     public static func with<T: Sendable>(
-        store kind: StoreKind = .sqlite, _ body: @Sendable (StoreTestEnvironment) async throws -> T
+        store kind: StoreKind = .sqlite, maxConnections: Int = 20, _ body: @Sendable (StoreTestEnvironment) async throws -> T
     ) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldpass-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -29,7 +30,7 @@ public struct StoreTestEnvironment: Sendable {
             return try await PostgresTestDatabase.with { database in
                 let postgres = PostgresSettings(
                     host: database.host, port: database.port, database: database.database, username: database.user,
-                    password: database.password, maxConnections: 20, timeout: 5, tls: .disable
+                    password: database.password, maxConnections: maxConnections, timeout: 5, tls: .disable
                 )
                 return try await with(
                     folder: folder, storage: StorageSettings(driver: .postgres, sqlitePath: sqlitePath, postgres: postgres), body)
