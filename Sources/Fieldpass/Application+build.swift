@@ -96,7 +96,7 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
         router.group(path).add(middleware: authenticator).group(context: IdentifiedRequestContext.self)
     }
     MeController(directory: store, credentials: store, policy: parts.policy).addRoutes(to: authenticated(""))
-    let admin = authenticated("admin")
+    let admin = DirectoryRoutes(group: authenticated("admin"))
     AdminUsersController(directory: store, policy: parts.policy, changes: parts.directoryChanges).addRoutes(to: admin)
     AdminOffboardingController(credentials: store, changes: parts.directoryChanges).addRoutes(to: admin)
     AdminTeamsController(directory: store, changes: parts.directoryChanges).addRoutes(to: admin)

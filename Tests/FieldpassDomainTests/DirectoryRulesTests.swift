@@ -159,4 +159,9 @@ struct DirectoryRulesTests {
             try GrantRules.change(.write, realmPath: "users/*", facts: facts, ownerKnown: false, actor: "cli").writes.first
                 == .setGrant(userID: "u1", realmPath: "users/*", access: .write))
     }
+
+    @Test func managersReadTheDirectoryAndOnlyAdminsAdministerIt() {
+        #expect(Role.allCases.filter { $0.may(.read) } == [.admin, .manager])
+        #expect(Role.allCases.filter { $0.may(.administer) } == [.admin])
+    }
 }

@@ -17,7 +17,7 @@ struct ConsoleSessionMiddleware: RouterMiddleware {
         guard let cookie = ConsoleCookie.presented(in: request),
             let live = try await store.consoleSession(idHash: cookie.idHash, now: Date(), idleTimeout: TimeInterval(settings.idleTimeout))
         else { return signInAgain() }
-        guard live.user.role != .worker else {
+        guard live.user.role.may(.read) else {
             // Demoted since signing in: the session ends with the role that allowed it.
             try await store.endConsoleSession(idHash: cookie.idHash)
             return signInAgain()

@@ -35,7 +35,7 @@ struct ConsoleSignInCallback: Sendable {
                 )
             }
             let facts = try await IdPSignIn.record(verified.attempt(userID: person.id), in: store, now: Date())
-            guard facts.user.role != .worker else {
+            guard facts.user.role.may(.read) else {
                 return renderer.message(
                     status: .forbidden, title: "Not allowed here",
                     text: "The console is for admins and managers. Ask an admin if you need to use it.", back: back

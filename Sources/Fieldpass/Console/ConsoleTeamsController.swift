@@ -75,7 +75,7 @@ struct ConsoleTeamsController: Sendable {
     @Sendable func addMember(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let teamID = try teamID(context)
         return try await pages.change(context, back: "/teams/\(teamID)") {
-            try context.visit.identity.requireAdmin()
+            try context.visit.identity.require(.administer)
             let email = EmailAddress(context.visit.form["email"] ?? "")?.value ?? ""
             guard let person = try await store.person(email: email, environmentID: context.visit.identity.environmentID) else {
                 throw DirectoryError.unknownUser

@@ -12,5 +12,6 @@ struct ConsoleVisit: Sendable {
     /// `console:<id>`).
     var identity: Identity { Identity(environmentID: user.environmentID, principal: .user(user), viaConsole: true) }
 
-    var isAdmin: Bool { user.role == .admin }
+    /// Whether the person may change what the console shows, and see the audit log and keys.
+    var isAdmin: Bool { user.role.may(.administer) }
 }

@@ -7,30 +7,27 @@ struct AdminTeamsController: Sendable {
     let directory: any DirectoryStore
     let changes: DirectoryChanges
 
-    func addRoutes(to group: RouterGroup<IdentifiedRequestContext>) {
-        group.get("teams", use: list)
-        group.post("teams", use: create)
-        group.get("teams/:team_id", use: show)
-        group.patch("teams/:team_id", use: rename)
-        group.delete("teams/:team_id", use: delete)
-        group.put("teams/:team_id/members/:user_id", use: addMember)
-        group.delete("teams/:team_id/members/:user_id", use: removeMember)
+    func addRoutes(to routes: DirectoryRoutes) {
+        routes.on(.get, "teams", .read, use: list)
+        routes.on(.post, "teams", .administer, use: create)
+        routes.on(.get, "teams/:team_id", .read, use: show)
+        routes.on(.patch, "teams/:team_id", .administer, use: rename)
+        routes.on(.delete, "teams/:team_id", .administer, use: delete)
+        routes.on(.put, "teams/:team_id/members/:user_id", .administer, use: addMember)
+        routes.on(.delete, "teams/:team_id/members/:user_id", .administer, use: removeMember)
     }
 
     @Sendable func list(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.Teams {
-        try context.identity.requireStaff()
         return AdminResponses.Teams(teams: try await directory.teams(environmentID: context.identity.environmentID))
     }
 
     @Sendable func create(_ request: Request, context: IdentifiedRequestContext) async throws -> EditedResponse<TeamRecord> {
-        try context.identity.requireAdmin()
         let name = try await JSONBody.decode(AdminRequests.TeamName.self, from: request, context: context).validated()
         let team = try await changes.createTeam(name: name, by: context.identity)
         return EditedResponse(status: .created, response: team)
     }
 
     @Sendable func show(_ request: Request, context: IdentifiedRequestContext) async throws -> TeamRecord {
-        try context.identity.requireStaff()
         guard let team = try await directory.team(id: try teamID(context), environmentID: context.identity.environmentID) else {
             throw DirectoryError.unknownTeam
         }
@@ -38,13 +35,11 @@ struct AdminTeamsController: Sendable {
     }
 
     @Sendable func rename(_ request: Request, context: IdentifiedRequestContext) async throws -> TeamRecord {
-        try context.identity.requireAdmin()
         let name = try await JSONBody.decode(AdminRequests.TeamName.self, from: request, context: context).validated()
         return try await changes.renameTeam(id: try teamID(context), to: name, by: context.identity)
     }
 
     @Sendable func delete(_ request: Request, context: IdentifiedRequestContext) async throws -> Response {
-        try context.identity.requireAdmin()
         try await changes.deleteTeam(id: try teamID(context), by: context.identity)
         return Response(status: .noContent)
     }
@@ -58,7 +53,6 @@ struct AdminTeamsController: Sendable {
     }
 
     private func changeMembership(_ context: IdentifiedRequestContext, member: Bool) async throws -> TeamRecord {
-        try context.identity.requireAdmin()
         return try await changes.changeMembership(
             userID: try memberID(context), teamID: try teamID(context), member: member, by: context.identity)
     }

@@ -11,23 +11,21 @@ struct AdminUsersController: Sendable {
     let policy: RealmPolicy
     let changes: DirectoryChanges
 
-    func addRoutes(to group: RouterGroup<IdentifiedRequestContext>) {
-        group.get("users", use: list)
-        group.get("users/:user_id", use: show)
-        group.put("users/:user_id/role", use: setRole)
-        group.get("users/:user_id/permissions", use: permissions)
-        group.put("users/:user_id/grants", use: grant)
-        group.delete("users/:user_id/grants", use: revoke)
-        group.get("audit", use: audit)
+    func addRoutes(to routes: DirectoryRoutes) {
+        routes.on(.get, "users", .read, use: list)
+        routes.on(.get, "users/:user_id", .read, use: show)
+        routes.on(.put, "users/:user_id/role", .administer, use: setRole)
+        routes.on(.get, "users/:user_id/permissions", .read, use: permissions)
+        routes.on(.put, "users/:user_id/grants", .administer, use: grant)
+        routes.on(.delete, "users/:user_id/grants", .administer, use: revoke)
+        routes.on(.get, "audit", .administer, use: audit)
     }
 
     @Sendable func list(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.Users {
-        try context.identity.requireStaff()
         return AdminResponses.Users(users: try await directory.users(environmentID: context.identity.environmentID))
     }
 
     @Sendable func show(_ request: Request, context: IdentifiedRequestContext) async throws -> UserRecord {
-        try context.identity.requireStaff()
         guard let user = try await directory.user(id: try userID(context), environmentID: context.identity.environmentID) else {
             throw DirectoryError.unknownUser
         }
@@ -35,13 +33,11 @@ struct AdminUsersController: Sendable {
     }
 
     @Sendable func setRole(_ request: Request, context: IdentifiedRequestContext) async throws -> UserRecord {
-        try context.identity.requireAdmin()
         let role = try await JSONBody.decode(AdminRequests.RoleChange.self, from: request, context: context).validated()
         return try await changes.setRole(role, userID: try userID(context), by: context.identity)
     }
 
     @Sendable func permissions(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.Permissions {
-        try context.identity.requireStaff()
         guard let facts = try await directory.accessFacts(userID: try userID(context), environmentID: context.identity.environmentID) else {
             throw DirectoryError.unknownUser
         }
@@ -49,7 +45,6 @@ struct AdminUsersController: Sendable {
     }
 
     @Sendable func grant(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.Permissions {
-        try context.identity.requireAdmin()
         let grant = try await JSONBody.decode(AdminRequests.Grant.self, from: request, context: context)
             .validated(prefixes: policy.prefixes, environmentID: context.identity.environmentID)
         let facts = try await changes.setGrant(grant.access, realmPath: grant.path, userID: try userID(context), by: context.identity)
@@ -57,7 +52,6 @@ struct AdminUsersController: Sendable {
     }
 
     @Sendable func revoke(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.Permissions {
-        try context.identity.requireAdmin()
         guard let path = request.uri.queryParameters.get("realm_path") else {
             throw APIError.invalidRequest("realm_path is required.")
         }
@@ -69,7 +63,6 @@ struct AdminUsersController: Sendable {
     }
 
     @Sendable func audit(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.AuditPage {
-        try context.identity.requireAdmin()
         let query = request.uri.queryParameters
         let limit = try QueryValue.integer(query.get("limit"), name: "limit", in: 1...500) ?? 100
         let before = try QueryValue.integer(query.get("before"), name: "before", in: 1...Int.max).map(Int64.init)

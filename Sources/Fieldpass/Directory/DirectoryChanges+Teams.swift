@@ -5,25 +5,25 @@ import Foundation
 /// sign-in's claims set.
 extension DirectoryChanges {
     func createTeam(name: String, by caller: Identity) async throws -> TeamRecord {
-        try caller.requireAdmin()
+        try caller.require(.administer)
         return try await store.createTeam(name: name, environmentID: caller.environmentID, actor: caller.actor, now: Date())
     }
 
     func renameTeam(id teamID: String, to name: String, by caller: Identity) async throws -> TeamRecord {
-        try caller.requireAdmin()
+        try caller.require(.administer)
         try await checkNotProvisioned(teamID: teamID, caller)
         return try await store.renameTeam(id: teamID, to: name, environmentID: caller.environmentID, actor: caller.actor, now: Date())
     }
 
     func deleteTeam(id teamID: String, by caller: Identity) async throws {
-        try caller.requireAdmin()
+        try caller.require(.administer)
         try await checkNotProvisioned(teamID: teamID, caller)
         try await store.deleteTeam(id: teamID, environmentID: caller.environmentID, actor: caller.actor, now: Date())
     }
 
     /// Adds (`member: true`) or removes a person's membership of a team.
     func changeMembership(userID: String, teamID: String, member: Bool, by caller: Identity) async throws -> TeamRecord {
-        try caller.requireAdmin()
+        try caller.require(.administer)
         let environmentID = caller.environmentID
         try await checkNotProvisioned(teamID: teamID, caller)
         let mappings = claimMappings.mappings(environmentID: environmentID)

@@ -17,7 +17,7 @@ struct DirectoryChanges: Sendable {
     }
 
     func setRole(_ role: Role, userID: String, by caller: Identity) async throws -> UserRecord {
-        try caller.requireAdmin()
+        try caller.require(.administer)
         let mappings = claimMappings.mappings(environmentID: caller.environmentID)
         if mappings.roles != nil {
             guard try await store.user(id: userID, environmentID: caller.environmentID) != nil else { throw DirectoryError.unknownUser }
@@ -28,21 +28,21 @@ struct DirectoryChanges: Sendable {
 
     /// Sets, or with `nil` removes, one explicit grant.
     func setGrant(_ access: RealmAccess?, realmPath: String, userID: String, by caller: Identity) async throws -> AccessFacts {
-        try caller.requireAdmin()
+        try caller.require(.administer)
         return try await store.changeGrant(
             access, realmPath: realmPath, userID: userID, environmentID: caller.environmentID, actor: caller.actor, now: Date()
         )
     }
 
     func revokeDevice(id deviceID: String, userID: String, by caller: Identity) async throws {
-        try caller.requireAdmin()
+        try caller.require(.administer)
         try await store.revokeDevice(id: deviceID, userID: userID, environmentID: caller.environmentID, actor: caller.actor, now: Date())
     }
 
     /// Offboards a person at once (every device revoked, no sign-in, refresh or API call), or
     /// lets them onboard again (their old devices stay revoked).
     func setDisabled(_ disabled: Bool, userID: String, by caller: Identity) async throws -> UserRecord {
-        try caller.requireAdmin()
+        try caller.require(.administer)
         // An admin who disabled themselves could not undo it without the CLI.
         if disabled, userID == (try caller.requireUser().id) {
             throw APIError(.conflict, DirectoryErrorCode.cannotDisableSelf, "Admins cannot disable themselves.")
@@ -52,7 +52,7 @@ struct DirectoryChanges: Sendable {
 
     /// Unbinds the IdP identity, e.g. after the IdP account was recreated: the next sign-in binds anew.
     func resetIdentity(userID: String, by caller: Identity) async throws {
-        try caller.requireAdmin()
+        try caller.require(.administer)
         try await store.resetIdentity(userID: userID, environmentID: caller.environmentID, actor: caller.actor, now: Date())
     }
 }

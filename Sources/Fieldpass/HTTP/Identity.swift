@@ -40,17 +40,15 @@ public struct Identity: Sendable, Equatable {
         return user
     }
 
-    /// An admin, or 403.
-    func requireAdmin() throws {
-        guard try requireUser().role == .admin else {
-            throw APIError(.forbidden, AuthErrorCode.forbidden, "Only an admin may do this.")
-        }
-    }
-
-    /// An admin or a manager (who may read but not change), or 403.
-    func requireStaff() throws {
-        guard try requireUser().role != .worker else {
-            throw APIError(.forbidden, AuthErrorCode.forbidden, "Only admins and managers may read this.")
+    /// A person whose role allows `action` (``Role/may(_:)``), or 403.
+    func require(_ action: DirectoryAction) throws {
+        guard try requireUser().role.may(action) else {
+            let message =
+                switch action {
+                case .read: "Only admins and managers may read this."
+                case .administer: "Only an admin may do this."
+                }
+            throw APIError(.forbidden, AuthErrorCode.forbidden, message)
         }
     }
 
