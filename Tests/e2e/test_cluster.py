@@ -467,6 +467,11 @@ def test_server_rides_out_a_postgres_restart(fieldpass_bin: Path, idp: MockIdP, 
         recovered = wait_for_registration(server, 15)
         ready = server.get("/readyz")
         assert ready.status_code == 200 and ready.json().get("status") == "ready", describe(ready)
+        # Every statement is prepared per connection: the new connections prepare them again,
+        # and once the store is back no request fails.
+        for _ in range(20):
+            again = server.post_register({"email": unique_email("after-restart"), "device": DEVICE})
+            assert again.status_code == 201, describe(again)
         onboard_to_data_ready(server, unique_email("after-restart"))
         assert server.process.alive() and server.process.proc.pid == pid, "the server was restarted"
         print(f"\nstore_unavailable after {elapsed:.2f} s; registration worked again {recovered:.2f} s after restart")
