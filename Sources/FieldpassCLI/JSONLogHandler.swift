@@ -19,15 +19,12 @@ struct JSONLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?,
-        source: String, file: String, function: String, line: UInt
-    ) {
-        var fields = metadata.merging(explicit ?? [:]) { _, new in new }.mapValues(\.description)
+    func log(event: LogEvent) {
+        var fields = metadata.merging(event.metadata ?? [:]) { _, new in new }.mapValues(\.description)
         fields["time"] = Date().formatted(.iso8601)
-        fields["level"] = level.rawValue
+        fields["level"] = event.level.rawValue
         fields["label"] = label
-        fields["message"] = message.description
+        fields["message"] = event.message.description
         guard var bytes = try? Self.encoder.encode(fields) else { return }
         bytes.append(0x0A)
         // One write per record, so lines from several threads never interleave.

@@ -39,7 +39,7 @@ struct OnboardingProgress {
         case FieldpassClientError.unexpectedResponse(let status):
             "unexpected answer (HTTP \(status)) from \(server); is Fieldpass running there?"
         case let error as URLError:
-            "cannot reach \(error.failureURLString ?? server): \(reason(error)); is Fieldpass running there?"
+            "cannot reach \(error.failingURL?.absoluteString ?? server): \(reason(error)); is Fieldpass running there?"
         default:
             "\(error)"
         }

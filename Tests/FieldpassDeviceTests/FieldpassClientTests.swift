@@ -57,7 +57,7 @@ import FoundationNetworking
     @Test func twentyCallersAtExpiryShareOneRefresh() async throws {
         try await withServer { server in
             let (client, store, issued) = try await onboarded(server, email: "linus@example.com")
-            try await store.save(TokenSet(accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: Date()))
+            await store.save(TokenSet(accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: Date()))
             let backend = Backend(server: server)
             let before = try await backend.refreshesIssued()
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
@@ -77,7 +77,7 @@ import FoundationNetworking
         try await withServer { server in
             let (client, store, issued) = try await onboarded(server, email: "ken@example.com")
             #expect(try await Backend(server: server).refresh(issued.refreshToken) == 200)
-            try await store.save(TokenSet(accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: Date()))
+            await store.save(TokenSet(accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: Date()))
             await #expect(throws: FieldpassClientError.deviceRevoked) { try await client.accessToken() }
             #expect(await store.load() == nil)
             await #expect(throws: FieldpassClientError.notSignedIn) { try await client.accessToken() }

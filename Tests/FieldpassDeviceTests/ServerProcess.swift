@@ -23,7 +23,7 @@ struct ServerProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, log, 1)
         posix_spawn_file_actions_adddup2(&actions, log, 2)
-        Self.closeFrom?(&actions, 3)
+        _ = Self.closeFrom?(&actions, 3)
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }

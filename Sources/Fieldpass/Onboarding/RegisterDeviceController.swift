@@ -1,6 +1,6 @@
 import FieldpassDomain
 import Foundation
-public import Hummingbird
+import Hummingbird
 import Tokens
 import Logging
 

@@ -34,8 +34,12 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
         try FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
         )
-        if !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        // Created here, not by SQLite, for its mode; another process may create it meanwhile.
+        if !FileManager.default.fileExists(atPath: path),
+            !FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+            !FileManager.default.fileExists(atPath: path)
+        {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
