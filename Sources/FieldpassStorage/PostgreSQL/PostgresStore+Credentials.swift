@@ -91,10 +91,9 @@ extension PostgresStore {
         _ connection: PostgresConnection, _ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date
     ) async throws -> UserRecord {
         let user = try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true)
-        let provisioned = try await connection.value(
-            "SELECT EXISTS (SELECT 1 FROM scim_users WHERE user_id = \(userID))", as: Bool.self)
+        let provisioned = try await isProvisioned(connection, userID: userID, environmentID: environmentID)
         let plan = try DirectoryRules.setDisabled(
-            disabled, of: user, provisionedByScim: provisioned ?? false, liveDevices: try await liveDeviceIDs(connection, userID: userID),
+            disabled, of: user, provisionedByScim: provisioned, liveDevices: try await liveDeviceIDs(connection, userID: userID),
             actor: actor)
         try await apply(plan, connection, environmentID: environmentID, now: now)
         guard var user else { throw DirectoryError.unknownUser }

@@ -293,15 +293,23 @@ extension PostgresStore: ScimStore {
 
     public func isScimManaged(userID: String?, teamID: String?, environmentID: String) async throws -> Bool {
         try await read { connection in
-            try await connection.value(
-                """
-                SELECT EXISTS (SELECT 1 FROM scim_users s JOIN users u ON u.id = s.user_id
-                               WHERE s.user_id = \(userID) AND u.environment_id = \(environmentID))
-                    OR EXISTS (SELECT 1 FROM scim_groups WHERE team_id = \(teamID) AND environment_id = \(environmentID))
-                """,
-                as: Bool.self
+            if let userID, try await Self.isProvisioned(connection, userID: userID, environmentID: environmentID) { return true }
+            return try await connection.value(
+                "SELECT EXISTS (SELECT 1 FROM scim_groups WHERE team_id = \(teamID) AND environment_id = \(environmentID))", as: Bool.self
             ) ?? false
         }
+    }
+
+    /// Whether SCIM provisioned the person; one SCIM deleted still counts, since only the
+    /// IdP may bring them back.
+    static func isProvisioned(_ connection: PostgresConnection, userID: String, environmentID: String) async throws -> Bool {
+        try await connection.value(
+            """
+            SELECT EXISTS (SELECT 1 FROM scim_users s JOIN users u ON u.id = s.user_id
+                           WHERE s.user_id = \(userID) AND u.environment_id = \(environmentID))
+            """,
+            as: Bool.self
+        ) ?? false
     }
 
     static func saveProfile(_ connection: PostgresConnection, userID: String, profile: ScimProfile, now: Date) async throws {

@@ -72,8 +72,7 @@ extension SQLiteStore {
     ) throws -> UserRecord {
         let plan = try DirectoryRules.setDisabled(
             disabled, of: try fetchUser(db, id: userID, environmentID: environmentID),
-            provisionedByScim: try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM scim_users WHERE user_id = ?)"), arguments: [userID]) ?? false,
+            provisionedByScim: try isProvisioned(db, userID: userID, environmentID: environmentID),
             liveDevices: try liveDeviceIDs(db, userID: userID), actor: actor
         )
         try apply(plan, db, environmentID: environmentID, now: now)

@@ -220,17 +220,7 @@ extension SQLiteStore: ScimStore {
 
     public func isScimManaged(userID: String?, teamID: String?, environmentID: String) async throws -> Bool {
         try await read { db in
-            let user =
-                try userID.map { id in
-                    try Bool.fetchOne(
-                        db.cachedStatement(
-                            sql: """
-                                SELECT EXISTS (SELECT 1 FROM scim_users s JOIN users u ON u.id = s.user_id
-                                               WHERE s.user_id = ? AND u.environment_id = ?)
-                                """),
-                        arguments: [id, environmentID]
-                    ) ?? false
-                } ?? false
+            let user = try userID.map { try Self.isProvisioned(db, userID: $0, environmentID: environmentID) } ?? false
             let team =
                 try teamID.map { id in
                     try Bool.fetchOne(
@@ -240,6 +230,19 @@ extension SQLiteStore: ScimStore {
                 } ?? false
             return user || team
         }
+    }
+
+    /// Whether SCIM provisioned the person; one SCIM deleted still counts, since only the
+    /// IdP may bring them back.
+    static func isProvisioned(_ db: Database, userID: String, environmentID: String) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM scim_users s JOIN users u ON u.id = s.user_id
+                                   WHERE s.user_id = ? AND u.environment_id = ?)
+                    """),
+            arguments: [userID, environmentID]
+        ) ?? false
     }
 
     static func saveProfile(_ db: Database, userID: String, profile: ScimProfile, now: Date) throws {
