@@ -152,6 +152,7 @@ class StoreBench:
             "idle_rss_kb": idle_rss_kb,
             "http": http,
             "sockets": sockets,
+            "write_limit": self.write_limit,
             "other": self._write_limit_rows(http) + self._other_rows(idle_rss_kb, sockets),
         }
 
@@ -297,9 +298,7 @@ def comparison_rows(stores: dict[str, Any]) -> list[dict[str, Any]]:
             f">= {CPU_SHARE_GOAL:g} x", share is not None and share >= CPU_SHARE_GOAL,
         ))
     registration = stores["postgres"]["http"]["register_device"]["cpu"]["postgres_ms"]
-    transaction = next(
-        (row["value"] for row in stores["postgres"]["other"] if row["figure"] == "pgbench -N, PostgreSQL CPU per transaction"), None
-    )
+    transaction = stores["postgres"]["write_limit"]["postgres_cpu_ms"]
     multiple = registration / transaction if registration is not None and transaction else None
     rows.append(other_row(
         "PG CPU, registration / pgbench -N tx", round(multiple, 2) if multiple is not None else None, "x",
