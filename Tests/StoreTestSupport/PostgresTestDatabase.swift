@@ -51,7 +51,12 @@ public enum PostgresTestDatabase {
     }
 
     private static func drop(_ name: String, on admin: PostgresConnection, logger: Logger) async throws {
-        defer { Task { try? await admin.close() } }
-        try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
+        do {
+            try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
+        } catch {
+            try? await admin.close()
+            throw error
+        }
+        try await admin.close()
     }
 }
