@@ -95,7 +95,8 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     func authenticated(_ path: RouterPath) -> RouterGroup<IdentifiedRequestContext> {
         router.group(path).add(middleware: authenticator).group(context: IdentifiedRequestContext.self)
     }
-    MeController(directory: store, credentials: store, policy: parts.policy).addRoutes(to: authenticated(""))
+    MeController(directory: store, credentials: store, changes: parts.directoryChanges, policy: parts.policy).addRoutes(
+        to: authenticated(""))
     let admin = DirectoryRoutes(group: authenticated("admin"))
     AdminUsersController(directory: store, policy: parts.policy, changes: parts.directoryChanges).addRoutes(to: admin)
     AdminOffboardingController(credentials: store, changes: parts.directoryChanges).addRoutes(to: admin)

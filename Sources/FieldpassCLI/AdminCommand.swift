@@ -36,17 +36,16 @@ struct AdminCommand: AsyncParsableCommand {
             guard let address = EmailAddress(email), environment.emailDomains.contains(address.domain) else {
                 throw CommandFailure("\(email) is not an email address of environment '\(env)'")
             }
-            do {
-                try environment.managedMappings.checkRoleChange()
-            } catch {
-                throw CommandFailure(
-                    "roles in environment '\(env)' come from the identity provider at every sign-in (roles_from_idp); change \(email)'s role there"
-                )
-            }
-            let (environmentID, role) = (environment.id, role)
-            let updated = try await options.withStore { _, store in
-                let user = try await store.ensureUser(email: address.value, environmentID: environmentID, now: Date())
-                return try await store.setRole(role, userID: user.id, environmentID: environmentID, actor: "cli", now: Date())
+            let (caller, role) = (DirectoryCaller.cli(environmentID: environment.id), role)
+            let updated = try await options.withStore { configuration, store in
+                let changes = configuration.directoryChanges(store)
+                do {
+                    return try await changes.setRole(role, email: address.value, by: caller)
+                } catch DirectoryError.roleManagedByIdP {
+                    throw CommandFailure(
+                        "roles in environment '\(caller.environmentID)' come from the identity provider at every sign-in (roles_from_idp); change \(address.value)'s role there"
+                    )
+                }
             }
             print("\(updated.email) (\(updated.id)) is now \(updated.role.rawValue) in \(env).")
         }

@@ -14,8 +14,8 @@ extension AdminCommand {
         @OptionGroup var target: AdminTarget
 
         func run() async throws {
-            try await target.withUser { store, user in
-                _ = try await store.setDisabled(true, userID: user.id, environmentID: target.env, actor: "cli", now: Date())
+            try await target.withUser { _, changes, user in
+                _ = try await changes.setDisabled(true, userID: user.id, by: target.caller)
                 print("\(user.email) is disabled; all their devices are revoked.")
             }
         }
@@ -27,9 +27,9 @@ extension AdminCommand {
         @OptionGroup var target: AdminTarget
 
         func run() async throws {
-            try await target.withUser { store, user in
+            try await target.withUser { _, changes, user in
                 do {
-                    _ = try await store.setDisabled(false, userID: user.id, environmentID: target.env, actor: "cli", now: Date())
+                    _ = try await changes.setDisabled(false, userID: user.id, by: target.caller)
                 } catch DirectoryError.activeManagedByScim {
                     throw CommandFailure("\(user.email) is provisioned by the identity provider through SCIM; set them active there")
                 }
@@ -44,7 +44,7 @@ extension AdminCommand {
         @OptionGroup var target: AdminTarget
 
         func run() async throws {
-            try await target.withUser { store, user in
+            try await target.withUser { store, _, user in
                 for device in try await store.devices(userID: user.id, environmentID: target.env) {
                     let state = device.revokedAt == nil ? "active " : "revoked"
                     print("\(device.id)  \(state)  \(device.platform)  \(device.name)  last seen \(device.lastSeenAt.formatted(.iso8601))")
@@ -64,9 +64,9 @@ extension AdminCommand {
         var deviceID: String
 
         func run() async throws {
-            try await target.withUser { store, user in
+            try await target.withUser { _, changes, user in
                 do {
-                    try await store.revokeDevice(id: deviceID, userID: user.id, environmentID: target.env, actor: "cli", now: Date())
+                    try await changes.revokeDevice(id: deviceID, userID: user.id, by: target.caller)
                 } catch DirectoryError.unknownDevice {
                     throw CommandFailure("\(user.email) has no device \(deviceID)")
                 }
@@ -84,8 +84,8 @@ extension AdminCommand {
         @OptionGroup var target: AdminTarget
 
         func run() async throws {
-            try await target.withUser { store, user in
-                try await store.resetIdentity(userID: user.id, environmentID: target.env, actor: "cli", now: Date())
+            try await target.withUser { _, changes, user in
+                try await changes.resetIdentity(userID: user.id, by: target.caller)
                 print("The IdP identity of \(user.email) is reset.")
             }
         }

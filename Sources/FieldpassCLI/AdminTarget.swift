@@ -12,8 +12,12 @@ struct AdminTarget: ParsableArguments {
     @Option(name: .long, help: "Environment id.")
     var env: String
 
-    /// Runs `body` with the store and the person, or fails naming what is unknown.
-    func withUser(_ body: @Sendable (any FieldpassStore, UserRecord) async throws -> Void) async throws {
+    /// The CLI as the directory names it: trusted as whoever may run it, audited as `cli`.
+    var caller: DirectoryCaller { .cli(environmentID: env) }
+
+    /// Runs `body` with the store, the directory's changes and the person, or fails naming
+    /// what is unknown.
+    func withUser(_ body: @Sendable (any FieldpassStore, DirectoryChanges, UserRecord) async throws -> Void) async throws {
         let env = env
         let email = email
         let options = options
@@ -23,7 +27,8 @@ struct AdminTarget: ParsableArguments {
             guard let user = try await store.users(environmentID: env).first(where: { $0.email == address }) else {
                 throw CommandFailure("no user \(email) in environment '\(env)'")
             }
-            try await body(store, user)
+            let changes = configuration.directoryChanges(store)
+            try await body(store, changes, user)
         }
     }
 }

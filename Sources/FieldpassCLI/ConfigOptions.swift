@@ -44,3 +44,10 @@ struct ConfigOptions: ParsableArguments {
         }
     }
 }
+
+extension FieldpassConfiguration {
+    /// The directory's one way of changing people, over `store`, for the CLI's commands.
+    func directoryChanges(_ store: any FieldpassStore) -> DirectoryChanges {
+        DirectoryChanges(store: store, claimMappings: ClaimMappingDirectory(environments: environments))
+    }
+}

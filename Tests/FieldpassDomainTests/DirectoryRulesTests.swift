@@ -45,7 +45,7 @@ struct DirectoryRulesTests {
             }
         }
         #expect(
-            try DirectoryRules.setDisabled(false, of: disabled, provisionedByScim: true, liveDevices: [], actor: DirectoryRules.scimActor)
+            try DirectoryRules.setDisabled(false, of: disabled, provisionedByScim: true, liveDevices: [], actor: DirectoryCaller.scimActor)
                 .writes.first == .setDisabled(userID: "u1", disabled: false))
         #expect(
             try DirectoryRules.setDisabled(true, of: Self.user, provisionedByScim: true, liveDevices: [], actor: "cli").writes.first

@@ -63,7 +63,7 @@ struct ConsolePersonController: Sendable {
         let userID = try userID(context)
         return try await pages.change(context, back: "/people/\(userID)") {
             let role = try AdminRequests.RoleChange(role: context.visit.form["role"] ?? "").validated()
-            _ = try await changes.setRole(role, userID: userID, by: context.visit.identity)
+            _ = try await changes.setRole(role, userID: userID, by: context.visit.identity.directoryCaller)
         }
     }
 
@@ -73,7 +73,7 @@ struct ConsolePersonController: Sendable {
             let form = context.visit.form
             let grant = try AdminRequests.Grant(realmPath: form["realm_path"] ?? "", access: form["access"] ?? "")
                 .validated(prefixes: policy.prefixes, environmentID: context.visit.identity.environmentID)
-            _ = try await changes.setGrant(grant.access, realmPath: grant.path, userID: userID, by: context.visit.identity)
+            _ = try await changes.setGrant(grant.access, realmPath: grant.path, userID: userID, by: context.visit.identity.directoryCaller)
         }
     }
 
@@ -83,7 +83,7 @@ struct ConsolePersonController: Sendable {
             let path = try AdminRequests.realmPath(
                 context.visit.form["realm_path"] ?? "", prefixes: policy.prefixes, environmentID: context.visit.identity.environmentID
             )
-            _ = try await changes.setGrant(nil, realmPath: path, userID: userID, by: context.visit.identity)
+            _ = try await changes.setGrant(nil, realmPath: path, userID: userID, by: context.visit.identity.directoryCaller)
         }
     }
 
@@ -91,28 +91,28 @@ struct ConsolePersonController: Sendable {
         let userID = try userID(context)
         return try await pages.change(context, back: "/people/\(userID)") {
             let deviceID = try AdminRequests.id(context.parameters.get("device_id") ?? "", unknown: .unknownDevice)
-            try await changes.revokeDevice(id: deviceID, userID: userID, by: context.visit.identity)
+            try await changes.revokeDevice(id: deviceID, userID: userID, by: context.visit.identity.directoryCaller)
         }
     }
 
     @Sendable func disable(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let userID = try userID(context)
         return try await pages.change(context, back: "/people/\(userID)") {
-            _ = try await changes.setDisabled(true, userID: userID, by: context.visit.identity)
+            _ = try await changes.setDisabled(true, userID: userID, by: context.visit.identity.directoryCaller)
         }
     }
 
     @Sendable func enable(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let userID = try userID(context)
         return try await pages.change(context, back: "/people/\(userID)") {
-            _ = try await changes.setDisabled(false, userID: userID, by: context.visit.identity)
+            _ = try await changes.setDisabled(false, userID: userID, by: context.visit.identity.directoryCaller)
         }
     }
 
     @Sendable func resetIdentity(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let userID = try userID(context)
         return try await pages.change(context, back: "/people/\(userID)") {
-            try await changes.resetIdentity(userID: userID, by: context.visit.identity)
+            try await changes.resetIdentity(userID: userID, by: context.visit.identity.directoryCaller)
         }
     }
 

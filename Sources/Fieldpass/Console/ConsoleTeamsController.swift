@@ -34,7 +34,7 @@ struct ConsoleTeamsController: Sendable {
     @Sendable func create(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         try await pages.change(context, back: "/teams") {
             let name = try AdminRequests.TeamName(name: context.visit.form["name"] ?? "").validated()
-            _ = try await changes.createTeam(name: name, by: context.visit.identity)
+            _ = try await changes.createTeam(name: name, by: context.visit.identity.directoryCaller)
         }
     }
 
@@ -60,14 +60,14 @@ struct ConsoleTeamsController: Sendable {
         let teamID = try teamID(context)
         return try await pages.change(context, back: "/teams/\(teamID)") {
             let name = try AdminRequests.TeamName(name: context.visit.form["name"] ?? "").validated()
-            _ = try await changes.renameTeam(id: teamID, to: name, by: context.visit.identity)
+            _ = try await changes.renameTeam(id: teamID, to: name, by: context.visit.identity.directoryCaller)
         }
     }
 
     @Sendable func delete(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let teamID = try teamID(context)
         return try await pages.change(context, back: "/teams") {
-            try await changes.deleteTeam(id: teamID, by: context.visit.identity)
+            try await changes.deleteTeam(id: teamID, by: context.visit.identity.directoryCaller)
         }
     }
 
@@ -80,7 +80,8 @@ struct ConsoleTeamsController: Sendable {
             guard let person = try await store.person(email: email, environmentID: context.visit.identity.environmentID) else {
                 throw DirectoryError.unknownUser
             }
-            _ = try await changes.changeMembership(userID: person.id, teamID: teamID, member: true, by: context.visit.identity)
+            _ = try await changes.changeMembership(
+                userID: person.id, teamID: teamID, member: true, by: context.visit.identity.directoryCaller)
         }
     }
 
@@ -88,7 +89,8 @@ struct ConsoleTeamsController: Sendable {
         let teamID = try teamID(context)
         return try await pages.change(context, back: "/teams/\(teamID)") {
             let userID = try AdminRequests.id(context.parameters.get("user_id") ?? "", unknown: .unknownUser)
-            _ = try await changes.changeMembership(userID: userID, teamID: teamID, member: false, by: context.visit.identity)
+            _ = try await changes.changeMembership(
+                userID: userID, teamID: teamID, member: false, by: context.visit.identity.directoryCaller)
         }
     }
 

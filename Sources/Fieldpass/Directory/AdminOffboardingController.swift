@@ -25,23 +25,23 @@ struct AdminOffboardingController: Sendable {
 
     @Sendable func revokeDevice(_ request: Request, context: IdentifiedRequestContext) async throws -> HTTPResponse.Status {
         let deviceID = try AdminRequests.id(context.parameters.get("device_id") ?? "", unknown: .unknownDevice)
-        try await changes.revokeDevice(id: deviceID, userID: try userID(context), by: context.identity)
+        try await changes.revokeDevice(id: deviceID, userID: try userID(context), by: context.identity.directoryCaller)
         return .noContent
     }
 
     /// Offboards a person at once: every device revoked, no sign-in, refresh or API call.
     @Sendable func disable(_ request: Request, context: IdentifiedRequestContext) async throws -> UserRecord {
-        return try await changes.setDisabled(true, userID: try userID(context), by: context.identity)
+        return try await changes.setDisabled(true, userID: try userID(context), by: context.identity.directoryCaller)
     }
 
     /// Lets a person onboard again; their old devices stay revoked.
     @Sendable func enable(_ request: Request, context: IdentifiedRequestContext) async throws -> UserRecord {
-        return try await changes.setDisabled(false, userID: try userID(context), by: context.identity)
+        return try await changes.setDisabled(false, userID: try userID(context), by: context.identity.directoryCaller)
     }
 
     /// Unbinds the IdP identity, e.g. after the IdP account was recreated: the next sign-in binds anew.
     @Sendable func resetIdentity(_ request: Request, context: IdentifiedRequestContext) async throws -> HTTPResponse.Status {
-        try await changes.resetIdentity(userID: try userID(context), by: context.identity)
+        try await changes.resetIdentity(userID: try userID(context), by: context.identity.directoryCaller)
         return .noContent
     }
 

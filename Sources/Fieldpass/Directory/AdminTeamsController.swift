@@ -23,7 +23,7 @@ struct AdminTeamsController: Sendable {
 
     @Sendable func create(_ request: Request, context: IdentifiedRequestContext) async throws -> EditedResponse<TeamRecord> {
         let name = try await JSONBody.decode(AdminRequests.TeamName.self, from: request, context: context).validated()
-        let team = try await changes.createTeam(name: name, by: context.identity)
+        let team = try await changes.createTeam(name: name, by: context.identity.directoryCaller)
         return EditedResponse(status: .created, response: team)
     }
 
@@ -36,11 +36,11 @@ struct AdminTeamsController: Sendable {
 
     @Sendable func rename(_ request: Request, context: IdentifiedRequestContext) async throws -> TeamRecord {
         let name = try await JSONBody.decode(AdminRequests.TeamName.self, from: request, context: context).validated()
-        return try await changes.renameTeam(id: try teamID(context), to: name, by: context.identity)
+        return try await changes.renameTeam(id: try teamID(context), to: name, by: context.identity.directoryCaller)
     }
 
     @Sendable func delete(_ request: Request, context: IdentifiedRequestContext) async throws -> Response {
-        try await changes.deleteTeam(id: try teamID(context), by: context.identity)
+        try await changes.deleteTeam(id: try teamID(context), by: context.identity.directoryCaller)
         return Response(status: .noContent)
     }
 
@@ -54,7 +54,7 @@ struct AdminTeamsController: Sendable {
 
     private func changeMembership(_ context: IdentifiedRequestContext, member: Bool) async throws -> TeamRecord {
         return try await changes.changeMembership(
-            userID: try memberID(context), teamID: try teamID(context), member: member, by: context.identity)
+            userID: try memberID(context), teamID: try teamID(context), member: member, by: context.identity.directoryCaller)
     }
 
     private func teamID(_ context: IdentifiedRequestContext) throws -> String {

@@ -34,7 +34,7 @@ struct AdminUsersController: Sendable {
 
     @Sendable func setRole(_ request: Request, context: IdentifiedRequestContext) async throws -> UserRecord {
         let role = try await JSONBody.decode(AdminRequests.RoleChange.self, from: request, context: context).validated()
-        return try await changes.setRole(role, userID: try userID(context), by: context.identity)
+        return try await changes.setRole(role, userID: try userID(context), by: context.identity.directoryCaller)
     }
 
     @Sendable func permissions(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.Permissions {
@@ -47,7 +47,8 @@ struct AdminUsersController: Sendable {
     @Sendable func grant(_ request: Request, context: IdentifiedRequestContext) async throws -> AdminResponses.Permissions {
         let grant = try await JSONBody.decode(AdminRequests.Grant.self, from: request, context: context)
             .validated(prefixes: policy.prefixes, environmentID: context.identity.environmentID)
-        let facts = try await changes.setGrant(grant.access, realmPath: grant.path, userID: try userID(context), by: context.identity)
+        let facts = try await changes.setGrant(
+            grant.access, realmPath: grant.path, userID: try userID(context), by: context.identity.directoryCaller)
         return AdminResponses.Permissions(facts: facts, policy: policy)
     }
 
@@ -57,7 +58,7 @@ struct AdminUsersController: Sendable {
         }
         let facts = try await changes.setGrant(
             nil, realmPath: try AdminRequests.realmPath(path, prefixes: policy.prefixes, environmentID: context.identity.environmentID),
-            userID: try userID(context), by: context.identity
+            userID: try userID(context), by: context.identity.directoryCaller
         )
         return AdminResponses.Permissions(facts: facts, policy: policy)
     }

@@ -6,6 +6,7 @@ import Hummingbird
 struct MeController: Sendable {
     let directory: any DirectoryStore
     let credentials: any CredentialStore
+    let changes: DirectoryChanges
     let policy: RealmPolicy
 
     func addRoutes(to group: RouterGroup<IdentifiedRequestContext>) {
@@ -35,9 +36,7 @@ struct MeController: Sendable {
     @Sendable func revokeDevice(_ request: Request, context: IdentifiedRequestContext) async throws -> HTTPResponse.Status {
         let user = try context.identity.requireUser()
         let deviceID = try AdminRequests.id(context.parameters.get("device_id") ?? "", unknown: .unknownDevice)
-        try await credentials.revokeDevice(
-            id: deviceID, userID: user.id, environmentID: user.environmentID, actor: context.identity.actor, now: Date()
-        )
+        try await changes.revokeDevice(id: deviceID, userID: user.id, by: context.identity.directoryCaller)
         return .noContent
     }
 

@@ -25,6 +25,8 @@ extension DirectoryError {
                 .conflict, DirectoryErrorCode.managedByIdP,
                 "This person is provisioned by the identity provider through SCIM; set them active there."
             )
+        case .notAllowed(.read): APIError(.forbidden, AuthErrorCode.forbidden, "Only admins and managers may read this.")
+        case .notAllowed(.administer): APIError(.forbidden, AuthErrorCode.forbidden, "Only an admin may do this.")
         }
     }
 }

@@ -24,13 +24,15 @@ public struct Identity: Sendable, Equatable {
         self.viaConsole = viaConsole
     }
 
-    /// How the audit log names the caller: a console action says so, and whose it was.
-    var actor: String {
+    /// The caller as the directory sees them: what they may change, and their audit actor.
+    var directoryCaller: DirectoryCaller {
         switch principal {
-        case .user(let user): viaConsole ? "console:\(user.id)" : "user:\(user.id)"
-        case .service(let accountID): "service:\(accountID)"
+        case .user(let user): viaConsole ? .console(user) : .admin(user)
+        case .service(let accountID): .service(accountID: accountID, environmentID: environmentID)
         }
     }
+
+    var actor: String { directoryCaller.actor }
 
     /// The caller as a person, or 403.
     func requireUser() throws -> UserRecord {
@@ -40,16 +42,10 @@ public struct Identity: Sendable, Equatable {
         return user
     }
 
-    /// A person whose role allows `action` (``Role/may(_:)``), or 403.
+    /// A person whose role allows `action` (``DirectoryCaller/may(_:)``), or 403.
     func require(_ action: DirectoryAction) throws {
-        guard try requireUser().role.may(action) else {
-            let message =
-                switch action {
-                case .read: "Only admins and managers may read this."
-                case .administer: "Only an admin may do this."
-                }
-            throw APIError(.forbidden, AuthErrorCode.forbidden, message)
-        }
+        _ = try requireUser()
+        guard directoryCaller.may(action) else { throw DirectoryError.notAllowed(action).apiError }
     }
 
     /// A backend integration's service account, or 403.

@@ -10,7 +10,8 @@ struct ScimCall: Sendable {
     /// `{public_url}/scim/v2`.
     let baseURL: String
 
-    static let actor = DirectoryRules.scimActor
+    /// Every change a SCIM request makes is the IdP's, in the token's environment.
+    var caller: DirectoryCaller { .scim(environmentID: environment.id) }
     /// Bytes a SCIM request body has at most.
     static let maxBodySize = 256 * 1024
 

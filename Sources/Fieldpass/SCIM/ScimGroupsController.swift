@@ -10,6 +10,8 @@ import Hummingbird
 /// was created as: a change of name that would turn a team into a role group is refused.
 struct ScimGroupsController: ScimResourceController {
     let store: any FieldpassStore
+    /// Teams are created and deleted as every caller's are, with the caller `scim`.
+    let changes: DirectoryChanges
     let router: ScimRouter
     let claimMappings: ClaimMappingDirectory
 
@@ -43,7 +45,7 @@ struct ScimGroupsController: ScimResourceController {
             else { throw ScimError.uniqueness("A group with this displayName exists already.") }
             (teamID, displayName) = (nil, resource.displayName)
         } else {
-            let team = try await teamNamed(resource.displayName, environmentID: environmentID, now: now)
+            let team = try await teamNamed(resource.displayName, call)
             guard try await !store.isScimManaged(userID: nil, teamID: team.id, environmentID: environmentID) else {
                 throw ScimError.uniqueness("A group with this displayName exists already.")
             }
@@ -51,7 +53,7 @@ struct ScimGroupsController: ScimResourceController {
         }
         let saved = try await store.createScimGroup(
             teamID: teamID, displayName: displayName, externalID: resource.externalID, members: resource.members,
-            roles: roles(mappings), environmentID: environmentID, actor: ScimCall.actor, now: now
+            roles: roles(mappings), environmentID: environmentID, actor: call.caller.actor, now: now
         )
         return try ScimResponse.json(
             .object(ScimRepresentation.group(saved, baseURL: call.baseURL)), status: .created,
@@ -77,11 +79,11 @@ struct ScimGroupsController: ScimResourceController {
         let record = try await existing(try call.id(context), call)
         let (environmentID, now) = (call.environment.id, Date())
         if let teamID = record.teamID {
-            try await store.deleteTeam(id: teamID, environmentID: environmentID, actor: ScimCall.actor, now: now)
+            try await changes.deleteTeam(id: teamID, by: call.caller)
         } else {
             let mappings = claimMappings.mappings(environmentID: environmentID)
             try await store.deleteScimGroup(
-                id: record.id, roles: roles(mappings), environmentID: environmentID, actor: ScimCall.actor, now: now)
+                id: record.id, roles: roles(mappings), environmentID: environmentID, actor: call.caller.actor, now: now)
         }
         return Response(status: .noContent)
     }
@@ -97,7 +99,7 @@ struct ScimGroupsController: ScimResourceController {
         }
         let saved = try await store.saveScimGroup(
             id: current.id, displayName: resource.displayName, externalID: resource.externalID, members: resource.members,
-            roles: roles(mappings), environmentID: environmentID, actor: ScimCall.actor, now: Date()
+            roles: roles(mappings), environmentID: environmentID, actor: call.caller.actor, now: Date()
         )
         return try ScimResponse.json(.object(ScimRepresentation.group(saved, baseURL: call.baseURL)))
     }
@@ -115,11 +117,12 @@ struct ScimGroupsController: ScimResourceController {
     }
 
     /// The team with this name (any case), created when there is none.
-    private func teamNamed(_ name: String, environmentID: String, now: Date) async throws -> TeamRecord {
-        if let team = try await store.teams(environmentID: environmentID).first(where: { $0.name.lowercased() == name.lowercased() }) {
+    private func teamNamed(_ name: String, _ call: ScimCall) async throws -> TeamRecord {
+        let teams = try await store.teams(environmentID: call.environment.id)
+        if let team = teams.first(where: { $0.name.lowercased() == name.lowercased() }) {
             return team
         }
-        return try await store.createTeam(name: name, environmentID: environmentID, actor: ScimCall.actor, now: now)
+        return try await changes.createTeam(name: name, by: call.caller)
     }
 
     func existing(_ id: String, _ call: ScimCall) async throws -> ScimGroupRecord {

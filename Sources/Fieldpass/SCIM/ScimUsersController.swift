@@ -31,7 +31,7 @@ struct ScimUsersController: ScimResourceController {
         let email = try call.workEmail(resource.userName)
         let record = try await store.provisionScimUser(
             email: email, profile: resource.profile, active: resource.active ?? true, environmentID: call.environment.id,
-            actor: ScimCall.actor, now: Date()
+            actor: call.caller.actor, now: Date()
         )
         let body = ScimRepresentation.user(record, baseURL: call.baseURL)
         return try ScimResponse.json(.object(body), status: .created, location: "\(call.baseURL)/Users/\(record.user.id)")
@@ -53,7 +53,7 @@ struct ScimUsersController: ScimResourceController {
 
     @Sendable func delete(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
         let record = try await existing(try call.id(context), call)
-        try await store.removeScimUser(id: record.user.id, environmentID: call.environment.id, actor: ScimCall.actor, now: Date())
+        try await store.removeScimUser(id: record.user.id, environmentID: call.environment.id, actor: call.caller.actor, now: Date())
         return Response(status: .noContent)
     }
 
@@ -62,7 +62,7 @@ struct ScimUsersController: ScimResourceController {
         let email = try call.workEmail(resource.userName)
         let record = try await store.updateScimUser(
             id: current.user.id, email: email, profile: resource.profile, active: resource.active, environmentID: call.environment.id,
-            actor: ScimCall.actor, now: Date()
+            actor: call.caller.actor, now: Date()
         )
         return try ScimResponse.json(.object(ScimRepresentation.user(record, baseURL: call.baseURL)))
     }

@@ -168,6 +168,8 @@ public enum DirectoryError: Error, Sendable, Equatable {
     case membershipManagedByIdP
     /// The person is provisioned through SCIM: only the IdP may set them active again.
     case activeManagedByScim
+    /// The caller may not take this action (``DirectoryCaller/may(_:)``).
+    case notAllowed(DirectoryAction)
 }
 
 /// Whose a refresh token is.

@@ -1,6 +1,6 @@
 /// What a person may do with their environment's directory (people, teams, grants, devices,
 /// the audit log, the signing keys), decided here for the admin API and the console alike.
-package enum DirectoryAction: Sendable, CaseIterable {
+public enum DirectoryAction: Sendable, CaseIterable {
     /// See people, teams, grants and devices: admins and managers.
     case read
     /// Change any of them, and read the audit log and the keys: admins only.

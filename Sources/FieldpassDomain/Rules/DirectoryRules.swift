@@ -3,9 +3,6 @@ package enum DirectoryRules {
     /// Everyone starts as a worker; an admin (or a bootstrap sign-in) gives more.
     package static let newcomerRole = Role.worker
 
-    /// The actor of every change the IdP makes through SCIM.
-    package static let scimActor = "scim"
-
     /// Giving `user` the role `role`; giving the role they have writes nothing.
     package static func setRole(_ role: Role, of user: UserRecord?, actor: String) throws -> DirectoryPlan {
         guard let user else { throw DirectoryError.unknownUser }
@@ -24,7 +21,7 @@ package enum DirectoryRules {
         _ disabled: Bool, of user: UserRecord?, provisionedByScim: Bool, liveDevices: [String], actor: String
     ) throws -> DirectoryPlan {
         guard let user else { throw DirectoryError.unknownUser }
-        if !disabled, provisionedByScim, actor != scimActor { throw DirectoryError.activeManagedByScim }
+        if !disabled, provisionedByScim, actor != DirectoryCaller.scimActor { throw DirectoryError.activeManagedByScim }
         guard user.disabled != disabled else { return .unchanged }
         var entry = AuditRecord.disabledChanged(actor: actor, userID: user.id, disabled: disabled)
         var writes: [DirectoryWrite] = [.setDisabled(userID: user.id, disabled: disabled)]

@@ -17,7 +17,7 @@ extension SignInRules {
         if let mapped = attempt.claims.role, mapped.sync.applies(signedInBefore: user.signedInBefore) {
             guard mapped.role != current else { return }
             decision.role = mapped.role
-            decision.audit.append(.roleChanged(actor: "idp", userID: user.id, from: current, to: mapped.role))
+            decision.audit.append(.roleChanged(actor: DirectoryCaller.idpActor, userID: user.id, from: current, to: mapped.role))
         } else if attempt.promoteToAdmin, !user.signedInBefore, current != .admin {
             decision.role = .admin
             decision.audit.append(.roleChanged(actor: "bootstrap", userID: user.id, from: current, to: .admin))
@@ -36,15 +36,15 @@ extension SignInRules {
             } else {
                 team = Team(id: newTeamID(), name: name)
                 decision.createTeams.append(team)
-                decision.audit.append(.teamCreated(actor: "idp", teamID: team.id, name: name))
+                decision.audit.append(.teamCreated(actor: DirectoryCaller.idpActor, teamID: team.id, name: name))
             }
             guard named.insert(team.id).inserted, !teams.current.contains(where: { $0.id == team.id }) else { continue }
             decision.join.append(team.id)
-            decision.audit.append(.teamMembership(actor: "idp", teamID: team.id, userID: user.id, member: true))
+            decision.audit.append(.teamMembership(actor: DirectoryCaller.idpActor, teamID: team.id, userID: user.id, member: true))
         }
         for team in teams.current where !named.contains(team.id) && mapped.mapping.produces(teamNamed: team.name) {
             decision.leave.append(team.id)
-            decision.audit.append(.teamMembership(actor: "idp", teamID: team.id, userID: user.id, member: false))
+            decision.audit.append(.teamMembership(actor: DirectoryCaller.idpActor, teamID: team.id, userID: user.id, member: false))
         }
     }
 }

@@ -105,7 +105,7 @@ package enum SignInRules {
         // An identity bound before issuers were recorded matches on the subject alone.
         if let subject = user.subject, subject != attempt.subject || (user.issuer != nil && user.issuer != attempt.issuer) {
             let mismatch = AuditRecord(
-                actor: "idp", action: "identity.mismatch", target: target,
+                actor: DirectoryCaller.idpActor, action: "identity.mismatch", target: target,
                 before: ["issuer": user.issuer ?? "", "subject": subject],
                 after: ["issuer": attempt.issuer, "subject": attempt.subject]
             )
@@ -114,7 +114,7 @@ package enum SignInRules {
         // One IdP account is one person.
         if let holder {
             let inUse = AuditRecord(
-                actor: "idp", action: "identity.in_use", target: target, before: nil,
+                actor: DirectoryCaller.idpActor, action: "identity.in_use", target: target, before: nil,
                 after: ["issuer": attempt.issuer, "subject": attempt.subject, "bound_to": "user:\(holder)"]
             )
             return Decision(refusal: .identityInUse, audit: [inUse])

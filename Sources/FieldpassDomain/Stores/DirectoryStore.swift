@@ -67,6 +67,6 @@ extension DirectoryStore {
     /// ``ensureUser(email:environmentID:actor:now:)`` for the CLI, which creates people ahead
     /// of their first registration.
     public func ensureUser(email: String, environmentID: String, now: Date) async throws -> UserRecord {
-        try await ensureUser(email: email, environmentID: environmentID, actor: "cli", now: now)
+        try await ensureUser(email: email, environmentID: environmentID, actor: DirectoryCaller.cliActor, now: now)
     }
 }
