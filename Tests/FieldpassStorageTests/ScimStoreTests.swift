@@ -89,15 +89,16 @@ struct ScimStoreTests {
                 email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             let team = try await store.createTeam(name: "North", environmentID: "dev", actor: "scim", now: Date())
             let teamGroup = try await store.createScimGroup(
-                teamID: team.id, displayName: "North", externalID: "oid-north", members: [person.user.id], roles: Self.roles,
+                kind: .team, displayName: "north", externalID: "oid-north", members: [person.user.id], roles: Self.roles,
                 environmentID: "dev", actor: "scim", now: Date()
             )
             let roleGroup = try await store.createScimGroup(
-                teamID: nil, displayName: "Leads", externalID: "oid-leads", members: [person.user.id, person.user.id], roles: Self.roles,
+                kind: .roleGroup, displayName: "Leads", externalID: "oid-leads", members: [person.user.id, person.user.id],
+                roles: Self.roles,
                 environmentID: "dev", actor: "scim", now: Date()
             )
 
-            #expect(teamGroup.id == team.id)
+            #expect(teamGroup.id == team.id && teamGroup.displayName == "North", "the group takes the team over, its spelling too")
             #expect(try await store.scimGroup(id: team.id, environmentID: "dev")?.members == [person.user.id])
             #expect(try await store.team(id: team.id, environmentID: "dev")?.members == [person.user.id])
             #expect(try await store.scimGroup(id: roleGroup.id, environmentID: "dev")?.members == [person.user.id])
@@ -125,7 +126,7 @@ struct ScimStoreTests {
             let person = try await store.provisionScimUser(
                 email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             let group = try await store.createScimGroup(
-                teamID: nil, displayName: "Leads", externalID: nil, members: [person.user.id], roles: Self.roles,
+                kind: .roleGroup, displayName: "Leads", externalID: nil, members: [person.user.id], roles: Self.roles,
                 environmentID: "dev", actor: "scim", now: Date()
             )
             #expect(try await store.user(id: person.user.id, environmentID: "dev")?.role == .manager)
@@ -155,7 +156,8 @@ struct ScimStoreTests {
                 email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             let stranger = try await store.ensureUser(email: "b@other.test", environmentID: "other", now: Date())
             let group = try await store.createScimGroup(
-                teamID: nil, displayName: "Leads", externalID: nil, members: [], roles: Self.roles, environmentID: "dev", actor: "scim",
+                kind: .roleGroup, displayName: "Leads", externalID: nil, members: [], roles: Self.roles, environmentID: "dev",
+                actor: "scim",
                 now: Date()
             )
             await #expect(throws: DirectoryError.self) {
@@ -167,6 +169,35 @@ struct ScimStoreTests {
             let unchanged = try await store.scimGroup(id: group.id, environmentID: "dev")
             #expect(unchanged?.displayName == "Leads" && unchanged?.members == [])
             #expect(try await store.user(id: person.user.id, environmentID: "dev")?.role == .worker)
+        }
+    }
+
+    /// Creating a group is one transaction: a refused member or a name another group has takes
+    /// the team the group would have made back too.
+    @Test(arguments: StoreKind.allCases) func creatingAGroupIsWholeOrNothing(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let stranger = try await store.ensureUser(email: "b@other.test", environmentID: "other", now: Date())
+            _ = try await store.createScimGroup(
+                kind: .roleGroup, displayName: "Leads", externalID: nil, members: [], roles: Self.roles, environmentID: "dev",
+                actor: "scim",
+                now: Date()
+            )
+            await #expect(throws: DirectoryError.unknownUser) {
+                _ = try await store.createScimGroup(
+                    kind: .team, displayName: "South", externalID: nil, members: [stranger.id], roles: Self.roles, environmentID: "dev",
+                    actor: "scim", now: Date()
+                )
+            }
+            await #expect(throws: ScimError.self) {
+                _ = try await store.createScimGroup(
+                    kind: .team, displayName: "LEADS", externalID: nil, members: [], roles: Self.roles, environmentID: "dev", actor: "scim",
+                    now: Date()
+                )
+            }
+            #expect(try await store.teams(environmentID: "dev").isEmpty)
+            #expect(
+                try await store.scimGroups(environmentID: "dev", filter: nil, offset: 0, limit: 10).items.map(\.displayName) == ["Leads"])
         }
     }
 

@@ -35,25 +35,10 @@ struct ScimGroupsController: ScimResourceController {
         let environmentID = call.environment.id
         try await checkMembers(resource.members, call)
         let mappings = claimMappings.mappings(environmentID: environmentID)
-        let now = Date()
-        let (teamID, displayName): (String?, String)
-        if ScimGroupRules.isRoleGroup(displayName: resource.displayName, externalID: resource.externalID, mappings: mappings) {
-            guard
-                try await store.scimGroups(
-                    environmentID: environmentID, filter: ("displayName", resource.displayName), offset: 0, limit: 1
-                ).total == 0
-            else { throw ScimError.uniqueness("A group with this displayName exists already.") }
-            (teamID, displayName) = (nil, resource.displayName)
-        } else {
-            let team = try await teamNamed(resource.displayName, call)
-            guard try await !store.isScimManaged(userID: nil, teamID: team.id, environmentID: environmentID) else {
-                throw ScimError.uniqueness("A group with this displayName exists already.")
-            }
-            (teamID, displayName) = (team.id, team.name)
-        }
+        let isRoleGroup = ScimGroupRules.isRoleGroup(displayName: resource.displayName, externalID: resource.externalID, mappings: mappings)
         let saved = try await store.createScimGroup(
-            teamID: teamID, displayName: displayName, externalID: resource.externalID, members: resource.members,
-            roles: roles(mappings), environmentID: environmentID, actor: call.caller.actor, now: now
+            kind: isRoleGroup ? .roleGroup : .team, displayName: resource.displayName, externalID: resource.externalID,
+            members: resource.members, roles: roles(mappings), environmentID: environmentID, actor: call.caller.actor, now: Date()
         )
         return try ScimResponse.json(
             .object(ScimRepresentation.group(saved, baseURL: call.baseURL)), status: .created,
@@ -77,13 +62,13 @@ struct ScimGroupsController: ScimResourceController {
 
     @Sendable func delete(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
         let record = try await existing(try call.id(context), call)
-        let (environmentID, now) = (call.environment.id, Date())
+        let environmentID = call.environment.id
         if let teamID = record.teamID {
             try await changes.deleteTeam(id: teamID, by: call.caller)
         } else {
             let mappings = claimMappings.mappings(environmentID: environmentID)
             try await store.deleteScimGroup(
-                id: record.id, roles: roles(mappings), environmentID: environmentID, actor: call.caller.actor, now: now)
+                id: record.id, roles: roles(mappings), environmentID: environmentID, actor: call.caller.actor, now: Date())
         }
         return Response(status: .noContent)
     }
@@ -114,15 +99,6 @@ struct ScimGroupsController: ScimResourceController {
         for id in members where try await store.scimUser(id: id, environmentID: call.environment.id) == nil {
             throw ScimError.invalidValue("Member \(id.prefix(64)) is not a user of this environment.")
         }
-    }
-
-    /// The team with this name (any case), created when there is none.
-    private func teamNamed(_ name: String, _ call: ScimCall) async throws -> TeamRecord {
-        let teams = try await store.teams(environmentID: call.environment.id)
-        if let team = teams.first(where: { $0.name.lowercased() == name.lowercased() }) {
-            return team
-        }
-        return try await changes.createTeam(name: name, by: call.caller)
     }
 
     func existing(_ id: String, _ call: ScimCall) async throws -> ScimGroupRecord {

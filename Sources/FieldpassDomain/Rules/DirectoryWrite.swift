@@ -18,6 +18,13 @@ package enum DirectoryWrite: Sendable, Equatable {
     /// The device and its refresh tokens (their sealed successors too) are revoked for good.
     case revokeDevice(id: String)
     case endConsoleSessions(userID: String)
+    /// A SCIM group's row: a team group's id is its team's.
+    case createScimGroup(id: String, teamID: String?, displayName: String, externalID: String?)
+    case updateScimGroup(id: String, displayName: String, externalID: String?)
+    case deleteScimGroup(id: String)
+    /// Role-group memberships change no reach by themselves; the role that follows does.
+    case addRoleGroupMember(groupID: String, userID: String)
+    case removeRoleGroupMember(groupID: String, userID: String)
     case audit(AuditRecord)
 
     /// The people whose record or reach this write changes.
@@ -27,7 +34,9 @@ package enum DirectoryWrite: Sendable, Equatable {
         case .addMember(_, let userID), .removeMember(_, let userID), .setGrant(let userID, _, _), .removeGrant(let userID, _),
             .setRole(let userID, _), .setDisabled(let userID, _), .clearIdentity(let userID):
             [userID]
-        case .createTeam, .revokeDevice, .endConsoleSessions, .expireSignIns, .audit: []
+        case .createTeam, .revokeDevice, .endConsoleSessions, .expireSignIns, .createScimGroup, .updateScimGroup, .deleteScimGroup,
+            .addRoleGroupMember, .removeRoleGroupMember, .audit:
+            []
         }
     }
 }

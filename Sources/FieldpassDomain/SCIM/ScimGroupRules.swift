@@ -19,9 +19,15 @@ package enum ScimGroupRules {
         Set(renamed ? current + added : added + removed).sorted()
     }
 
-    /// Who joins and who leaves when a group's members become `wanted`.
+    /// Who joins and who leaves, each once and in id order, when a group's members become `wanted`.
     package static func membershipChanges(current: [String], wanted: [String]) -> (added: [String], removed: [String]) {
         let currentSet = Set(current), wantedSet = Set(wanted)
-        return (wanted.filter { !currentSet.contains($0) }, current.filter { !wantedSet.contains($0) }.sorted())
+        return (wantedSet.subtracting(currentSet).sorted(), currentSet.subtracting(wantedSet).sorted())
     }
+}
+
+/// What a new SCIM group is: a team (`displayName` its name) or a role group.
+public enum ScimGroupKind: Sendable {
+    case team
+    case roleGroup
 }

@@ -36,10 +36,12 @@ public protocol ScimStore: Sendable {
         environmentID: String, filter: (attribute: String, value: String)?, offset: Int, limit: Int
     ) async throws -> ScimPage<ScimGroupRecord>
     func scimGroup(id: String, environmentID: String) async throws -> ScimGroupRecord?
-    /// Records a group with its members, in one transaction: a team's (`teamID`, which becomes
-    /// its id) or a role group's, whose members get the role `roles` gives their role groups.
+    /// Records a group with its members, in one transaction: a team's (the team of that name,
+    /// created when there is none; its id becomes the group's) or a role group's, whose members
+    /// get the role `roles` gives their role groups. Throws `ScimError` `uniqueness` when a
+    /// SCIM group has the name already (any case).
     func createScimGroup(
-        teamID: String?, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
+        kind: ScimGroupKind, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
         environmentID: String, actor: String, now: Date
     ) async throws -> ScimGroupRecord
     /// Makes a group's name, external id and members those given, in one transaction: a team

@@ -71,6 +71,26 @@ extension PostgresStore {
                     as: String.self
                 )
                 _ = try await append(ended.sorted().map { (.sessionExpired, $0) }, on: connection, now: timestamp)
+            case .createScimGroup(let id, let teamID, let displayName, let externalID):
+                try await connection.execute(
+                    """
+                    INSERT INTO scim_groups (id, environment_id, team_id, display_name, external_id, created_at, updated_at)
+                    VALUES (\(id), \(environmentID), \(teamID), \(displayName), \(externalID), \(timestamp), \(timestamp))
+                    """
+                )
+            case .updateScimGroup(let id, let displayName, let externalID):
+                try await connection.execute(
+                    """
+                    UPDATE scim_groups SET display_name = \(displayName), external_id = \(externalID), updated_at = \(timestamp)
+                    WHERE id = \(id)
+                    """
+                )
+            case .deleteScimGroup(let id):
+                try await connection.execute("DELETE FROM scim_groups WHERE id = \(id)")
+            case .addRoleGroupMember(let groupID, let userID):
+                try await connection.execute("INSERT INTO scim_group_members (group_id, user_id) VALUES (\(groupID), \(userID))")
+            case .removeRoleGroupMember(let groupID, let userID):
+                try await connection.execute("DELETE FROM scim_group_members WHERE group_id = \(groupID) AND user_id = \(userID)")
             case .audit(let entry):
                 try await audit(connection, environmentID: environmentID, entry, now: now)
             }

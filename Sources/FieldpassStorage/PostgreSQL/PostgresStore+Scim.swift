@@ -140,30 +140,29 @@ extension PostgresStore: ScimStore {
     }
 
     public func createScimGroup(
-        teamID: String?, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
+        kind: ScimGroupKind, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
         environmentID: String, actor: String, now: Date
     ) async throws -> ScimGroupRecord {
         let group = try await write { connection in
-            let id = teamID ?? UUID().uuidString.lowercased()
-            let timestamp = now.timeIntervalSince1970
-            try await connection.execute(
-                """
-                INSERT INTO scim_groups (id, environment_id, team_id, display_name, external_id, created_at, updated_at)
-                VALUES (\(id), \(environmentID), \(teamID), \(displayName), \(externalID), \(timestamp), \(timestamp))
-                """
-            )
-            if teamID == nil {
-                try await Self.audit(
-                    connection, environmentID: environmentID, .roleGroupCreated(actor: actor, groupID: id, name: displayName), now: now
-                )
+            let nameTaken =
+                try await connection.value(
+                    """
+                    SELECT EXISTS (SELECT 1 \(unescaped: ScimColumns.groups)\(environmentID)
+                                   AND lower(COALESCE(t.name, g.display_name)) = lower(\(displayName)))
+                    """,
+                    as: Bool.self
+                ) ?? false
+            var team: TeamRecord?
+            if kind == .team, let teamID = try await Self.teamID(connection, named: displayName, environmentID: environmentID) {
+                team = try await Self.fetchTeam(connection, id: teamID, environmentID: environmentID, forUpdate: true)
             }
-            guard let group = try await Self.fetchScimGroup(connection, id: id, environmentID: environmentID) else {
-                throw DirectoryError.unknownTeam
-            }
-            return try await Self.apply(
-                ScimGroupResource(displayName: displayName, externalID: externalID, members: members), to: group, roles: roles,
-                environmentID: environmentID, actor: actor, now: now, connection
-            )
+            let id = UUID().uuidString.lowercased()
+            let plan = try ScimGroupPlans.create(
+                id: id, kind: kind, displayName: displayName, externalID: externalID, nameTaken: nameTaken, team: team, actor: actor)
+            try await Self.apply(plan, connection, environmentID: environmentID, now: now)
+            let group = try await Self.requireScimGroup(connection, id: team?.id ?? id, environmentID: environmentID)
+            let resource = ScimGroupResource(displayName: group.displayName, externalID: externalID, members: members)
+            return try await Self.save(group, as: resource, roles: roles, environmentID: environmentID, actor: actor, now: now, connection)
         }
         await revocationsCaughtUp()
         return group
@@ -174,13 +173,9 @@ extension PostgresStore: ScimStore {
         environmentID: String, actor: String, now: Date
     ) async throws -> ScimGroupRecord {
         let group = try await write { connection in
-            guard let group = try await Self.lockScimGroup(connection, id: id, environmentID: environmentID) else {
-                throw DirectoryError.unknownTeam
-            }
-            return try await Self.apply(
-                ScimGroupResource(displayName: displayName, externalID: externalID, members: members), to: group, roles: roles,
-                environmentID: environmentID, actor: actor, now: now, connection
-            )
+            let group = try await Self.lockScimGroup(connection, id: id, environmentID: environmentID)
+            let resource = ScimGroupResource(displayName: displayName, externalID: externalID, members: members)
+            return try await Self.save(group, as: resource, roles: roles, environmentID: environmentID, actor: actor, now: now, connection)
         }
         await revocationsCaughtUp()
         return group
@@ -188,103 +183,79 @@ extension PostgresStore: ScimStore {
 
     public func deleteScimGroup(id: String, roles: @escaping RoleOfGroups, environmentID: String, actor: String, now: Date) async throws {
         try await write { connection in
-            guard let group = try await Self.lockScimGroup(connection, id: id, environmentID: environmentID) else {
-                throw DirectoryError.unknownTeam
-            }
-            if group.teamID == nil {
-                let emptied = ScimGroupResource(displayName: group.displayName, externalID: group.externalID, members: [])
-                _ = try await Self.apply(emptied, to: group, roles: roles, environmentID: environmentID, actor: actor, now: now, connection)
-            }
-            try await connection.execute("DELETE FROM scim_groups WHERE id = \(id)")
-            if group.teamID == nil {
-                try await Self.audit(
-                    connection, environmentID: environmentID, .roleGroupDeleted(actor: actor, groupID: id, name: group.displayName),
-                    now: now
-                )
-            }
+            let group = try await Self.lockScimGroup(connection, id: id, environmentID: environmentID)
+            let facts = try await Self.facts(of: group, as: ScimGroupPlans.emptied(group), environmentID: environmentID, connection)
+            let plan = try ScimGroupPlans.deleteRoleGroup(group, facts: facts, roles: roles, actor: actor)
+            try await Self.apply(plan, connection, environmentID: environmentID, now: now)
         }
         await revocationsCaughtUp()
     }
 
     /// The group, its row locked until the transaction ends: two changes of one group run one
     /// after the other, each seeing the members the other left.
-    private static func lockScimGroup(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> ScimGroupRecord?
-    {
+    private static func lockScimGroup(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> ScimGroupRecord {
         guard
             try await connection.value(
                 "SELECT id FROM scim_groups WHERE id = \(id) AND environment_id = \(environmentID) FOR UPDATE", as: String.self
             ) != nil
-        else { return nil }
-        return try await fetchScimGroup(connection, id: id, environmentID: environmentID)
+        else { throw DirectoryError.unknownTeam }
+        return try await requireScimGroup(connection, id: id, environmentID: environmentID)
     }
 
-    /// Makes the stored `group` what `resource` says (see ``saveScimGroup(id:displayName:externalID:members:roles:environmentID:actor:now:)``).
-    private static func apply(
-        _ resource: ScimGroupResource, to group: ScimGroupRecord, roles: RoleOfGroups, environmentID: String, actor: String, now: Date,
+    /// Makes the stored `group` what `resource` says (``ScimGroupPlans/save(_:as:facts:roles:actor:)``).
+    private static func save(
+        _ group: ScimGroupRecord, as resource: ScimGroupResource, roles: RoleOfGroups, environmentID: String, actor: String, now: Date,
         _ connection: PostgresConnection
     ) async throws -> ScimGroupRecord {
-        let renamed = resource.displayName != group.displayName || resource.externalID != group.externalID
-        if renamed {
-            if let teamID = group.teamID, resource.displayName != group.displayName {
-                _ = try await renameTeam(
-                    connection, id: teamID, to: resource.displayName, environmentID: environmentID, actor: actor, now: now)
-            }
-            try await connection.execute(
-                """
-                UPDATE scim_groups SET display_name = \(resource.displayName), external_id = \(resource.externalID),
-                    updated_at = \(now.timeIntervalSince1970)
-                WHERE id = \(group.id)
-                """
-            )
-        }
-        let (added, removed) = ScimGroupRules.membershipChanges(current: group.members, wanted: resource.members)
-        // People in id order, so that two such transactions lock them in the same order.
-        for (userID, member) in (added.map({ ($0, true) }) + removed.map({ ($0, false) })).sorted(by: { $0.0 < $1.0 }) {
-            if let teamID = group.teamID {
-                _ = try await changeMembership(
-                    connection, userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: member
-                )
-            } else {
-                try await changeRoleGroupMembership(
-                    connection, groupID: group.id, userID: userID, member: member, environmentID: environmentID, actor: actor, now: now
-                )
+        let facts = try await facts(of: group, as: resource, environmentID: environmentID, connection)
+        let plan = try ScimGroupPlans.save(group, as: resource, facts: facts, roles: roles, actor: actor)
+        try await apply(plan, connection, environmentID: environmentID, now: now)
+        return try await requireScimGroup(connection, id: group.id, environmentID: environmentID)
+    }
+
+    /// What the rule of a change of `group` to `resource` reads, locked: the people first, in
+    /// id order, then the team, the order every change of people and teams takes them in, so
+    /// that no two transactions deadlock.
+    private static func facts(
+        of group: ScimGroupRecord, as resource: ScimGroupResource, environmentID: String, _ connection: PostgresConnection
+    ) async throws -> ScimGroupFacts {
+        var people: [String: UserRecord] = [:]
+        var keys: [String: [String]] = [:]
+        for userID in ScimGroupPlans.peopleToRead(group, as: resource) {
+            guard let person = try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else { continue }
+            people[userID] = person
+            if group.teamID == nil {
+                keys[userID] = try await roleGroupKeys(connection, userID: userID, except: group.id, environmentID: environmentID)
             }
         }
-        if group.teamID == nil {
-            for userID in ScimGroupRules.roleReview(current: group.members, added: added, removed: removed, renamed: renamed) {
-                guard let role = roles(try await roleGroupKeys(connection, userID: userID, environmentID: environmentID)) else { continue }
-                _ = try await setRole(connection, role, userID: userID, environmentID: environmentID, actor: actor, now: now)
+        var team: TeamRecord?
+        var holder: String?
+        if let teamID = group.teamID {
+            team = try await fetchTeam(connection, id: teamID, environmentID: environmentID, forUpdate: true)
+            if resource.displayName != group.displayName {
+                holder = try await Self.teamID(connection, named: resource.displayName, environmentID: environmentID)
             }
         }
-        guard let saved = try await fetchScimGroup(connection, id: group.id, environmentID: environmentID) else {
+        return ScimGroupFacts(team: team, holderOfName: holder, people: people, otherRoleGroupKeys: keys)
+    }
+
+    private static func requireScimGroup(
+        _ connection: PostgresConnection, id: String, environmentID: String
+    ) async throws -> ScimGroupRecord {
+        guard let group = try await fetchScimGroup(connection, id: id, environmentID: environmentID) else {
             throw DirectoryError.unknownTeam
         }
-        return saved
+        return group
     }
 
-    private static func changeRoleGroupMembership(
-        _ connection: PostgresConnection, groupID: String, userID: String, member: Bool, environmentID: String, actor: String, now: Date
-    ) async throws {
-        guard try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) != nil else {
-            throw DirectoryError.unknownUser
-        }
-        let changed = try await connection.rows(
-            member
-                ? "INSERT INTO scim_group_members (group_id, user_id) VALUES (\(groupID), \(userID)) ON CONFLICT DO NOTHING RETURNING 1"
-                : "DELETE FROM scim_group_members WHERE group_id = \(groupID) AND user_id = \(userID) RETURNING 1"
-        )
-        guard !changed.isEmpty else { return }
-        try await audit(
-            connection, environmentID: environmentID, .roleGroupMembership(actor: actor, groupID: groupID, userID: userID, member: member),
-            now: now
-        )
-    }
-
-    static func roleGroupKeys(_ connection: PostgresConnection, userID: String, environmentID: String) async throws -> [String] {
+    /// The names and external ids of the person's role groups but `groupID`.
+    static func roleGroupKeys(
+        _ connection: PostgresConnection, userID: String, except groupID: String, environmentID: String
+    ) async throws -> [String] {
         try await connection.rows(
             """
             SELECT g.display_name, g.external_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
-            WHERE m.user_id = \(userID) AND g.environment_id = \(environmentID)
+            WHERE m.user_id = \(userID) AND g.environment_id = \(environmentID) AND g.id <> \(groupID)
             """
         ).flatMap { row in
             [try row.get("display_name", as: String?.self), try row.get("external_id", as: String?.self)].compactMap { $0 }

@@ -131,7 +131,7 @@ extension PostgresStore {
     }
 
     /// The team named `name` in any case, as the unique index `teams_name` compares names.
-    private static func teamID(_ connection: PostgresConnection, named name: String, environmentID: String) async throws -> String? {
+    static func teamID(_ connection: PostgresConnection, named name: String, environmentID: String) async throws -> String? {
         try await connection.value(
             "SELECT id FROM teams WHERE environment_id = \(environmentID) AND lower(name) = lower(\(name))", as: String.self
         )

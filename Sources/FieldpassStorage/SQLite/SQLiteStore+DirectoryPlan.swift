@@ -55,6 +55,25 @@ extension SQLiteStore {
                 )
                 for id in ended.sorted() { _ = try append(.sessionExpired, to: id, db: db, now: timestamp) }
                 endedSignIns = endedSignIns || !ended.isEmpty
+            case .createScimGroup(let id, let teamID, let displayName, let externalID):
+                try db.execute(
+                    cached: """
+                        INSERT INTO scim_groups (id, environment_id, team_id, display_name, external_id, created_at, updated_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [id, environmentID, teamID, displayName, externalID, timestamp, timestamp]
+                )
+            case .updateScimGroup(let id, let displayName, let externalID):
+                try db.execute(
+                    cached: "UPDATE scim_groups SET display_name = ?, external_id = ?, updated_at = ? WHERE id = ?",
+                    arguments: [displayName, externalID, timestamp, id]
+                )
+            case .deleteScimGroup(let id):
+                try db.execute(cached: "DELETE FROM scim_groups WHERE id = ?", arguments: [id])
+            case .addRoleGroupMember(let groupID, let userID):
+                try db.execute(cached: "INSERT INTO scim_group_members (group_id, user_id) VALUES (?, ?)", arguments: [groupID, userID])
+            case .removeRoleGroupMember(let groupID, let userID):
+                try db.execute(cached: "DELETE FROM scim_group_members WHERE group_id = ? AND user_id = ?", arguments: [groupID, userID])
             case .audit(let entry):
                 try audit(db, environmentID: environmentID, entry, now: now)
             }

@@ -103,27 +103,28 @@ extension SQLiteStore: ScimStore {
     }
 
     public func createScimGroup(
-        teamID: String?, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
+        kind: ScimGroupKind, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
         environmentID: String, actor: String, now: Date
     ) async throws -> ScimGroupRecord {
         try await write { db in
-            let id = teamID ?? UUID().uuidString.lowercased()
-            let timestamp = now.timeIntervalSince1970
-            try db.execute(
-                cached: """
-                    INSERT INTO scim_groups (id, environment_id, team_id, display_name, external_id, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [id, environmentID, teamID, displayName, externalID, timestamp, timestamp]
-            )
-            if teamID == nil {
-                try Self.audit(db, environmentID: environmentID, .roleGroupCreated(actor: actor, groupID: id, name: displayName), now: now)
-            }
-            guard let group = try Self.fetchScimGroup(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownTeam }
-            return try Self.apply(
-                ScimGroupResource(displayName: displayName, externalID: externalID, members: members), to: group, roles: roles,
-                environmentID: environmentID, actor: actor, now: now, db
-            )
+            let nameTaken =
+                try Bool.fetchOne(
+                    db.cachedStatement(
+                        sql: "SELECT EXISTS (SELECT 1 \(ScimColumns.groups)? AND lower(COALESCE(t.name, g.display_name)) = lower(?))"),
+                    arguments: [environmentID, displayName]
+                ) ?? false
+            let team =
+                try kind == .team
+                ? Self.teamID(db, named: displayName, environmentID: environmentID).flatMap {
+                    try Self.fetchTeam(db, id: $0, environmentID: environmentID)
+                } : nil
+            let id = UUID().uuidString.lowercased()
+            let plan = try ScimGroupPlans.create(
+                id: id, kind: kind, displayName: displayName, externalID: externalID, nameTaken: nameTaken, team: team, actor: actor)
+            try Self.apply(plan, db, environmentID: environmentID, now: now)
+            let group = try Self.requireScimGroup(db, id: team?.id ?? id, environmentID: environmentID)
+            let resource = ScimGroupResource(displayName: group.displayName, externalID: externalID, members: members)
+            return try Self.save(group, as: resource, roles: roles, environmentID: environmentID, actor: actor, now: now, db)
         }
     }
 
@@ -132,89 +133,68 @@ extension SQLiteStore: ScimStore {
         environmentID: String, actor: String, now: Date
     ) async throws -> ScimGroupRecord {
         try await write { db in
-            guard let group = try Self.fetchScimGroup(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownTeam }
-            return try Self.apply(
-                ScimGroupResource(displayName: displayName, externalID: externalID, members: members), to: group, roles: roles,
-                environmentID: environmentID, actor: actor, now: now, db
-            )
+            let group = try Self.requireScimGroup(db, id: id, environmentID: environmentID)
+            let resource = ScimGroupResource(displayName: displayName, externalID: externalID, members: members)
+            return try Self.save(group, as: resource, roles: roles, environmentID: environmentID, actor: actor, now: now, db)
         }
     }
 
     public func deleteScimGroup(id: String, roles: @escaping RoleOfGroups, environmentID: String, actor: String, now: Date) async throws {
         try await write { db in
-            guard let group = try Self.fetchScimGroup(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownTeam }
-            if group.teamID == nil {
-                let emptied = ScimGroupResource(displayName: group.displayName, externalID: group.externalID, members: [])
-                _ = try Self.apply(emptied, to: group, roles: roles, environmentID: environmentID, actor: actor, now: now, db)
-            }
-            try db.execute(cached: "DELETE FROM scim_groups WHERE id = ?", arguments: [id])
-            if group.teamID == nil {
-                try Self.audit(
-                    db, environmentID: environmentID, .roleGroupDeleted(actor: actor, groupID: id, name: group.displayName), now: now)
-            }
+            let group = try Self.requireScimGroup(db, id: id, environmentID: environmentID)
+            let facts = try Self.facts(of: group, as: ScimGroupPlans.emptied(group), environmentID: environmentID, db)
+            try Self.apply(
+                try ScimGroupPlans.deleteRoleGroup(group, facts: facts, roles: roles, actor: actor), db, environmentID: environmentID,
+                now: now)
         }
     }
 
-    /// Makes the stored `group` what `resource` says (see ``saveScimGroup(id:displayName:externalID:members:roles:environmentID:actor:now:)``).
-    private static func apply(
-        _ resource: ScimGroupResource, to group: ScimGroupRecord, roles: RoleOfGroups, environmentID: String, actor: String, now: Date,
+    /// Makes the stored `group` what `resource` says (``ScimGroupPlans/save(_:as:facts:roles:actor:)``).
+    private static func save(
+        _ group: ScimGroupRecord, as resource: ScimGroupResource, roles: RoleOfGroups, environmentID: String, actor: String, now: Date,
         _ db: Database
     ) throws -> ScimGroupRecord {
-        let renamed = resource.displayName != group.displayName || resource.externalID != group.externalID
-        if renamed {
-            if let teamID = group.teamID, resource.displayName != group.displayName {
-                _ = try renameTeam(db, id: teamID, to: resource.displayName, environmentID: environmentID, actor: actor, now: now)
-            }
-            try db.execute(
-                cached: "UPDATE scim_groups SET display_name = ?, external_id = ?, updated_at = ? WHERE id = ?",
-                arguments: [resource.displayName, resource.externalID, now.timeIntervalSince1970, group.id]
-            )
-        }
-        let (added, removed) = ScimGroupRules.membershipChanges(current: group.members, wanted: resource.members)
-        for (userID, member) in added.map({ ($0, true) }) + removed.map({ ($0, false) }) {
-            if let teamID = group.teamID {
-                _ = try changeMembership(
-                    db, userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: member)
-            } else {
-                try changeRoleGroupMembership(
-                    db, groupID: group.id, userID: userID, member: member, environmentID: environmentID, actor: actor, now: now)
-            }
-        }
-        if group.teamID == nil {
-            for userID in ScimGroupRules.roleReview(current: group.members, added: added, removed: removed, renamed: renamed) {
-                guard let role = roles(try roleGroupKeys(db, userID: userID, environmentID: environmentID)) else { continue }
-                _ = try setRole(db, role, userID: userID, environmentID: environmentID, actor: actor, now: now)
-            }
-        }
-        guard let saved = try fetchScimGroup(db, id: group.id, environmentID: environmentID) else { throw DirectoryError.unknownTeam }
-        return saved
+        let facts = try facts(of: group, as: resource, environmentID: environmentID, db)
+        try apply(
+            try ScimGroupPlans.save(group, as: resource, facts: facts, roles: roles, actor: actor), db, environmentID: environmentID,
+            now: now)
+        return try requireScimGroup(db, id: group.id, environmentID: environmentID)
     }
 
-    private static func changeRoleGroupMembership(
-        _ db: Database, groupID: String, userID: String, member: Bool, environmentID: String, actor: String, now: Date
-    ) throws {
-        guard try fetchUser(db, id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
-        let changed = try Row.fetchAll(
-            db,
-            sql: member
-                ? "INSERT INTO scim_group_members (group_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING 1"
-                : "DELETE FROM scim_group_members WHERE group_id = ? AND user_id = ? RETURNING 1",
-            arguments: [groupID, userID]
-        )
-        guard !changed.isEmpty else { return }
-        try audit(
-            db, environmentID: environmentID, .roleGroupMembership(actor: actor, groupID: groupID, userID: userID, member: member), now: now
-        )
+    /// What the rule of a change of `group` to `resource` reads.
+    private static func facts(
+        of group: ScimGroupRecord, as resource: ScimGroupResource, environmentID: String, _ db: Database
+    ) throws
+        -> ScimGroupFacts
+    {
+        let team = try group.teamID.flatMap { try fetchTeam(db, id: $0, environmentID: environmentID) }
+        let holder =
+            try team != nil && resource.displayName != group.displayName
+            ? teamID(db, named: resource.displayName, environmentID: environmentID) : nil
+        var people: [String: UserRecord] = [:]
+        var keys: [String: [String]] = [:]
+        for userID in ScimGroupPlans.peopleToRead(group, as: resource) {
+            guard let person = try fetchUser(db, id: userID, environmentID: environmentID) else { continue }
+            people[userID] = person
+            if group.teamID == nil { keys[userID] = try roleGroupKeys(db, userID: userID, except: group.id, environmentID: environmentID) }
+        }
+        return ScimGroupFacts(team: team, holderOfName: holder, people: people, otherRoleGroupKeys: keys)
     }
 
-    static func roleGroupKeys(_ db: Database, userID: String, environmentID: String) throws -> [String] {
+    private static func requireScimGroup(_ db: Database, id: String, environmentID: String) throws -> ScimGroupRecord {
+        guard let group = try fetchScimGroup(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownTeam }
+        return group
+    }
+
+    /// The names and external ids of the person's role groups but `groupID`.
+    static func roleGroupKeys(_ db: Database, userID: String, except groupID: String, environmentID: String) throws -> [String] {
         try Row.fetchAll(
             db.cachedStatement(
                 sql: """
                     SELECT g.display_name, g.external_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
-                    WHERE m.user_id = ? AND g.environment_id = ?
+                    WHERE m.user_id = ? AND g.environment_id = ? AND g.id <> ?
                     """),
-            arguments: [userID, environmentID]
+            arguments: [userID, environmentID, groupID]
         ).flatMap { row in [row["display_name"] as String?, row["external_id"] as String?].compactMap { $0 } }
     }
 

@@ -85,7 +85,7 @@ extension SQLiteStore {
         return TeamRecord(id: row["id"], name: row["name"], members: members, createdAt: Date(timeIntervalSince1970: row["created_at"]))
     }
 
-    private static func teamID(_ db: Database, named name: String, environmentID: String) throws -> String? {
+    static func teamID(_ db: Database, named name: String, environmentID: String) throws -> String? {
         try String.fetchOne(
             db.cachedStatement(sql: "SELECT id FROM teams WHERE environment_id = ? AND name = ?"), arguments: [environmentID, name])
     }

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import FieldpassDomain
+
+@Suite("SCIM groups: the writes each change plans, without a database")
+struct ScimGroupPlansTests {
+    static let now = Date()
+    static let roles: RoleOfGroups = { keys in keys.contains("Chiefs") ? .admin : keys.contains("Leads") ? .manager : nil }
+
+    static func person(_ id: String, _ role: Role = .worker) -> UserRecord {
+        UserRecord(id: id, environmentID: "acme", email: "\(id)@acme.test", role: role, createdAt: now, disabled: false)
+    }
+
+    static func group(_ id: String = "g1", team: String? = nil, name: String, members: [String]) -> ScimGroupRecord {
+        ScimGroupRecord(id: id, teamID: team, displayName: name, externalID: nil, members: members, createdAt: now, updatedAt: now)
+    }
+
+    static func facts(
+        team: TeamRecord? = nil, holder: String? = nil, people: [UserRecord], keys: [String: [String]] = [:]
+    ) -> ScimGroupFacts {
+        ScimGroupFacts(
+            team: team, holderOfName: holder, people: Dictionary(uniqueKeysWithValues: people.map { ($0.id, $0) }), otherRoleGroupKeys: keys
+        )
+    }
+
+    @Test func joiningARoleGroupGivesItsRoleAndLeavingFallsBackToTheOtherGroups() throws {
+        let group = Self.group(name: "Leads", members: ["u2"])
+        let resource = ScimGroupResource(displayName: "Leads", externalID: nil, members: ["u1"])
+        #expect(ScimGroupPlans.peopleToRead(group, as: resource) == ["u1", "u2"])
+        let facts = Self.facts(people: [Self.person("u1"), Self.person("u2", .manager)], keys: ["u2": ["Chiefs"]])
+        let plan = try ScimGroupPlans.save(group, as: resource, facts: facts, roles: Self.roles, actor: "scim")
+        #expect(
+            plan.writes == [
+                .addRoleGroupMember(groupID: "g1", userID: "u1"),
+                .audit(.roleGroupMembership(actor: "scim", groupID: "g1", userID: "u1", member: true)),
+                .removeRoleGroupMember(groupID: "g1", userID: "u2"),
+                .audit(.roleGroupMembership(actor: "scim", groupID: "g1", userID: "u2", member: false)),
+                .setRole(userID: "u1", role: .manager), .audit(.roleChanged(actor: "scim", userID: "u1", from: .worker, to: .manager)),
+                .setRole(userID: "u2", role: .admin), .audit(.roleChanged(actor: "scim", userID: "u2", from: .manager, to: .admin)),
+            ])
+    }
+
+    @Test func aRoleGroupRenamedToANameThatMapsToNothingKeepsRolesAndAnUnknownMemberFailsTheWhole() throws {
+        let group = Self.group(name: "Leads", members: ["u1"])
+        let renamed = ScimGroupResource(displayName: "Others", externalID: nil, members: ["u1"])
+        let plan = try ScimGroupPlans.save(
+            group, as: renamed, facts: Self.facts(people: [Self.person("u1", .manager)]), roles: Self.roles, actor: "scim")
+        #expect(plan.writes == [.updateScimGroup(id: "g1", displayName: "Others", externalID: nil)])
+        let stranger = ScimGroupResource(displayName: "Leads", externalID: nil, members: ["u1", "x"])
+        #expect(throws: DirectoryError.unknownUser) {
+            try ScimGroupPlans.save(group, as: stranger, facts: Self.facts(people: [Self.person("u1")]), roles: Self.roles, actor: "scim")
+        }
+    }
+
+    @Test func aTeamGroupRenamesItsTeamAndChangesItsMembersAsAdminsWould() throws {
+        let team = TeamRecord(id: "t1", name: "North", members: ["u1"], createdAt: Self.now)
+        let group = Self.group("t1", team: "t1", name: "North", members: ["u1"])
+        let resource = ScimGroupResource(displayName: "Northeast", externalID: nil, members: ["u2"])
+        let facts = Self.facts(team: team, people: [Self.person("u1"), Self.person("u2")])
+        let plan = try ScimGroupPlans.save(group, as: resource, facts: facts, roles: Self.roles, actor: "scim")
+        #expect(
+            plan.writes == [
+                .renameTeam(team, to: "Northeast"), .audit(.teamRenamed(actor: "scim", teamID: "t1", from: "North", to: "Northeast")),
+                .updateScimGroup(id: "t1", displayName: "Northeast", externalID: nil),
+                .removeMember(teamID: "t1", userID: "u1"),
+                .audit(.teamMembership(actor: "scim", teamID: "t1", userID: "u1", member: false)),
+                .addMember(teamID: "t1", userID: "u2"), .audit(.teamMembership(actor: "scim", teamID: "t1", userID: "u2", member: true)),
+            ])
+        var taken = facts
+        taken.holderOfName = "t2"
+        #expect(throws: DirectoryError.teamNameTaken) {
+            try ScimGroupPlans.save(group, as: resource, facts: taken, roles: Self.roles, actor: "scim")
+        }
+    }
+
+    @Test func aNewTeamGroupTakesOverTheTeamOfItsNameOrMakesOneAndATakenNameIsRefused() throws {
+        let team = TeamRecord(id: "t1", name: "North", members: [], createdAt: Self.now)
+        let takeover = try ScimGroupPlans.create(
+            id: "g9", kind: .team, displayName: "north", externalID: "oid", nameTaken: false, team: team, actor: "scim")
+        #expect(takeover.writes == [.createScimGroup(id: "t1", teamID: "t1", displayName: "North", externalID: "oid")])
+        let fresh = try ScimGroupPlans.create(
+            id: "g9", kind: .team, displayName: "South", externalID: nil, nameTaken: false, team: nil, actor: "scim")
+        #expect(
+            fresh.writes == [
+                .createTeam(id: "g9", name: "South"), .audit(.teamCreated(actor: "scim", teamID: "g9", name: "South")),
+                .createScimGroup(id: "g9", teamID: "g9", displayName: "South", externalID: nil),
+            ])
+        #expect(throws: ScimError.self) {
+            try ScimGroupPlans.create(
+                id: "g9", kind: .roleGroup, displayName: "Leads", externalID: nil, nameTaken: true, team: nil, actor: "scim")
+        }
+    }
+
+    @Test func deletingARoleGroupLetsItsMembersLeaveFirst() throws {
+        let group = Self.group(name: "Leads", members: ["u1"])
+        let facts = Self.facts(people: [Self.person("u1", .manager)])
+        let plan = try ScimGroupPlans.deleteRoleGroup(group, facts: facts, roles: { _ in .worker }, actor: "scim")
+        #expect(
+            plan.writes == [
+                .removeRoleGroupMember(groupID: "g1", userID: "u1"),
+                .audit(.roleGroupMembership(actor: "scim", groupID: "g1", userID: "u1", member: false)),
+                .setRole(userID: "u1", role: .worker), .audit(.roleChanged(actor: "scim", userID: "u1", from: .manager, to: .worker)),
+                .deleteScimGroup(id: "g1"), .audit(.roleGroupDeleted(actor: "scim", groupID: "g1", name: "Leads")),
+            ])
+    }
+
+    @Test func aMemberNamedTwiceJoinsOnce() {
+        #expect(ScimGroupRules.membershipChanges(current: [], wanted: ["b", "a", "b"]).added == ["a", "b"])
+    }
+}
