@@ -27,7 +27,7 @@ extension AuditRecord {
         let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
         guard !changed.isEmpty else { return nil }
         return AuditRecord(
-            actor: actor, action: "user.update", target: "user:\(userID)",
+            actor: actor, action: "user.update", target: userTarget(userID),
             before: before.filter { changed.contains($0.key) }, after: after.filter { changed.contains($0.key) }
         )
     }

@@ -18,6 +18,11 @@ package enum DirectoryWrite: Sendable, Equatable {
     /// The device and its refresh tokens (their sealed successors too) are revoked for good.
     case revokeDevice(id: String)
     case endConsoleSessions(userID: String)
+    case setEmail(userID: String, email: String)
+    /// The person's SCIM attributes; SCIM lists them (again).
+    case saveScimProfile(userID: String, profile: ScimProfile)
+    /// SCIM no longer lists the person.
+    case markScimRemoved(userID: String)
     /// A SCIM group's row: a team group's id is its team's.
     case createScimGroup(id: String, teamID: String?, displayName: String, externalID: String?)
     case updateScimGroup(id: String, displayName: String, externalID: String?)
@@ -32,9 +37,10 @@ package enum DirectoryWrite: Sendable, Equatable {
         switch self {
         case .renameTeam(let team, _), .deleteTeam(let team): team.members
         case .addMember(_, let userID), .removeMember(_, let userID), .setGrant(let userID, _, _), .removeGrant(let userID, _),
-            .setRole(let userID, _), .setDisabled(let userID, _), .clearIdentity(let userID):
+            .setRole(let userID, _), .setDisabled(let userID, _), .clearIdentity(let userID), .setEmail(let userID, _):
             [userID]
-        case .createTeam, .revokeDevice, .endConsoleSessions, .expireSignIns, .createScimGroup, .updateScimGroup, .deleteScimGroup,
+        case .createTeam, .revokeDevice, .endConsoleSessions, .expireSignIns, .saveScimProfile, .markScimRemoved, .createScimGroup,
+            .updateScimGroup, .deleteScimGroup,
             .addRoleGroupMember, .removeRoleGroupMember, .audit:
             []
         }

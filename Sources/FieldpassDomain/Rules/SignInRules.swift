@@ -100,7 +100,7 @@ package enum SignInRules {
         user: User, holder: String?, attempt: SignInAttempt, teams: Teams? = nil,
         newTeamID: () -> String = { UUID().uuidString.lowercased() }
     ) -> Decision {
-        let target = "user:\(user.id)"
+        let target = AuditRecord.userTarget(user.id)
         if user.disabled { return Decision(refusal: .userDisabled) }
         // An identity bound before issuers were recorded matches on the subject alone.
         if let subject = user.subject, subject != attempt.subject || (user.issuer != nil && user.issuer != attempt.issuer) {

@@ -32,4 +32,10 @@ package enum UnconfirmedUserRules {
         candidate.role == DirectoryRules.newcomerRole.rawValue && !candidate.disabled && !candidate.hasRunningSession
             && (candidate.lastRegisteredAt ?? 0) < cutoff && !candidate.inTeam && !candidate.hasGrant
     }
+
+    /// What removing a person forgets with them: the audit entries about them (their target),
+    /// and the lifecycle events that name them (whose body holds the marker).
+    package static func forgottenHistory(of userID: String) -> (auditTarget: String, eventBodyMarker: String) {
+        (AuditRecord.userTarget(userID), "\"id\":\"\(userID)\"")
+    }
 }

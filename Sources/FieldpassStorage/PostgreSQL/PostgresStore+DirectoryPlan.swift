@@ -71,6 +71,22 @@ extension PostgresStore {
                     as: String.self
                 )
                 _ = try await append(ended.sorted().map { (.sessionExpired, $0) }, on: connection, now: timestamp)
+            case .setEmail(let userID, let email):
+                // Another person's email, taken by a transaction that committed after the rule's check.
+                guard
+                    try await connection.value(
+                        """
+                        UPDATE users SET email = \(email) WHERE id = \(userID)
+                          AND NOT EXISTS (SELECT 1 FROM users WHERE environment_id = \(environmentID) AND email = \(email))
+                        RETURNING 1
+                        """,
+                        as: Int.self
+                    ) != nil
+                else { throw ScimError.uniqueness("Another user has this userName.") }
+            case .saveScimProfile(let userID, let profile):
+                try await saveProfile(connection, userID: userID, profile: profile, now: now)
+            case .markScimRemoved(let userID):
+                try await connection.execute("UPDATE scim_users SET removed_at = \(timestamp) WHERE user_id = \(userID)")
             case .createScimGroup(let id, let teamID, let displayName, let externalID):
                 try await connection.execute(
                     """

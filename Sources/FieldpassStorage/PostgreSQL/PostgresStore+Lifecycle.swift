@@ -53,8 +53,9 @@ extension PostgresStore: LifecycleEventStore {
     /// audit entries of their creation by a registration, nor its lifecycle events.
     static func forgetHistory(of userIDs: [String], _ connection: PostgresConnection) async throws {
         guard !userIDs.isEmpty else { return }
-        let targets = userIDs.map { "user:\($0)" }
-        let patterns = userIDs.map { "%\"id\":\"\($0)\"%" }
+        let histories = userIDs.map(UnconfirmedUserRules.forgottenHistory)
+        let targets = histories.map(\.auditTarget)
+        let patterns = histories.map { "%\($0.eventBodyMarker)%" }
         try await connection.execute("DELETE FROM audit_log WHERE target = ANY(\(targets))")
         try await connection.execute("DELETE FROM lifecycle_events WHERE body LIKE ANY(\(patterns))")
     }

@@ -37,28 +37,27 @@ extension PostgresStore: ScimStore {
         let record = try await write { connection in
             // Found locked, or created: of two requests for one new person, the second waits
             // here for the first to commit, and then finds them listed.
-            let user = try await Self.findOrCreateUser(
+            let found = try await Self.findOrCreateUser(
                 connection, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor
             )
             // A person SCIM lists (all but those it removed) is a conflict; a removed one comes back.
-            if !user.created {
-                let listed = try await connection.value(
-                    "SELECT s.removed_at IS NULL FROM users u LEFT JOIN scim_users s ON s.user_id = u.id WHERE u.id = \(user.id)",
-                    as: Bool.self
-                )
-                guard listed != true else { throw ScimError.uniqueness("A user with this userName exists already.") }
+            var listed = false
+            if !found.created {
+                listed =
+                    try await connection.value(
+                        "SELECT s.removed_at IS NULL FROM users u LEFT JOIN scim_users s ON s.user_id = u.id WHERE u.id = \(found.id)",
+                        as: Bool.self
+                    ) == true
             }
-            try await Self.saveProfile(connection, userID: user.id, profile: profile, now: now)
-            let entry = AuditRecord.scimUserProvisioned(
-                actor: actor, userID: user.id, email: email, profile: profile, newcomer: user.created)
-            if let entry { try await Self.audit(connection, environmentID: environmentID, entry, now: now) }
-            // A person taken back after a DELETE is disabled until the IdP says they are active.
-            _ = try await Self.setDisabled(connection, !active, userID: user.id, environmentID: environmentID, actor: actor, now: now)
-            let id = user.id
-            guard let record = try await Self.fetchScimUser(connection, id: id, environmentID: environmentID) else {
+            guard let user = try await Self.fetchUser(connection, id: found.id, environmentID: environmentID) else {
                 throw DirectoryError.unknownUser
             }
-            return record
+            let plan = try ScimUserPlans.provision(
+                user, created: found.created, listed: listed, profile: profile, active: active,
+                liveDevices: try await Self.liveDeviceIDs(connection, userID: user.id), actor: actor
+            )
+            try await Self.apply(plan, connection, environmentID: environmentID, now: now)
+            return try await Self.requireScimUser(connection, id: user.id, environmentID: environmentID)
         }
         publish(.realms)
         await revocationsCaughtUp()
@@ -69,30 +68,16 @@ extension PostgresStore: ScimStore {
         id: String, email: String, profile: ScimProfile, active: Bool?, environmentID: String, actor: String, now: Date
     ) async throws -> ScimUserRecord {
         let record = try await write { connection in
-            guard try await Self.fetchUser(connection, id: id, environmentID: environmentID, forUpdate: true) != nil,
-                let old = try await Self.fetchScimUser(connection, id: id, environmentID: environmentID)
-            else { throw DirectoryError.unknownUser }
-            if let entry = AuditRecord.scimUserUpdated(actor: actor, userID: id, from: (old.user.email, old.profile), to: (email, profile))
-            {
-                if email != old.user.email {
-                    guard
-                        try await connection.value(
-                            "UPDATE users SET email = \(email) WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM users WHERE environment_id = \(environmentID) AND email = \(email)) RETURNING 1",
-                            as: Int.self
-                        ) != nil
-                    else { throw ScimError.uniqueness("Another user has this userName.") }
-                    try await Self.announce(.user(id: id), on: connection)
-                }
-                try await Self.saveProfile(connection, userID: id, profile: profile, now: now)
-                try await Self.audit(connection, environmentID: environmentID, entry, now: now)
-            }
-            if let active {
-                _ = try await Self.setDisabled(connection, !active, userID: id, environmentID: environmentID, actor: actor, now: now)
-            }
-            guard let record = try await Self.fetchScimUser(connection, id: id, environmentID: environmentID) else {
-                throw DirectoryError.unknownUser
-            }
-            return record
+            let old = try await Self.lockScimUser(connection, id: id, environmentID: environmentID)
+            let holder = try await connection.value(
+                "SELECT id FROM users WHERE environment_id = \(environmentID) AND email = \(email)", as: String.self
+            )
+            let plan = try ScimUserPlans.update(
+                old, email: email, emailTaken: holder != nil && holder != id, profile: profile, active: active,
+                liveDevices: try await Self.liveDeviceIDs(connection, userID: id), actor: actor
+            )
+            try await Self.apply(plan, connection, environmentID: environmentID, now: now)
+            return try await Self.requireScimUser(connection, id: id, environmentID: environmentID)
         }
         await revocationsCaughtUp()
         return record
@@ -100,17 +85,27 @@ extension PostgresStore: ScimStore {
 
     public func removeScimUser(id: String, environmentID: String, actor: String, now: Date) async throws {
         try await write { connection in
-            guard try await Self.fetchUser(connection, id: id, environmentID: environmentID, forUpdate: true) != nil,
-                let old = try await Self.fetchScimUser(connection, id: id, environmentID: environmentID)
-            else { throw DirectoryError.unknownUser }
-            try await Self.saveProfile(connection, userID: id, profile: old.profile, now: now)
-            try await connection.execute("UPDATE scim_users SET removed_at = \(now.timeIntervalSince1970) WHERE user_id = \(id)")
-            try await Self.audit(
-                connection, environmentID: environmentID, .userDeleted(actor: actor, userID: id, email: old.user.email), now: now
-            )
-            _ = try await Self.setDisabled(connection, true, userID: id, environmentID: environmentID, actor: actor, now: now)
+            let old = try await Self.lockScimUser(connection, id: id, environmentID: environmentID)
+            let plan = try ScimUserPlans.remove(old, liveDevices: try await Self.liveDeviceIDs(connection, userID: id), actor: actor)
+            try await Self.apply(plan, connection, environmentID: environmentID, now: now)
         }
         await revocationsCaughtUp()
+    }
+
+    /// The listed person, their row locked until the transaction ends.
+    private static func lockScimUser(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> ScimUserRecord {
+        guard try await fetchUser(connection, id: id, environmentID: environmentID, forUpdate: true) != nil else {
+            throw DirectoryError.unknownUser
+        }
+        return try await requireScimUser(connection, id: id, environmentID: environmentID)
+    }
+
+    private static func requireScimUser(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> ScimUserRecord
+    {
+        guard let record = try await fetchScimUser(connection, id: id, environmentID: environmentID) else {
+            throw DirectoryError.unknownUser
+        }
+        return record
     }
 
     public func scimGroups(

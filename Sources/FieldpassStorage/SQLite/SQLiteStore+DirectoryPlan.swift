@@ -55,6 +55,12 @@ extension SQLiteStore {
                 )
                 for id in ended.sorted() { _ = try append(.sessionExpired, to: id, db: db, now: timestamp) }
                 endedSignIns = endedSignIns || !ended.isEmpty
+            case .setEmail(let userID, let email):
+                try db.execute(cached: "UPDATE users SET email = ? WHERE id = ?", arguments: [email, userID])
+            case .saveScimProfile(let userID, let profile):
+                try saveProfile(db, userID: userID, profile: profile, now: now)
+            case .markScimRemoved(let userID):
+                try db.execute(cached: "UPDATE scim_users SET removed_at = ? WHERE user_id = ?", arguments: [timestamp, userID])
             case .createScimGroup(let id, let teamID, let displayName, let externalID):
                 try db.execute(
                     cached: """

@@ -48,7 +48,8 @@ extension SQLiteStore: LifecycleEventStore {
     /// A person who never signed in leaves nothing behind (``UnconfirmedUserRules``): not the
     /// audit entry of their creation by a registration, nor its lifecycle event.
     static func forgetHistory(of userID: String, _ db: Database) throws {
-        try db.execute(cached: "DELETE FROM audit_log WHERE target = ?", arguments: ["user:\(userID)"])
-        try db.execute(cached: "DELETE FROM lifecycle_events WHERE body LIKE ?", arguments: ["%\"id\":\"\(userID)\"%"])
+        let history = UnconfirmedUserRules.forgottenHistory(of: userID)
+        try db.execute(cached: "DELETE FROM audit_log WHERE target = ?", arguments: [history.auditTarget])
+        try db.execute(cached: "DELETE FROM lifecycle_events WHERE body LIKE ?", arguments: ["%\(history.eventBodyMarker)%"])
     }
 }

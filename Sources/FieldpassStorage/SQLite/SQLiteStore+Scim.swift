@@ -31,19 +31,15 @@ extension SQLiteStore: ScimStore {
             let known = try String.fetchOne(
                 db.cachedStatement(sql: "SELECT id FROM users WHERE environment_id = ? AND email = ?"), arguments: [environmentID, email]
             )
-            if let known, try Self.fetchScimUser(db, id: known, environmentID: environmentID) != nil {
-                throw ScimError.uniqueness("A user with this userName exists already.")
-            }
+            let listed = try known.map { try Self.fetchScimUser(db, id: $0, environmentID: environmentID) != nil } ?? false
             let id = try Self.findOrCreateUser(db, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor)
-            try Self.saveProfile(db, userID: id, profile: profile, now: now)
-            if let entry = AuditRecord.scimUserProvisioned(actor: actor, userID: id, email: email, profile: profile, newcomer: known == nil)
-            {
-                try Self.audit(db, environmentID: environmentID, entry, now: now)
-            }
-            // A person taken back after a DELETE is disabled until the IdP says they are active.
-            _ = try Self.setDisabled(db, !active, userID: id, environmentID: environmentID, actor: actor, now: now)
-            guard let record = try Self.fetchScimUser(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownUser }
-            return record
+            guard let user = try Self.fetchUser(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownUser }
+            let plan = try ScimUserPlans.provision(
+                user, created: known == nil, listed: listed, profile: profile, active: active,
+                liveDevices: try Self.liveDeviceIDs(db, userID: id), actor: actor
+            )
+            try Self.apply(plan, db, environmentID: environmentID, now: now)
+            return try Self.requireScimUser(db, id: id, environmentID: environmentID)
         }
     }
 
@@ -51,35 +47,30 @@ extension SQLiteStore: ScimStore {
         id: String, email: String, profile: ScimProfile, active: Bool?, environmentID: String, actor: String, now: Date
     ) async throws -> ScimUserRecord {
         try await write { db in
-            guard let old = try Self.fetchScimUser(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownUser }
-            if let entry = AuditRecord.scimUserUpdated(actor: actor, userID: id, from: (old.user.email, old.profile), to: (email, profile))
-            {
-                if email != old.user.email {
-                    guard
-                        try String.fetchOne(
-                            db.cachedStatement(sql: "SELECT id FROM users WHERE environment_id = ? AND email = ?"),
-                            arguments: [environmentID, email]
-                        ) == nil
-                    else { throw ScimError.uniqueness("Another user has this userName.") }
-                    try db.execute(cached: "UPDATE users SET email = ? WHERE id = ?", arguments: [email, id])
-                }
-                try Self.saveProfile(db, userID: id, profile: profile, now: now)
-                try Self.audit(db, environmentID: environmentID, entry, now: now)
-            }
-            if let active { _ = try Self.setDisabled(db, !active, userID: id, environmentID: environmentID, actor: actor, now: now) }
-            guard let record = try Self.fetchScimUser(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownUser }
-            return record
+            let old = try Self.requireScimUser(db, id: id, environmentID: environmentID)
+            let holder = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM users WHERE environment_id = ? AND email = ?"), arguments: [environmentID, email]
+            )
+            let plan = try ScimUserPlans.update(
+                old, email: email, emailTaken: holder != nil && holder != id, profile: profile, active: active,
+                liveDevices: try Self.liveDeviceIDs(db, userID: id), actor: actor
+            )
+            try Self.apply(plan, db, environmentID: environmentID, now: now)
+            return try Self.requireScimUser(db, id: id, environmentID: environmentID)
         }
     }
 
     public func removeScimUser(id: String, environmentID: String, actor: String, now: Date) async throws {
         try await write { db in
-            guard let old = try Self.fetchScimUser(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownUser }
-            try Self.saveProfile(db, userID: id, profile: old.profile, now: now)
-            try db.execute(cached: "UPDATE scim_users SET removed_at = ? WHERE user_id = ?", arguments: [now.timeIntervalSince1970, id])
-            try Self.audit(db, environmentID: environmentID, .userDeleted(actor: actor, userID: id, email: old.user.email), now: now)
-            _ = try Self.setDisabled(db, true, userID: id, environmentID: environmentID, actor: actor, now: now)
+            let old = try Self.requireScimUser(db, id: id, environmentID: environmentID)
+            let plan = try ScimUserPlans.remove(old, liveDevices: try Self.liveDeviceIDs(db, userID: id), actor: actor)
+            try Self.apply(plan, db, environmentID: environmentID, now: now)
         }
+    }
+
+    private static func requireScimUser(_ db: Database, id: String, environmentID: String) throws -> ScimUserRecord {
+        guard let record = try fetchScimUser(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownUser }
+        return record
     }
 
     public func scimGroups(
