@@ -240,6 +240,24 @@ def test_a_role_group_means_its_current_name(scim_server: FieldpassServer, admin
     assert scim_entries(server, admin, f"user:{user['id']}").count(("scim", "user.role")) == 2
 
 
+def test_a_group_name_scim_has_in_any_case_is_a_conflict_and_leaves_no_team(scim_server: FieldpassServer, admin: SignedIn) -> None:
+    server = scim_server
+    name = f"West {uuid.uuid4().hex[:6]}"
+    first = scim_json(scim(server, "POST", "/Groups", {"schemas": [GROUP_SCHEMA], "displayName": name}), 201)
+    leads = scim_json(scim(server, "POST", "/Groups", {"schemas": [GROUP_SCHEMA], "displayName": f"Leads {name}", "externalId": "Fieldpass Admins"}), 201)
+    teams_before = assert_json(server.api("GET", "/admin/teams", token=admin.access_token))["teams"]
+
+    again = scim(server, "POST", "/Groups", {"schemas": [GROUP_SCHEMA], "displayName": name.upper()})
+    like_the_role_group = scim(server, "POST", "/Groups", {"schemas": [GROUP_SCHEMA], "displayName": f"LEADS {name}"})
+
+    assert_scim_error(again, 409, "uniqueness")
+    assert_scim_error(like_the_role_group, 409, "uniqueness")
+    assert assert_json(server.api("GET", "/admin/teams", token=admin.access_token))["teams"] == teams_before
+    named = scim_json(scim(server, "GET", "/Groups", params={"filter": f'displayName eq "{name}"'}))["Resources"]
+    assert [group["id"] for group in named] == [first["id"]]
+    assert leads["id"] not in [team["id"] for team in teams_before]
+
+
 def test_admins_cannot_change_a_scim_team(scim_server: FieldpassServer, admin: SignedIn) -> None:
     server = scim_server
     user = provisioned(server)
