@@ -24,6 +24,7 @@ from helpers import (
     FieldpassServer,
     MockIdP,
     OwnPostgres,
+    PostgresDatabase,
     ServiceAccountSpec,
     SQLiteDatabase,
     cli_output,
@@ -56,6 +57,7 @@ class Deployment:
     store: str
     instances: list[FieldpassServer]
     start_to_ready_ms: list[float]
+    database: PostgresDatabase | None = None  # on PostgreSQL
 
     @property
     def pids(self) -> list[int]:
@@ -100,7 +102,9 @@ def start_postgres(binary: Path, idp: MockIdP, workdir: Path, postgres: OwnPostg
     cluster = cluster_in(
         binary, idp, workdir / "postgres", 2, environments=ENVIRONMENTS, extra_env=EXTRA_ENV, database=database
     )
-    return _start("postgres", cluster.instances)
+    deployment = _start("postgres", cluster.instances)
+    deployment.database = database
+    return deployment
 
 
 def _start(store: str, instances: list[FieldpassServer]) -> Deployment:

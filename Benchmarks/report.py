@@ -63,7 +63,14 @@ def table(results: Mapping[str, Any]) -> str:
         f"  {'cpu ms: fp':>10}{'pg':>7}{'ops/cpu-s':>11}"
     )
     for store, figures in results["stores"].items():
-        lines += ["", f"{store}: {figures['instances']} instance(s)", header]
+        seeded = figures["seed"]
+        lines += [
+            "",
+            f"{store}: {figures['instances']} instance(s); seeded first with {seeded['people']:,} people and "
+            f"{seeded['refresh_rotations']:,} refresh rotations"
+            + (", then VACUUM (ANALYZE)" if seeded["vacuum_analyze"] else "") + f" ({seeded['seconds']:g} s)",
+            header,
+        ]
         for name, row in figures["http"].items():
             ratio = _number(row.get("ratio"), 2) if row.get("ratio") is not None else ""
             cpu = row.get("cpu", {})
@@ -74,6 +81,7 @@ def table(results: Mapping[str, Any]) -> str:
                 + (f"  {_number(cpu['fieldpass_ms'], 3):>10}{_number(cpu['postgres_ms'], 3):>7}{_number(cpu['ops_per_cpu_s']):>11}" if cpu else "")
             )
         lines += _other_lines(figures["other"])
+        lines += _push_lines(figures["sockets"]["push"])
     if results.get("comparison"):
         lines += ["", "What scaling out costs in CPU (both stores, this run)"] + _other_lines(results["comparison"])
     return "\n".join(lines)
@@ -86,4 +94,28 @@ def _other_lines(rows: list[Mapping[str, Any]]) -> list[str]:
         digits = 3 if isinstance(row["value"], float) and abs(row["value"]) < 10 else 1
         value = f"{_number(row['value'], digits)} {row['unit']}".rstrip()
         lines.append(f"  {row['figure']:<43}{value:>18}  {row['goal']:<32}{_met(row['met']):>4}")
+    return lines
+
+
+def _push_lines(push: Mapping[str, Any]) -> list[str]:
+    """Each rung of the push's ladder, then the pushes at 50 % and 90 % of the sustained rate."""
+    criteria = push["criteria"]
+    lines = [
+        "",
+        f"  push ladder, {push['rung_seconds']:g} s a rung with fresh sessions: a rung holds with every callback answered,",
+        f"  every frame delivered, >= {100 * criteria['send_share']:g} % of the rate sent, p99 < "
+        f"{criteria['p99_ceiling_ms']:g} ms, and growth < {criteria['queue_growth_ms']:g} ms",
+        "  (growth: median of the last quarter of callbacks sent minus that of the first; client cpu: of one core)",
+        f"  {'push':<10}{'rate/s':>8}{'sent/s':>9}{'events':>8}{'errors':>8}{'p50 ms':>9}{'p99 ms':>9}"
+        f"{'growth ms':>11}{'client cpu':>12}  result",
+    ]
+    runs = [(f"rung {index + 1}", rung) for index, rung in enumerate(push["ladder"])]
+    runs += [(label, push[name]) for name, label in (("half", "50 %"), ("ninety", "90 %")) if push.get(name)]
+    for label, run in runs:
+        result = "holds" if run["holds"] else f"fails ({run['limit']}): " + "; ".join(run["reasons"])
+        lines.append(
+            f"  {label:<10}{_number(run['rate_target'], 0):>8}{_number(run['rate_sent'], 0):>9}{run['events']:>8}"
+            f"{run['errors']:>8}{_number(run['p50_after_sent_ms'], 2):>9}{_number(run['p99_after_sent_ms'], 2):>9}"
+            f"{_number(run['growth_ms'], 1):>11}{_number(run['client_cpu'], 2):>12}  {result}"
+        )
     return lines

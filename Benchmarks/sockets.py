@@ -3,11 +3,13 @@ stored event reaches its socket.
 
 It registers N onboarding sessions in an environment with `confirm_device: false`, whose
 `login_url` is the IdP's authorization URL and so carries the session's OAuth `state`, and
-holds their N event WebSockets open, reading the servers' RSS before and after. Then it
-stores `login_failed` events at a fixed rate, each with the cheapest request that stores
-one (`GET /auth_callback?state=…&error=access_denied`), and times the frames. The server
-stores the event before it answers, so "frame − request sent" bounds the push latency from
-above and "frame − answer received" from below (it may be negative).
+holds their N event WebSockets open, reading the servers' RSS before and after; then it
+closes them. Then it finds the callback rate the servers sustain and times the push below it
+(push_rate.py): each push registers fresh sessions, holds their sockets, and stores one
+`login_failed` event per session at a fixed rate, each with the cheapest request that
+stores one (`GET /auth_callback?state=…&error=access_denied`), and times the frames. The
+server stores the event before it answers, so "frame − request sent" bounds the push latency
+from above and "frame − answer received" from below (it may be negative).
 
 With several instances, sockets and registrations alternate between them, and half of the
 callbacks go to an instance other than the one holding the socket. bench.py runs it; it
@@ -28,9 +30,11 @@ import json
 import resource
 import sys
 import time
+from collections import Counter
 from collections.abc import Awaitable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -38,12 +42,19 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests" / "e2e"))
 
-from cpu import CpuMeter, per_operation  # noqa: E402
+from cpu import CpuMeter  # noqa: E402
 from helpers import login_params, on, percentile, unique_email  # noqa: E402
+from push_rate import Ladder, sustained_push  # noqa: E402
 
 # Requests in flight while registering and connecting: enough to keep both server cores
 # busy without queueing thousands of requests behind each other.
 SETUP_CONCURRENCY = 64
+# Connections per instance the callbacks may use at once: a queue of callbacks behind too few
+# connections would be the client's limit, not the servers'. Opened only as needed.
+CALLBACK_CONNECTIONS = 256
+# Descriptors kept, per instance and in all, for everything but the sockets (HTTP
+# connections, the runtime's own).
+SPARE_DESCRIPTORS = (SETUP_CONCURRENCY + CALLBACK_CONNECTIONS, 128)
 # How long the last frames may take after the last callback before they count as lost.
 FRAME_GRACE = 10.0
 HTTP_TIMEOUT = 30.0
@@ -53,17 +64,20 @@ class Connections:
     """Keep-alive HTTP/1.1 connections to one instance, each carrying one request at a time.
 
     Enough HTTP for Fieldpass's answers, which always have a Content-Length; a connection
-    that fails is dropped and replaced by a new one at its next use."""
+    that fails is dropped and replaced by a new one at its next use. The last connection
+    given back is the next one taken, so a new one is opened only when all open ones are busy."""
 
     def __init__(self, url: str, size: int) -> None:
         parts = urlsplit(url)
         self.host, self.port, self.netloc = parts.hostname or "127.0.0.1", parts.port or 80, parts.netloc
-        self.idle: asyncio.Queue[tuple[asyncio.StreamReader, asyncio.StreamWriter] | None] = asyncio.Queue()
+        self.idle: asyncio.LifoQueue[tuple[asyncio.StreamReader, asyncio.StreamWriter] | None] = asyncio.LifoQueue()
         for _ in range(size):
             self.idle.put_nowait(None)
 
-    async def request(self, method: str, target: str, body: bytes = b"") -> tuple[int, bytes]:
-        """(status, body) of one request; `body`, if any, is sent as JSON."""
+    async def request(
+        self, method: str, target: str, body: bytes = b"", content_type: str = "application/json"
+    ) -> tuple[int, bytes]:
+        """(status, body) of one request; `body`, if any, is sent as `content_type`."""
         connection = await self.idle.get()
         try:
             if connection is None:
@@ -71,7 +85,7 @@ class Connections:
             reader, writer = connection
             head = f"{method} {target} HTTP/1.1\r\nHost: {self.netloc}\r\n"
             if body:
-                head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+                head += f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
             writer.write(head.encode() + b"\r\n" + body)
             head_bytes = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), HTTP_TIMEOUT)
             lines = head_bytes.decode("latin-1").split("\r\n")
@@ -148,6 +162,15 @@ async def limited(tasks: Iterable[Awaitable[None]], concurrency: int) -> None:
     await asyncio.gather(*(one(task) for task in tasks))
 
 
+@dataclass
+class Held:
+    """Sockets held open, each with a reader that notes its session's first frame."""
+
+    sockets: list[ClientConnection] = field(default_factory=list)
+    readers: list[asyncio.Task[None]] = field(default_factory=list)
+    errors: int = 0  # sockets that did not open
+
+
 class SocketBench:
     """The sessions and sockets of one run, against `instances`."""
 
@@ -155,16 +178,10 @@ class SocketBench:
         self.instances = instances
         self.domain = domain
         self.clients = [Connections(instance.url, SETUP_CONCURRENCY) for instance in instances]
-        self.sockets: list[ClientConnection] = []
-        self.readers: list[asyncio.Task[None]] = []
-        self.socket_errors = 0
+        self.callers = [Connections(instance.url, CALLBACK_CONNECTIONS) for instance in instances]
 
     async def close(self) -> None:
-        await limited((socket.close() for socket in self.sockets), SETUP_CONCURRENCY * 4)
-        for reader in self.readers:
-            reader.cancel()
-        await asyncio.gather(*self.readers, return_exceptions=True)
-        for client in self.clients:
+        for client in [*self.clients, *self.callers]:
             await client.close()
 
     async def register(self, count: int, first: int) -> list[Session]:
@@ -189,8 +206,9 @@ class SocketBench:
         await limited((one(index) for index in range(count)), SETUP_CONCURRENCY)
         return [session for session in sessions if session is not None]
 
-    async def hold(self, sessions: Sequence[Session]) -> None:
+    async def hold(self, sessions: Sequence[Session]) -> Held:
         """Open each session's socket and keep a reader on it that notes its first frame."""
+        held = Held()
 
         async def one(session: Session) -> None:
             try:
@@ -201,46 +219,83 @@ class SocketBench:
                     close_timeout=5, proxy=None,
                 )
             except (OSError, TimeoutError, WebSocketException):
-                self.socket_errors += 1
+                held.errors += 1
                 return
-            self.sockets.append(socket)
-            self.readers.append(asyncio.create_task(read_first_frame(socket, session)))
+            held.sockets.append(socket)
+            held.readers.append(asyncio.create_task(read_first_frame(socket, session)))
 
         await limited((one(session) for session in sessions), SETUP_CONCURRENCY)
+        return held
 
-    async def push(self, sessions: Sequence[Session], rate: float) -> dict[str, float | int]:
+    @staticmethod
+    async def release(held: Held) -> None:
+        """Close the sockets (a session's terminal event closed its socket already) and stop
+        the readers."""
+        await limited((socket.close() for socket in held.sockets), SETUP_CONCURRENCY * 4)
+        for reader in held.readers:
+            reader.cancel()
+        await asyncio.gather(*held.readers, return_exceptions=True)
+
+    async def push(self, sessions: Sequence[Session], rate: float) -> dict[str, Any]:
         """One callback per session, `rate` per second; then wait for the frames."""
         instances = len(self.instances)
         callbacks: list[asyncio.Task[None]] = []
-        start = time.perf_counter()
+        cpu_before, start = client_cpu_seconds(), time.perf_counter()
         for index, session in enumerate(sessions):
             pause = start + index / rate - time.perf_counter()
             if pause > 0:
                 await asyncio.sleep(pause)
             # Every other pair goes to the next instance: half the events cross instances.
             target = (session.home + (index // 2) % 2) % instances
-            callbacks.append(asyncio.create_task(deliver_callback(self.clients[target], session)))
+            callbacks.append(asyncio.create_task(deliver_callback(self.callers[target], session)))
         await asyncio.gather(*callbacks)
-        sent = [session.sent_at for session in sessions if session.sent_at is not None]
+        # The client's own CPU while it sent and read answers and frames, as a share of one
+        # core: near 1, its one event loop was the bottleneck.
+        client_cpu = (client_cpu_seconds() - cpu_before) / (time.perf_counter() - start)
+        sent = sorted(session.sent_at for session in sessions if session.sent_at is not None)
+        # How late the client sent each callback against its schedule.
+        lag = [(s.sent_at - start - index / rate) * 1000 for index, s in enumerate(sessions) if s.sent_at is not None]
         deadline = time.perf_counter() + FRAME_GRACE
         while any(session.frame_at is None for session in sessions) and time.perf_counter() < deadline:
             await asyncio.sleep(0.05)
-        good = [
-            session for session in sessions
-            if session.frame_type == "login_failed" and session.answer_status == 400
-        ]
+        answered = [session for session in sessions if session.answer_status == 400]
+        framed = [session for session in sessions if session.frame_type == "login_failed"]
+        # In the order sent: a queue that grows shows as later callbacks waiting longer.
+        good = sorted((s for s in answered if s.frame_type == "login_failed"), key=lambda s: s.sent_at or 0.0)
         after_sent = [(s.frame_at - s.sent_at) * 1000 for s in good]
         after_answer = [(s.frame_at - s.answered_at) * 1000 for s in good]
+        quarter = len(good) // 4
+        statuses = Counter(str(session.answer_status) for session in sessions)
         return {
             "events": len(sessions),
-            "rate_target": rate,
-            "rate_sent": round((len(sent) - 1) / (max(sent) - min(sent)), 1) if len(sent) > 1 else 0.0,
+            "rate_target": round(rate, 1),
+            "rate_sent": sent_rate(sent),
             "errors": len(sessions) - len(good),
+            "unanswered": len(sessions) - len(answered),
+            "lost_frames": len(sessions) - len(framed),
+            "statuses": dict(statuses),
             "p50_after_sent_ms": round(percentile(after_sent, 0.50), 3) if good else None,
             "p99_after_sent_ms": round(percentile(after_sent, 0.99), 3) if good else None,
             "p50_after_answer_ms": round(percentile(after_answer, 0.50), 3) if good else None,
             "p99_after_answer_ms": round(percentile(after_answer, 0.99), 3) if good else None,
+            # The median of the last quarter sent minus that of the first quarter.
+            "growth_ms": round(percentile(after_sent[-quarter:], 0.5) - percentile(after_sent[:quarter], 0.5), 3)
+            if quarter else None,
+            "client_cpu": round(client_cpu, 2),
+            "send_lag_p99_ms": round(percentile(lag, 0.99), 3) if lag else None,
         }
+
+
+def sent_rate(sent: Sequence[float]) -> float:
+    """Requests per second between the first and the last percent of `sent` (sorted): a
+    pause of the client's at either end does not count, a slower pace throughout does."""
+    first, last = len(sent) // 100, len(sent) - 1 - len(sent) // 100
+    return round((last - first) / (sent[last] - sent[first]), 1) if last > first else 0.0
+
+
+def client_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 async def read_first_frame(socket: ClientConnection, session: Session) -> None:
@@ -266,37 +321,33 @@ async def deliver_callback(client: Connections, session: Session) -> None:
 
 
 async def run(
-    instances: Sequence[Instance], sockets: int, push_seconds: float, rate: float, domain: str, postmaster: int | None
+    instances: Sequence[Instance], sockets: int, ladder: Ladder, domain: str, postmaster: int | None, max_events: int
 ) -> dict:
     bench = SocketBench(instances, domain)
     pids = [instance.pid for instance in instances]
-    meter = CpuMeter(tuple(pids), postmaster)
     try:
         held = await bench.register(sockets, first=0)
         # Registered but not yet connected: the difference is the sockets alone.
         before = rss_kb(pids)
-        await bench.hold(held)
-        await asyncio.sleep(1.0)
-        after = rss_kb(pids)
-        opened = len(bench.sockets)
-        # Each event ends its session, so a push longer than the held sockets get more.
-        events = int(rate * push_seconds)
-        extra = await bench.register(max(0, events - len(held)), first=len(held))
-        await bench.hold(extra)
-        cpu_before = meter.read()
-        push = await bench.push((held + extra)[:events], rate)
-        # Over the callbacks and their frames: what each callback cost, with its push.
-        push["cpu"] = per_operation(meter.read() - cpu_before, push["events"])
+        sockets_held = await bench.hold(held)
+        try:
+            await asyncio.sleep(1.0)
+            after = rss_kb(pids)
+        finally:
+            # Their descriptors are the pushes' (each push opens its sessions' sockets).
+            await bench.release(sockets_held)
+        push = await sustained_push(bench, ladder, CpuMeter(tuple(pids), postmaster), max_events)
     finally:
         await bench.close()
+    opened = len(sockets_held.sockets)
     return {
         "sockets": sockets,
         "opened": opened,
-        "socket_errors": bench.socket_errors,
+        "socket_errors": sockets_held.errors,
         "rss_before_kb": before,
         "rss_after_kb": after,
         "bytes_per_socket": round((after - before) * 1024 / opened) if opened else None,
-        "push": {**push, "extra_sockets": len(extra)},
+        "push": push,
     }
 
 
@@ -305,17 +356,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--instance", action="append", required=True, type=Instance.parse,
                         help="URL=PID of a running instance (repeat for several on one database)")
     parser.add_argument("--sockets", type=int, default=10_000, help="sockets to hold open")
-    parser.add_argument("--push-seconds", type=float, default=5.0)
-    parser.add_argument("--push-rate", type=float, default=1000.0, help="events per second")
+    parser.add_argument("--push-seconds", type=float, default=5.0, help="seconds of each push")
+    parser.add_argument("--ladder-start", type=float, default=250.0, help="callbacks per second of the first rung")
+    parser.add_argument("--ladder-factor", type=float, default=1.25, help="each rung's rate over the one below")
+    parser.add_argument("--ladder-rungs", type=int, default=16, help="the most rungs up from the first")
     parser.add_argument("--domain", required=True, help="email domain of an environment with confirm_device: false")
     parser.add_argument("--postgres-pid", type=int, help="the postmaster, to count PostgreSQL's CPU per callback")
     args = parser.parse_args(argv)
     limit = raise_open_file_limit()
-    needed = max(args.sockets, int(args.push_rate * args.push_seconds)) + 2 * SETUP_CONCURRENCY + 64
-    if limit < needed:
-        print(f"error: RLIMIT_NOFILE hard limit {limit} is below the {needed} descriptors needed", file=sys.stderr)
+    per_instance, fixed = SPARE_DESCRIPTORS
+    spare = per_instance * len(args.instance) + fixed
+    if limit < args.sockets + spare:
+        print(f"error: RLIMIT_NOFILE hard limit {limit} is below the {args.sockets + spare} descriptors needed", file=sys.stderr)
         return 1
-    result = asyncio.run(run(args.instance, args.sockets, args.push_seconds, args.push_rate, args.domain, args.postgres_pid))
+    ladder = Ladder(args.ladder_start, args.ladder_factor, args.ladder_rungs, args.push_seconds)
+    # A push opens as many sockets as it has callbacks: no more than the limit leaves.
+    result = asyncio.run(run(args.instance, args.sockets, ladder, args.domain, args.postgres_pid, limit - spare))
     print(json.dumps(result))
     return 0
 
