@@ -7,7 +7,7 @@ import PostgresNIO
 /// Writers do not number their rows. A row is stored unplaced (no position), with the id of
 /// its transaction and the order it was written in. After its commit the writer asks for
 /// the committed rows to be placed and announced, without waiting (``PostgresStore/publish(_:)``),
-/// and a reader places whatever is left before it reads (``PostgresStore/placeCommitted(_:)``).
+/// and a reader places whatever is left before it reads (``PostgresStore/placeCommitted(_:waitingForOlder:)``).
 /// So no writer holds a lock that another writer waits for, and concurrent commits do not
 /// queue behind one another's WAL flush. Placing:
 /// - happens only after a row committed, under a lock that only placing takes, so positions
@@ -78,7 +78,7 @@ enum PostgresFeed: String, Sendable {
     }
 
     /// Gives the committed rows that may be placed the next positions of the feed's counter,
-    /// in (transaction id, write order), and answers how many it placed. Run holding ``placingLock``: the statement's snapshot
+    /// in (transaction id, write order). Run holding ``placingLock``: the statement's snapshot
     /// is then taken after the previous placing committed. The rows that may be placed are
     /// those older than every transaction that the snapshot sees running, except those that
     /// `pg_stat_activity` shows in another database. `pg_stat_activity` is read a moment after
@@ -104,12 +104,9 @@ enum PostgresFeed: String, Sendable {
                     UPDATE counters SET value = value + (SELECT count(*) FROM ready)
                     WHERE name = '\(counter)' AND EXISTS (SELECT 1 FROM ready)
                     RETURNING value - (SELECT count(*) FROM ready) AS value
-                ), placed AS (
-                    UPDATE \(table) t SET \(position) = base.value + ready.n
-                    FROM ready, base WHERE \(join) AND t.\(position) IS NULL
-                    RETURNING 1
                 )
-                SELECT count(*) FROM placed
+                UPDATE \(table) t SET \(position) = base.value + ready.n
+                FROM ready, base WHERE \(join) AND t.\(position) IS NULL
                 """
         )
     }

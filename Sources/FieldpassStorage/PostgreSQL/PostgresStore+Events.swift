@@ -104,9 +104,8 @@ extension PostgresStore {
     }
 
     public func events(afterRowID id: Int64, limit: Int) async throws -> [StoredEvent] {
-        // The hubs read this feed and must not wait for older transactions: what those hold
-        // back comes with the publishing after their commits.
-        try await placeByPublisher(.sessionEvents)
+        // The hubs read this feed; every commit's publishing wakes them again.
+        try await placeCommitted(.sessionEvents, waitingForOlder: false)
         return try await read { connection in
             try await Self.storedEvents(
                 connection.rows(

@@ -5,26 +5,28 @@ extension PostgresStore {
     /// Places every row of `feed` that committed before this call (see ``PostgresFeed``), so
     /// that a read after it sees them: a change is in the feed once its write has answered.
     ///
-    /// Rows whose positions must come after those of a transaction still open wait for it,
-    /// and so does this call, at most ``placingWait``, after which the read goes on without
-    /// them (a follower gets them at a later read: late, never skipped). Readers that must not
-    /// wait (the event hubs) have the publisher place instead (``placeByPublisher(_:)``).
-    func placeCommitted(_ feed: PostgresFeed) async throws {
+    /// Rows whose positions must come after those of a transaction still open wait for it.
+    /// With `waitingForOlder`, so does this call, at most ``placingWait``, after which the read
+    /// goes on without them (a follower gets them at a later read: late, never skipped).
+    /// Without, it places what it can and returns: for a reader that the publishing after
+    /// every commit wakes again anyway (the event hubs), waiting would only hold back the
+    /// rows already placed.
+    func placeCommitted(_ feed: PostgresFeed, waitingForOlder: Bool = true) async throws {
         guard let newest = try await read({ connection in try await connection.value(feed.newestUnplacedWriter, as: String.self) })
         else { return }
         let deadline = ContinuousClock.now + Self.placingWait
         while ContinuousClock.now < deadline {
             let waiting = try await write { connection in
                 try await connection.execute("SELECT pg_advisory_xact_lock(\(feed.placingLock))")
-                _ = try await connection.value(feed.placement, as: Int.self)
+                try await connection.execute(feed.placement)
                 return try await connection.value(feed.unplaced(upTo: newest), as: Bool.self) ?? false
             }
-            guard waiting else { return }
+            guard waiting, waitingForOlder else { return }
             try await Task.sleep(for: .milliseconds(1))
         }
     }
 
-    /// How long a feed read waits for older transactions to end (see ``placeCommitted(_:)``):
+    /// How long a feed read waits for older transactions to end (see ``placeCommitted(_:waitingForOlder:)``):
     /// the safety net's interval, after which a follower would look again anyway.
     static let placingWait = Duration.seconds(1)
 
@@ -35,11 +37,9 @@ extension PostgresStore {
     }
 
     /// Places the committed rows, after any placing under way (no writer waits for this: it
-    /// runs after their answers), then, if it placed any, wakes the readers of `feed` on every
-    /// instance. So a read finds the rows of every finished write placed, unless an older
-    /// transaction was still open; the publishing after that one's commit places them, or the
-    /// readers' next look asks for it (``placeByPublisher(_:)``). Placing nothing wakes nobody:
-    /// a reader woken for nothing would only ask again.
+    /// runs after their answers), then wakes the readers of `feed` on every instance. So a
+    /// read finds the rows of every finished write placed, unless an older transaction was
+    /// still open; the publishing after that one's commit places them.
     ///
     /// The notification is not sent from inside a writing transaction: PostgreSQL queues
     /// notifications under one lock for the whole server, held through the committing
@@ -48,27 +48,15 @@ extension PostgresStore {
     /// anyway), it holds that lock for a moment only. Failures are left to the readers'
     /// safety net: the writes themselves have committed.
     private func placeAndNotify(_ feed: PostgresFeed) async {
-        let placed = try? await write { connection in
+        _ = try? await write { connection in
             try await connection.execute("SELECT pg_advisory_xact_lock(\(feed.placingLock))")
-            return try await connection.value(feed.placement, as: Int.self) ?? 0
+            try await connection.execute(feed.placement)
         }
-        guard let placed, placed > 0 else { return }
         _ = try? await read { connection in
             try await connection.execute(
                 "SELECT set_config('synchronous_commit', 'off', true), pg_notify(\(PostgresChangeListener.channel), \(feed.payload))"
             )
         }
-    }
-
-    /// For a reader that must not wait for older transactions (the event hubs): has this
-    /// instance's publisher place what is committed and unplaced, if anything is, and waits
-    /// for that run. So each instance has one placer, its publisher, instead of one more per
-    /// reader contending for ``PostgresFeed/placingLock`` at every read.
-    func placeByPublisher(_ feed: PostgresFeed) async throws {
-        guard try await read({ connection in try await connection.value(feed.newestUnplacedWriter, as: String.self) }) != nil else {
-            return
-        }
-        await publisher.publishAndWait(feed) { [self] feed in await placeAndNotify(feed) }
     }
 
     /// Runs `body` in one transaction (see ``write(_:)``), then publishes the events it stored.
