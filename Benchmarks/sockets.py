@@ -77,26 +77,47 @@ class Connections:
     async def request(
         self, method: str, target: str, body: bytes = b"", content_type: str = "application/json"
     ) -> tuple[int, bytes]:
-        """(status, body) of one request; `body`, if any, is sent as `content_type`."""
+        """(status, body) of one request; `body`, if any, is sent as `content_type`.
+
+        A kept-alive connection that the server closed while it idled (`server.idle_timeout`)
+        answers nothing at all: the server never read the request, which is sent again on a
+        new connection, as HTTP clients do."""
         connection = await self.idle.get()
         try:
+            reused = connection is not None
             if connection is None:
-                connection = await asyncio.open_connection(self.host, self.port)
-            reader, writer = connection
-            head = f"{method} {target} HTTP/1.1\r\nHost: {self.netloc}\r\n"
-            if body:
-                head += f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
-            writer.write(head.encode() + b"\r\n" + body)
-            head_bytes = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), HTTP_TIMEOUT)
-            lines = head_bytes.decode("latin-1").split("\r\n")
-            fields = dict(line.lower().split(":", 1) for line in lines[1:] if ":" in line)
-            answer = await reader.readexactly(int(fields["content-length"]))
+                connection = await self._open()
+            try:
+                answer = await self._exchange(connection, method, target, body, content_type)
+            except (asyncio.IncompleteReadError, ConnectionResetError) as error:
+                if not reused or (isinstance(error, asyncio.IncompleteReadError) and error.partial):
+                    raise
+                connection[1].close()
+                connection = await self._open()
+                answer = await self._exchange(connection, method, target, body, content_type)
         except BaseException:
             if connection is not None:
                 connection[1].close()
             self.idle.put_nowait(None)
             raise
         self.idle.put_nowait(connection)
+        return answer
+
+    async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        return await asyncio.open_connection(self.host, self.port)
+
+    async def _exchange(
+        self, connection: tuple[asyncio.StreamReader, asyncio.StreamWriter], method: str, target: str, body: bytes, content_type: str
+    ) -> tuple[int, bytes]:
+        reader, writer = connection
+        head = f"{method} {target} HTTP/1.1\r\nHost: {self.netloc}\r\n"
+        if body:
+            head += f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
+        writer.write(head.encode() + b"\r\n" + body)
+        head_bytes = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), HTTP_TIMEOUT)
+        lines = head_bytes.decode("latin-1").split("\r\n")
+        fields = dict(line.lower().split(":", 1) for line in lines[1:] if ":" in line)
+        answer = await reader.readexactly(int(fields["content-length"]))
         return int(lines[0].split()[1]), answer
 
     async def close(self) -> None:
