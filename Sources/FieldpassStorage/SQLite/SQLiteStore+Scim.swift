@@ -28,9 +28,7 @@ extension SQLiteStore: ScimStore {
     ) async throws -> ScimUserRecord {
         defer { realmFeed.signal() }
         return try await write { db in
-            let known = try String.fetchOne(
-                db.cachedStatement(sql: "SELECT id FROM users WHERE environment_id = ? AND email = ?"), arguments: [environmentID, email]
-            )
+            let known = try Self.userID(db, email: email, environmentID: environmentID)
             let listed = try known.map { try Self.fetchScimUser(db, id: $0, environmentID: environmentID) != nil } ?? false
             let id = try Self.findOrCreateUser(db, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor)
             guard let user = try Self.fetchUser(db, id: id, environmentID: environmentID) else { throw DirectoryError.unknownUser }
@@ -48,9 +46,7 @@ extension SQLiteStore: ScimStore {
     ) async throws -> ScimUserRecord {
         try await write { db in
             let old = try Self.requireScimUser(db, id: id, environmentID: environmentID)
-            let holder = try String.fetchOne(
-                db.cachedStatement(sql: "SELECT id FROM users WHERE environment_id = ? AND email = ?"), arguments: [environmentID, email]
-            )
+            let holder = try Self.userID(db, email: email, environmentID: environmentID)
             let plan = try ScimUserPlans.update(
                 old, email: email, emailTaken: holder != nil && holder != id, profile: profile, active: active,
                 liveDevices: try Self.liveDeviceIDs(db, userID: id), actor: actor

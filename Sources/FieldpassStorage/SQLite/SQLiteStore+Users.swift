@@ -46,9 +46,7 @@ extension SQLiteStore {
     static func findOrCreateUser(
         _ db: Database, email: String, environmentID: String, now: Double, actor: String = "device"
     ) throws -> String {
-        if let id = try String.fetchOne(
-            db.cachedStatement(sql: "SELECT id FROM users WHERE environment_id = ? AND email = ?"), arguments: [environmentID, email]
-        ) {
+        if let id = try userID(db, email: email, environmentID: environmentID) {
             return id
         }
         let id = UUID().uuidString.lowercased()
@@ -63,6 +61,13 @@ extension SQLiteStore {
         try audit(
             db, environmentID: environmentID, .userCreated(actor: actor, userID: id, email: email), now: Date(timeIntervalSince1970: now))
         return id
+    }
+
+    /// The id of the person of the environment with this email, if any.
+    static func userID(_ db: Database, email: String, environmentID: String) throws -> String? {
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM users WHERE environment_id = ? AND email = ?"), arguments: [environmentID, email]
+        )
     }
 
     /// The next position in the realm feed: a counter, so positions are never reused.
