@@ -1,0 +1,180 @@
+public import FieldpassDomain
+public import Foundation
+import PostgresNIO
+
+/// SCIM groups on PostgreSQL: teams or role groups, each change planned by ``ScimGroupPlans``.
+extension PostgresStore {
+    public func scimGroups(
+        environmentID: String, filter: (attribute: String, value: String)?, offset: Int, limit: Int
+    ) async throws -> ScimPage<ScimGroupRecord> {
+        let (column, value) = filter.map(ScimColumns.groupCondition) ?? ("''", "")
+        return try await read { connection in
+            let total =
+                try await connection.value(
+                    "SELECT COUNT(*) \(unescaped: ScimColumns.groups)\(environmentID) AND \(unescaped: column) = \(value)", as: Int.self
+                ) ?? 0
+            var groups: [ScimGroupRecord] = []
+            for row in try await connection.rows(
+                """
+                SELECT \(unescaped: ScimColumns.groupColumns) \(unescaped: ScimColumns.groups)\(environmentID) AND \(unescaped: column) = \(value)
+                ORDER BY g.created_at, g.id COLLATE "C" LIMIT \(limit) OFFSET \(offset)
+                """
+            ) {
+                groups.append(try await Self.scimGroupRecord(connection, row))
+            }
+            return ScimPage(total: total, items: groups)
+        }
+    }
+
+    public func scimGroup(id: String, environmentID: String) async throws -> ScimGroupRecord? {
+        try await read { connection in try await Self.fetchScimGroup(connection, id: id, environmentID: environmentID) }
+    }
+
+    public func createScimGroup(
+        kind: ScimGroupKind, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
+        environmentID: String, actor: String, now: Date
+    ) async throws -> ScimGroupRecord {
+        let group = try await write { connection in
+            let nameTaken =
+                try await connection.value(
+                    """
+                    SELECT EXISTS (SELECT 1 \(unescaped: ScimColumns.groups)\(environmentID)
+                                   AND lower(COALESCE(t.name, g.display_name)) = lower(\(displayName)))
+                    """,
+                    as: Bool.self
+                ) ?? false
+            var team: TeamRecord?
+            if kind == .team, let teamID = try await Self.teamID(connection, named: displayName, environmentID: environmentID) {
+                team = try await Self.fetchTeam(connection, id: teamID, environmentID: environmentID, forUpdate: true)
+            }
+            let id = UUID().uuidString.lowercased()
+            let plan = try ScimGroupPlans.create(
+                id: id, kind: kind, displayName: displayName, externalID: externalID, nameTaken: nameTaken, team: team, actor: actor)
+            try await Self.apply(plan, connection, environmentID: environmentID, now: now)
+            let group = try await Self.requireScimGroup(connection, id: team?.id ?? id, environmentID: environmentID)
+            let resource = ScimGroupResource(displayName: group.displayName, externalID: externalID, members: members)
+            return try await Self.save(group, as: resource, roles: roles, environmentID: environmentID, actor: actor, now: now, connection)
+        }
+        await revocationsCaughtUp()
+        return group
+    }
+
+    public func saveScimGroup(
+        id: String, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
+        environmentID: String, actor: String, now: Date
+    ) async throws -> ScimGroupRecord {
+        let group = try await write { connection in
+            let group = try await Self.lockScimGroup(connection, id: id, environmentID: environmentID)
+            let resource = ScimGroupResource(displayName: displayName, externalID: externalID, members: members)
+            return try await Self.save(group, as: resource, roles: roles, environmentID: environmentID, actor: actor, now: now, connection)
+        }
+        await revocationsCaughtUp()
+        return group
+    }
+
+    public func deleteScimGroup(id: String, roles: @escaping RoleOfGroups, environmentID: String, actor: String, now: Date) async throws {
+        try await write { connection in
+            let group = try await Self.lockScimGroup(connection, id: id, environmentID: environmentID)
+            let facts = try await Self.facts(of: group, as: ScimGroupPlans.emptied(group), environmentID: environmentID, connection)
+            let plan = try ScimGroupPlans.deleteRoleGroup(group, facts: facts, roles: roles, actor: actor)
+            try await Self.apply(plan, connection, environmentID: environmentID, now: now)
+        }
+        await revocationsCaughtUp()
+    }
+
+    /// The group, its row locked until the transaction ends: two changes of one group run one
+    /// after the other, each seeing the members the other left.
+    private static func lockScimGroup(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> ScimGroupRecord {
+        guard
+            try await connection.value(
+                "SELECT id FROM scim_groups WHERE id = \(id) AND environment_id = \(environmentID) FOR UPDATE", as: String.self
+            ) != nil
+        else { throw DirectoryError.unknownTeam }
+        return try await requireScimGroup(connection, id: id, environmentID: environmentID)
+    }
+
+    /// Makes the stored `group` what `resource` says (``ScimGroupPlans/save(_:as:facts:roles:actor:)``).
+    private static func save(
+        _ group: ScimGroupRecord, as resource: ScimGroupResource, roles: RoleOfGroups, environmentID: String, actor: String, now: Date,
+        _ connection: PostgresConnection
+    ) async throws -> ScimGroupRecord {
+        let facts = try await facts(of: group, as: resource, environmentID: environmentID, connection)
+        let plan = try ScimGroupPlans.save(group, as: resource, facts: facts, roles: roles, actor: actor)
+        try await apply(plan, connection, environmentID: environmentID, now: now)
+        return try await requireScimGroup(connection, id: group.id, environmentID: environmentID)
+    }
+
+    /// What the rule of a change of `group` to `resource` reads, locked: the people first, in
+    /// id order, then the team, the order every change of people and teams takes them in, so
+    /// that no two transactions deadlock.
+    private static func facts(
+        of group: ScimGroupRecord, as resource: ScimGroupResource, environmentID: String, _ connection: PostgresConnection
+    ) async throws -> ScimGroupFacts {
+        var people: [String: UserRecord] = [:]
+        var keys: [String: [String]] = [:]
+        for userID in ScimGroupPlans.peopleToRead(group, as: resource) {
+            guard let person = try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else { continue }
+            people[userID] = person
+            if group.teamID == nil {
+                keys[userID] = try await roleGroupKeys(connection, userID: userID, except: group.id, environmentID: environmentID)
+            }
+        }
+        var team: TeamRecord?
+        var holder: String?
+        if let teamID = group.teamID {
+            team = try await fetchTeam(connection, id: teamID, environmentID: environmentID, forUpdate: true)
+            if resource.displayName != group.displayName {
+                holder = try await Self.teamID(connection, named: resource.displayName, environmentID: environmentID)
+            }
+        }
+        return ScimGroupFacts(team: team, holderOfName: holder, people: people, otherRoleGroupKeys: keys)
+    }
+
+    private static func requireScimGroup(
+        _ connection: PostgresConnection, id: String, environmentID: String
+    ) async throws -> ScimGroupRecord {
+        guard let group = try await fetchScimGroup(connection, id: id, environmentID: environmentID) else {
+            throw DirectoryError.unknownTeam
+        }
+        return group
+    }
+
+    /// The names and external ids of the person's role groups but `groupID`.
+    static func roleGroupKeys(
+        _ connection: PostgresConnection, userID: String, except groupID: String, environmentID: String
+    ) async throws -> [String] {
+        try await connection.rows(
+            """
+            SELECT g.display_name, g.external_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
+            WHERE m.user_id = \(userID) AND g.environment_id = \(environmentID) AND g.id <> \(groupID)
+            """
+        ).flatMap { row in
+            [try row.get("display_name", as: String?.self), try row.get("external_id", as: String?.self)].compactMap { $0 }
+        }
+    }
+
+    static func fetchScimGroup(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> ScimGroupRecord? {
+        guard
+            let row = try await connection.first(
+                "SELECT \(unescaped: ScimColumns.groupColumns) \(unescaped: ScimColumns.groups)\(environmentID) AND g.id = \(id)"
+            )
+        else { return nil }
+        return try await scimGroupRecord(connection, row)
+    }
+
+    static func scimGroupRecord(_ connection: PostgresConnection, _ row: PostgresRandomAccessRow) async throws -> ScimGroupRecord {
+        let id: String = try row.get("id")
+        return ScimGroupRecord(
+            id: id, teamID: try row.get("team_id"), displayName: try row.get("display_name"), externalID: try row.get("external_id"),
+            members: try await connection.values(PostgresQuery(unsafeSQL: ScimColumns.members(groupID: "$1"), binds: Self.binds(id))),
+            createdAt: Date(timeIntervalSince1970: try row.get("created_at")),
+            updatedAt: Date(timeIntervalSince1970: try row.get("updated_at"))
+        )
+    }
+
+    private static func binds(_ value: String) -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(value)
+        return bindings
+    }
+}
