@@ -30,4 +30,19 @@ final class AnswerDeadline: Sendable {
             try await Task.sleep(until: instant, clock: .continuous)
         }
     }
+
+    /// What `operation` returns, or nil once the deadline passes first. The operation is then
+    /// cancelled and not waited for (``LeftBehindOnCancel``): the caller is answered at its
+    /// deadline even when the operation never resumes.
+    func race<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T? {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await LeftBehindOnCancel.run(operation) }
+            group.addTask {
+                try await self.passed()
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+    }
 }

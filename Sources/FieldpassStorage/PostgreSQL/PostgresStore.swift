@@ -103,18 +103,10 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
         before deadline: AnswerDeadline, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         do {
-            return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask { try await operation() }
-                group.addTask {
-                    try await deadline.passed()
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let result = try await group.next(), let value = result else {
-                    throw StoreUnavailable("no answer from PostgreSQL within \(timeout)")
-                }
-                return value
+            guard let value = try await deadline.race(operation) else {
+                throw StoreUnavailable("no answer from PostgreSQL within \(timeout)")
             }
+            return value
         } catch let error as PSQLError where Self.isUnavailability(error) {
             throw StoreUnavailable("PostgreSQL connection: \(error.code)")
         } catch is ConnectionPoolError {
