@@ -27,12 +27,18 @@ TEST_DEADLINE = 60  # seconds per test, on top of the timeouts of each wait
 
 def pytest_configure(config: pytest.Config) -> None:
     """The store the suite runs on must be usable: a missing PostgreSQL server fails the
-    session at once (it is never a reason to skip). Registers the postgres_only marker."""
+    session at once (it is never a reason to skip). Registers the postgres_only and
+    store_independent markers."""
     problem = helpers.store_problem()
     if problem is not None:
         raise pytest.UsageError(problem)
     config.addinivalue_line(
         "markers", "postgres_only: runs only with FIELDPASS_E2E_STORE=postgres (deselected on SQLite)"
+    )
+    config.addinivalue_line(
+        "markers",
+        "store_independent: touches no store of the pass (`make run`, which always uses SQLite, or the "
+        "compiler): runs in the SQLite pass, deselected on PostgreSQL, where it would only repeat itself",
     )
 
 
@@ -45,12 +51,12 @@ _deselected_for_store: list[str] = []
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests of several instances on one database (postgres_only) are deselected, not
-    skipped, on SQLite: they run in the suite's PostgreSQL pass."""
-    if helpers.store_kind() == "postgres":
-        return
-    deselected = [item for item in items if item.get_closest_marker("postgres_only")]
+    skipped, on SQLite: they run in the suite's PostgreSQL pass. Tests that touch no store
+    of the pass (store_independent) run in the SQLite pass only."""
+    other_pass_marker = "store_independent" if helpers.store_kind() == "postgres" else "postgres_only"
+    deselected = [item for item in items if item.get_closest_marker(other_pass_marker)]
     if deselected:
-        items[:] = [item for item in items if not item.get_closest_marker("postgres_only")]
+        items[:] = [item for item in items if not item.get_closest_marker(other_pass_marker)]
         config.hook.pytest_deselected(items=deselected)
         _deselected_for_store.extend(item.nodeid for item in deselected)
 
@@ -201,9 +207,10 @@ def pytest_terminal_summary(terminalreporter) -> None:
     for line in helpers.BENCHMARK_LINES:
         terminalreporter.write_line(f"benchmark: {line}")
     if _deselected_for_store:
+        other = "sqlite" if helpers.store_kind() == "postgres" else "postgres"
         terminalreporter.write_line(
-            f"{len(_deselected_for_store)} postgres_only test(s) deselected: the store is "
-            f"{helpers.store_kind()}; they run with FIELDPASS_E2E_STORE=postgres"
+            f"{len(_deselected_for_store)} test(s) of the other pass deselected: the store is "
+            f"{helpers.store_kind()}; they run with FIELDPASS_E2E_STORE={other}"
         )
     if _not_run:
         terminalreporter.write_line(

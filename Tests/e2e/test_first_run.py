@@ -58,6 +58,7 @@ def make_run(tmp_path: Path, server_port: int, idp_port: int) -> subprocess.Pope
     )
 
 
+@pytest.mark.store_independent
 def test_make_run_refuses_a_taken_port_before_it_builds(tmp_path: Path) -> None:
     server_port, idp_port = free_port(), free_port()
     with socket.socket() as taken:
@@ -70,6 +71,7 @@ def test_make_run_refuses_a_taken_port_before_it_builds(tmp_path: Path) -> None:
     assert "swift build" not in output and "Compiling" not in output, output
 
 
+@pytest.mark.store_independent
 def test_sigterm_to_make_alone_stops_the_idp_and_the_server(tmp_path: Path) -> None:
     """`make run` serves, says what to do next, and stops with everything it started."""
     server_port, idp_port = free_port(), free_port()

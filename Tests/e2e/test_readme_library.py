@@ -13,6 +13,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "Docs" / "app.md"
 LIBRARY = ROOT / "Sources" / "FieldpassDevice"
@@ -31,6 +33,7 @@ def swiftc() -> str:
     return found
 
 
+@pytest.mark.store_independent
 def test_the_readme_library_example_compiles(fieldpass_bin: Path, tmp_path: Path) -> None:
     modules = fieldpass_bin.parent / "Modules"
     assert (modules / "FieldpassDevice.swiftmodule").exists(), f"FieldpassDevice was not built beside {fieldpass_bin}"
@@ -46,6 +49,7 @@ def test_the_readme_library_example_compiles(fieldpass_bin: Path, tmp_path: Path
     assert (tmp_path / "main.o").stat().st_size > 0
 
 
+@pytest.mark.store_independent
 def test_the_library_imports_foundation_only() -> None:
     imports = {
         match.group(1)
