@@ -118,31 +118,28 @@ endef
 # benchmark's short mode runs last, so that `make bench` cannot rot.
 # The two e2e passes run side by side: each keeps the machine about half busy (its
 # servers, browser and IdP mostly wait on one another), so together they take a little
-# longer than the PostgreSQL pass alone. The shorter SQLite pass is followed by the short
-# bench, whose figures are not goals, while the PostgreSQL pass goes on. Each part's
-# output follows when all have ended.
+# longer than the PostgreSQL pass alone. Each pass's output follows when both have ended.
 test: deps build
 	@$(with_test_postgres); \
 	status=0; \
 	$(MAKE) --no-print-directory format-check || status=$$?; \
 	$(SWIFT) test || status=$$?; \
-	logs=$$(mktemp -d); \
-	echo "== e2e on sqlite (then the short bench) and on postgres, side by side"; \
+	e2e_logs=$$(mktemp -d); \
+	echo "== e2e on sqlite and on postgres, side by side"; \
 	for store in sqlite postgres; do \
 	  ( FIELDPASS_E2E_STORE=$$store FIELDPASS_BIN="$(CURDIR)/$(BIN)" $(VENV_PY) -m pytest -q -p no:cacheprovider \
-	      --basetemp="$$logs/tmp-$$store" Tests/e2e > "$$logs/e2e-$$store.log" 2>&1; \
-	    echo $$? > "$$logs/e2e-$$store.status"; \
-	    if [ $$store = sqlite ]; then \
-	      $(BENCH_SHORT) > "$$logs/bench.log" 2>&1; echo $$? > "$$logs/bench.status"; \
-	    fi ) & \
+	      --basetemp="$$e2e_logs/tmp-$$store" Tests/e2e > "$$e2e_logs/$$store.log" 2>&1; \
+	    echo $$? > "$$e2e_logs/$$store.status" ) & \
 	done; \
 	wait; \
-	for part in e2e-sqlite e2e-postgres bench; do \
-	  echo "== $$part"; \
-	  cat "$$logs/$$part.log"; \
-	  [ "$$(cat "$$logs/$$part.status")" = 0 ] || status=1; \
+	for store in sqlite postgres; do \
+	  echo "== e2e on $$store"; \
+	  cat "$$e2e_logs/$$store.log"; \
+	  [ "$$(cat "$$e2e_logs/$$store.status")" = 0 ] || status=1; \
 	done; \
-	rm -rf "$$logs"; \
+	rm -rf "$$e2e_logs"; \
+	echo "== bench, short mode (the harness runs; goals are for make bench)"; \
+	$(MAKE) --no-print-directory bench-short || status=$$?; \
 	exit $$status
 
 swift-test: system-deps check
@@ -181,7 +178,5 @@ bench: system-deps venv
 	FIELDPASS_BIN="$(CURDIR)/$(RELEASE_BIN)" $(VENV_PY) $(BENCH) --build-config release
 
 # Short run on the debug build, both stores: every figure, well under a minute per store.
-# `make test` runs it too (the harness runs; its goals are for make bench).
-BENCH_SHORT = FIELDPASS_BIN="$(CURDIR)/$(BIN)" $(VENV_PY) $(BENCH) --short --build-config debug
 bench-short: system-deps venv build
-	$(BENCH_SHORT)
+	FIELDPASS_BIN="$(CURDIR)/$(BIN)" $(VENV_PY) $(BENCH) --short --build-config debug
