@@ -20,9 +20,9 @@ struct EndedConnectionTests {
             let started = ContinuousClock.now
             await #expect(throws: StoreUnavailable.self) {
                 try await store.read { connection in
-                    let backend = try await connection.values("SELECT pg_backend_pid()", as: Int32.self)
+                    let backend = try #require(await connection.value("SELECT pg_backend_pid()", as: Int32.self))
                     try await PostgresEndpoint(settings: settings).withConnection(logger: Logger(label: "test")) { admin in
-                        _ = try await admin.values("SELECT pg_terminate_backend(\(backend[0]))", as: Bool.self)
+                        _ = try await admin.values("SELECT pg_terminate_backend(\(backend))", as: Bool.self)
                     }
                     try await connection.closeFuture.get()
                     return try await connection.values("SELECT 1", as: Int32.self)
