@@ -17,7 +17,7 @@ import PostgresNIO
 ///   has ended (the row's transaction id is below the oldest of them) and follows
 ///   transaction ids, so rows keep the order their transactions began writing in, as with a
 ///   counter row's lock. Other databases' transactions do not hold it back.
-enum PostgresFeed: String, Sendable {
+enum PostgresFeed: String, Sendable, CaseIterable {
     case sessionEvents = "events"
     case realms
     case lifecycleEvents = "lifecycle"
@@ -68,13 +68,40 @@ enum PostgresFeed: String, Sendable {
         PostgresQuery(unsafeSQL: "SELECT writer_xid::text FROM \(table) WHERE \(position) IS NULL ORDER BY writer_xid DESC LIMIT 1")
     }
 
-    /// Whether rows of the transaction `writer` (from ``newestUnplacedWriter``) or older wait.
-    func unplaced(upTo writer: String) -> PostgresQuery {
+    /// Places what may be placed, in one statement committed on its own (see ``placingFunctionSQL``).
+    var place: PostgresQuery {
+        PostgresQuery(unsafeSQL: "SELECT \(placingFunction)(NULL)")
+    }
+
+    /// Places what may be placed; answers whether rows of the transaction `writer` (from
+    /// ``newestUnplacedWriter``) or older still wait for a transaction that is open.
+    func place(upTo writer: String) -> PostgresQuery {
         var binds = PostgresBindings()
         binds.append(writer)
-        return PostgresQuery(
-            unsafeSQL: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE \(position) IS NULL AND writer_xid <= $1::xid8)", binds: binds
-        )
+        return PostgresQuery(unsafeSQL: "SELECT \(placingFunction)($1::xid8)", binds: binds)
+    }
+
+    private var placingFunction: String { "fieldpass_place_\(table)" }
+
+    /// The function that places the feed: when any row is unplaced, it takes
+    /// ``placingLock`` and runs ``placement``, then tells whether rows up to the transaction
+    /// it is given (none for NULL) are still unplaced. One round trip instead of a transaction's
+    /// four: after a commit, the publishing that wakes the readers waits for no more.
+    /// PL/pgSQL takes a new snapshot for each statement at READ COMMITTED, so the placement's
+    /// is taken after the lock, as the placement needs. Part of a released migration: a change
+    /// to it is a new migration.
+    var placingFunctionSQL: String {
+        // One line per statement of the body: the migration splits its text at ";\n".
+        let body = [
+            "IF NOT EXISTS (SELECT 1 FROM \(table) WHERE \(position) IS NULL) THEN RETURN false; END IF;",
+            "PERFORM pg_advisory_xact_lock(\(placingLock));",
+            placement.sql + ";",
+            "RETURN EXISTS (SELECT 1 FROM \(table) WHERE \(position) IS NULL AND writer_xid <= up_to);",
+        ]
+        return """
+            CREATE FUNCTION \(placingFunction)(up_to xid8) RETURNS boolean LANGUAGE plpgsql AS $placing$ BEGIN \(body.joined(separator: " ")) END $placing$;
+
+            """
     }
 
     /// Gives the committed rows that may be placed the next positions of the feed's counter,
@@ -85,7 +112,7 @@ enum PostgresFeed: String, Sendable {
     /// the snapshot is taken: a transaction of this database that commits in between is no
     /// longer listed there, but its rows are not in the snapshot either, so it must still
     /// count as running, or later rows would be placed before its own.
-    var placement: PostgresQuery {
+    private var placement: PostgresQuery {
         let keyList = keys.joined(separator: ", ")
         let join = keys.map { "t.\($0) = ready.\($0)" }.joined(separator: " AND ")
         return PostgresQuery(

@@ -189,6 +189,8 @@ enum PostgresSchema {
             """
         ),
         ("10-app-return", AppReturnColumns.sql),
+        // Each feed placed in one round trip (see ``PostgresFeed/placingFunctionSQL``).
+        ("11-placing-functions", PostgresFeed.allCases.map(\.placingFunctionSQL).joined()),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

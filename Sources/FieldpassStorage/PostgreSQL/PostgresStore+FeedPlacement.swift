@@ -12,16 +12,15 @@ extension PostgresStore {
     /// every commit wakes again anyway (the event hubs), waiting would only hold back the
     /// rows already placed.
     func placeCommitted(_ feed: PostgresFeed, waitingForOlder: Bool = true) async throws {
+        guard waitingForOlder else {
+            return try await read { connection in try await connection.execute(feed.place) }
+        }
         guard let newest = try await read({ connection in try await connection.value(feed.newestUnplacedWriter, as: String.self) })
         else { return }
         let deadline = ContinuousClock.now + Self.placingWait
         while ContinuousClock.now < deadline {
-            let waiting = try await write { connection in
-                try await connection.execute("SELECT pg_advisory_xact_lock(\(feed.placingLock))")
-                try await connection.execute(feed.placement)
-                return try await connection.value(feed.unplaced(upTo: newest), as: Bool.self) ?? false
-            }
-            guard waiting, waitingForOlder else { return }
+            let waiting = try await read { connection in try await connection.value(feed.place(upTo: newest), as: Bool.self) }
+            guard waiting == true else { return }
             try await Task.sleep(for: .milliseconds(1))
         }
     }
@@ -48,10 +47,7 @@ extension PostgresStore {
     /// anyway), it holds that lock for a moment only. Failures are left to the readers'
     /// safety net: the writes themselves have committed.
     private func placeAndNotify(_ feed: PostgresFeed) async {
-        _ = try? await write { connection in
-            try await connection.execute("SELECT pg_advisory_xact_lock(\(feed.placingLock))")
-            try await connection.execute(feed.placement)
-        }
+        _ = try? await read { connection in try await connection.execute(feed.place) }
         _ = try? await read { connection in
             try await connection.execute(
                 "SELECT set_config('synchronous_commit', 'off', true), pg_notify(\(PostgresChangeListener.channel), \(feed.payload))"
