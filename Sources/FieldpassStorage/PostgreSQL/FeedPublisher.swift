@@ -4,7 +4,7 @@ import Synchronization
 /// instance, shared by every commit that asks while one runs.
 ///
 /// A commit asks and goes on at once: its caller need not wait, since a reader places
-/// whatever is still unplaced before it reads (``PostgresStore/placeCommitted(_:waitingForOlder:)``). The
+/// whatever is still unplaced before it reads (``PostgresStore/placeCommitted(_:)``). The
 /// requests that arrive while a run is under way are served together by one more run, so at
 /// a thousand commits a second the feed costs a few placing transactions and notifications a
 /// second rather than one of each per commit. Runs are children of ``BackgroundWork``.

@@ -7,7 +7,7 @@ import PostgresNIO
 /// Writers do not number their rows. A row is stored unplaced (no position), with the id of
 /// its transaction and the order it was written in. After its commit the writer asks for
 /// the committed rows to be placed and announced, without waiting (``PostgresStore/publish(_:)``),
-/// and a reader places whatever is left before it reads (``PostgresStore/placeCommitted(_:waitingForOlder:)``).
+/// and a reader places whatever is left before it reads (``PostgresStore/placeCommitted(_:)``).
 /// So no writer holds a lock that another writer waits for, and concurrent commits do not
 /// queue behind one another's WAL flush. Placing:
 /// - happens only after a row committed, under a lock that only placing takes, so positions
@@ -68,9 +68,11 @@ enum PostgresFeed: String, Sendable, CaseIterable {
         PostgresQuery(unsafeSQL: "SELECT writer_xid::text FROM \(table) WHERE \(position) IS NULL ORDER BY writer_xid DESC LIMIT 1")
     }
 
-    /// Places what may be placed, in one statement committed on its own (see ``placingFunctionSQL``).
-    var place: PostgresQuery {
-        PostgresQuery(unsafeSQL: "SELECT \(placingFunction)(NULL)")
+    /// Places what may be placed, in one statement committed on its own (see
+    /// ``placingFunctionSQL``), then wakes the feed's readers on every instance
+    /// (``PostgresChangeListener``): the notification is delivered when the placing commits.
+    var placeAndNotify: PostgresQuery {
+        PostgresQuery(unsafeSQL: "SELECT \(placingFunction)(NULL), pg_notify('\(PostgresChangeListener.channel)', '\(payload)')")
     }
 
     /// Places what may be placed; answers whether rows of the transaction `writer` (from
@@ -90,9 +92,18 @@ enum PostgresFeed: String, Sendable, CaseIterable {
     /// PL/pgSQL takes a new snapshot for each statement at READ COMMITTED, so the placement's
     /// is taken after the lock, as the placement needs. Part of a released migration: a change
     /// to it is a new migration.
+    ///
+    /// Its transaction commits without waiting for the WAL flush (`synchronous_commit` off),
+    /// so the lock that every placer waits for is not held through a disk write. A placing
+    /// lost in a crash is given again identically: it placed every committed row of the
+    /// transactions older than the oldest one running, all of which had ended, so the first
+    /// placing after recovery finds those same rows, in the same order, from the same counter,
+    /// and places any newer ones after them. Whatever a reader did with a position and then
+    /// stored durably was written to the WAL after the placing, which it flushes too.
     var placingFunctionSQL: String {
         // One line per statement of the body: the migration splits its text at ";\n".
         let body = [
+            "PERFORM set_config('synchronous_commit', 'off', true);",
             "IF NOT EXISTS (SELECT 1 FROM \(table) WHERE \(position) IS NULL) THEN RETURN false; END IF;",
             "PERFORM pg_advisory_xact_lock(\(placingLock));",
             placement.sql + ";",
@@ -103,6 +114,16 @@ enum PostgresFeed: String, Sendable, CaseIterable {
 
             """
     }
+
+    /// The event hubs' read of the session events after a row id, in one round trip: it
+    /// places what may be placed (as ``placeAndNotify`` does), then reads, in one transaction, so the read
+    /// sees the placing. Part of the same migration as ``placingFunctionSQL``.
+    static let sessionEventsAfterSQL = """
+        CREATE FUNCTION fieldpass_session_events_after(after_id bigint, most bigint) RETURNS SETOF session_events LANGUAGE plpgsql AS $reading$ \
+        BEGIN PERFORM fieldpass_place_session_events(NULL); \
+        RETURN QUERY SELECT * FROM session_events WHERE id > after_id ORDER BY id LIMIT most; END $reading$;
+
+        """
 
     /// Gives the committed rows that may be placed the next positions of the feed's counter,
     /// in (transaction id, write order). Run holding ``placingLock``: the statement's snapshot

@@ -189,8 +189,9 @@ enum PostgresSchema {
             """
         ),
         ("10-app-return", AppReturnColumns.sql),
-        // Each feed placed in one round trip (see ``PostgresFeed/placingFunctionSQL``).
-        ("11-placing-functions", PostgresFeed.allCases.map(\.placingFunctionSQL).joined()),
+        // Each feed placed in one round trip (see ``PostgresFeed/placingFunctionSQL``), and
+        // the hubs' read of the session events with its placing.
+        ("11-placing-functions", PostgresFeed.allCases.map(\.placingFunctionSQL).joined() + PostgresFeed.sessionEventsAfterSQL),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

@@ -104,12 +104,12 @@ extension PostgresStore {
     }
 
     public func events(afterRowID id: Int64, limit: Int) async throws -> [StoredEvent] {
-        // The hubs read this feed; every commit's publishing wakes them again.
-        try await placeCommitted(.sessionEvents, waitingForOlder: false)
-        return try await read { connection in
+        // The hubs read this feed; every commit's publishing wakes them again. What committed
+        // is placed first without waiting for older transactions, in the same round trip.
+        try await read { connection in
             try await Self.storedEvents(
                 connection.rows(
-                    "SELECT id, session_id, seq, frame, created_at FROM session_events WHERE id > \(id) ORDER BY id LIMIT \(limit)"
+                    "SELECT id, session_id, seq, frame, created_at FROM fieldpass_session_events_after(\(id), \(Int64(limit)))"
                 )
             )
         }

@@ -5,16 +5,12 @@ extension PostgresStore {
     /// Places every row of `feed` that committed before this call (see ``PostgresFeed``), so
     /// that a read after it sees them: a change is in the feed once its write has answered.
     ///
-    /// Rows whose positions must come after those of a transaction still open wait for it.
-    /// With `waitingForOlder`, so does this call, at most ``placingWait``, after which the read
-    /// goes on without them (a follower gets them at a later read: late, never skipped).
-    /// Without, it places what it can and returns: for a reader that the publishing after
-    /// every commit wakes again anyway (the event hubs), waiting would only hold back the
-    /// rows already placed.
-    func placeCommitted(_ feed: PostgresFeed, waitingForOlder: Bool = true) async throws {
-        guard waitingForOlder else {
-            return try await read { connection in try await connection.execute(feed.place) }
-        }
+    /// Rows whose positions must come after those of a transaction still open wait for it,
+    /// and so does this call, at most ``placingWait``, after which the read goes on without
+    /// them (a follower gets them at a later read: late, never skipped). The event hubs do not
+    /// wait: their read places what it can (``events(afterRowID:limit:)``), and the publishing
+    /// after every commit wakes them again.
+    func placeCommitted(_ feed: PostgresFeed) async throws {
         guard let newest = try await read({ connection in try await connection.value(feed.newestUnplacedWriter, as: String.self) })
         else { return }
         let deadline = ContinuousClock.now + Self.placingWait
@@ -25,7 +21,7 @@ extension PostgresStore {
         }
     }
 
-    /// How long a feed read waits for older transactions to end (see ``placeCommitted(_:waitingForOlder:)``):
+    /// How long a feed read waits for older transactions to end (see ``placeCommitted(_:)``):
     /// the safety net's interval, after which a follower would look again anyway.
     static let placingWait = Duration.seconds(1)
 
@@ -40,19 +36,14 @@ extension PostgresStore {
     /// read finds the rows of every finished write placed, unless an older transaction was
     /// still open; the publishing after that one's commit places them.
     ///
-    /// The notification is not sent from inside a writing transaction: PostgreSQL queues
-    /// notifications under one lock for the whole server, held through the committing
-    /// transaction's WAL flush, so every notifying commit would wait for the one before.
-    /// Sent on its own with `synchronous_commit` off (a notification does not outlive a crash
-    /// anyway), it holds that lock for a moment only. Failures are left to the readers'
-    /// safety net: the writes themselves have committed.
+    /// The notification is sent by the placing's own transaction, which commits without
+    /// waiting for the WAL flush (see ``PostgresFeed/placingFunctionSQL``): PostgreSQL queues
+    /// notifications under one lock for the whole server, held until the notifying
+    /// transaction has committed, so a notification sent from a writing transaction that
+    /// waits for its flush would make every notifying commit wait for the one before.
+    /// Failures are left to the readers' safety net: the writes themselves have committed.
     private func placeAndNotify(_ feed: PostgresFeed) async {
-        _ = try? await read { connection in try await connection.execute(feed.place) }
-        _ = try? await read { connection in
-            try await connection.execute(
-                "SELECT set_config('synchronous_commit', 'off', true), pg_notify(\(PostgresChangeListener.channel), \(feed.payload))"
-            )
-        }
+        _ = try? await read { connection in try await connection.execute(feed.placeAndNotify) }
     }
 
     /// Runs `body` in one transaction (see ``write(_:)``), then publishes the events it stored.
