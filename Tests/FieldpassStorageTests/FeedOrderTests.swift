@@ -49,6 +49,28 @@ struct FeedOrderTests {
         }
     }
 
+    /// Placing commits without waiting for the WAL flush, so a crash may lose a placing that
+    /// a reader already saw. The first placing after recovery must then give the same rows
+    /// the same positions: here the lost placing is undone as recovery would leave it.
+    @Test func aPlacingLostInACrashIsGivenAgainIdentically() async throws {
+        try await StoreTestEnvironment.with(store: .postgres) { environment in
+            let store = try #require(environment.store as? PostgresStore)
+            let start = try await store.latestEventRowID()
+            for email in ["a@example.com", "b@example.com", "c@example.com"] {
+                let (session, _) = try await environment.register(email: email)
+                _ = try await store.failLogin(sessionID: session.id, error: "access_denied", description: "no", audited: false, now: Date())
+            }
+            let placed = try await store.events(afterRowID: start, limit: 10).map { "\($0.rowID) \($0.sessionID) \($0.seq)" }
+            #expect(placed.count == 3)
+            try await store.write { connection in
+                try await connection.execute("UPDATE session_events SET id = NULL WHERE id > \(start)")
+                try await connection.execute("UPDATE counters SET value = \(start) WHERE name = 'session_events'")
+            }
+            let placedAgain = try await store.events(afterRowID: start, limit: 10).map { "\($0.rowID) \($0.sessionID) \($0.seq)" }
+            #expect(placedAgain == placed)
+        }
+    }
+
     /// Opens a transaction that runs `first` and stays open, then runs `second` (its own
     /// transaction) and lets it try to commit; only then commits the first. `second` must
     /// not be able to commit before the first one.
