@@ -60,14 +60,14 @@ struct FeedOrderTests {
                 let (session, _) = try await environment.register(email: email)
                 _ = try await store.failLogin(sessionID: session.id, error: "access_denied", description: "no", audited: false, now: Date())
             }
-            let placed = try await store.events(afterRowID: start, limit: 10).map { "\($0.rowID) \($0.sessionID) \($0.seq)" }
+            let positions = { try await store.events(afterRowID: start, limit: 10).map { "\($0.rowID) \($0.sessionID) \($0.seq)" } }
+            let placed = try await positions()
             #expect(placed.count == 3)
             try await store.write { connection in
                 try await connection.execute("UPDATE session_events SET id = NULL WHERE id > \(start)")
                 try await connection.execute("UPDATE counters SET value = \(start) WHERE name = 'session_events'")
             }
-            let placedAgain = try await store.events(afterRowID: start, limit: 10).map { "\($0.rowID) \($0.sessionID) \($0.seq)" }
-            #expect(placedAgain == placed)
+            #expect(try await positions() == placed)
         }
     }
 

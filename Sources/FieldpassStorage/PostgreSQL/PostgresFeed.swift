@@ -120,7 +120,7 @@ enum PostgresFeed: String, Sendable, CaseIterable {
     /// sees the placing. Part of the same migration as ``placingFunctionSQL``.
     static let sessionEventsAfterSQL = """
         CREATE FUNCTION fieldpass_session_events_after(after_id bigint, most bigint) RETURNS SETOF session_events LANGUAGE plpgsql AS $reading$ \
-        BEGIN PERFORM fieldpass_place_session_events(NULL); \
+        BEGIN PERFORM \(PostgresFeed.sessionEvents.placingFunction)(NULL); \
         RETURN QUERY SELECT * FROM session_events WHERE id > after_id ORDER BY id LIMIT most; END $reading$;
 
         """
