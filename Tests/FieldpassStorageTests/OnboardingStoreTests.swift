@@ -14,6 +14,45 @@ struct OnboardingStoreTests {
         }
     }
 
+    @Test(arguments: StoreKind.allCases) func anIdPsRefusalTakesTheStateAndFailsItsSessionTogether(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let (session, state) = try await environment.register()
+            let refused = try #require(
+                try await store.refuseState(state, now: Date()) { taken in
+                    LoginFailure(error: "access_denied", description: "for \(taken.email)", audited: false)
+                }
+            )
+            #expect(refused.session.id == session.id)
+            #expect(refused.events.map(\.seq) == [1])
+            let failed = SessionEvent.loginFailed(error: "access_denied", description: "for \(session.email)")
+            #expect(try await store.events(sessionID: session.id, after: 0).map(\.event) == [failed])
+            #expect(try await store.session(id: session.id)?.status == .failed)
+            // The state is used: neither a refusal nor a code can take it again.
+            #expect(try await store.consumeState(state, now: Date()) == nil)
+            let again = try await store.refuseState(state, now: Date()) { _ in
+                Issue.record("a used state's session was asked for a failure")
+                return LoginFailure(error: "access_denied", description: "again", audited: false)
+            }
+            #expect(again == nil)
+            #expect(try await store.events(sessionID: session.id, after: 0).count == 1)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func aRefusalOfAnExpiredSessionChangesNothing(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let (session, late) = try await environment.register(expiresIn: -1)
+            let refused = try await store.refuseState(late, now: Date()) { _ in
+                Issue.record("an expired session was asked for a failure")
+                return LoginFailure(error: "access_denied", description: "late", audited: false)
+            }
+            #expect(refused == nil)
+            #expect(try await store.session(id: session.id)?.status == .pending)
+            #expect(try await store.events(sessionID: session.id, after: 0).isEmpty)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func theWayBackToTheAppComesWithTheSessionItsCallbackTakes(_ kind: StoreKind) async throws {
         try await StoreTestEnvironment.with(store: kind) { environment in
             let appReturn = AppReturn(uri: "com.example.fieldapp:/signed-in", state: "a b&c=d")

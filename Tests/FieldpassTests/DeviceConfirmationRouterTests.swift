@@ -92,7 +92,9 @@ struct DeviceConfirmationRouterTests {
         }
     }
 
-    @Test func theCallbackOfAConfirmedSessionNeedsTheBrowserThatConfirmed() async throws {
+    /// Whether the IdP sends a code or its refusal, the other browser's callback fails the same way.
+    @Test(arguments: ["code=abc", "error=access_denied"])
+    func theCallbackOfAConfirmedSessionNeedsTheBrowserThatConfirmed(answer: String) async throws {
         try await FakeDiscoveryServer.run { issuer in
             try await TestEnvironment.with(issuer: issuer) { environment in
                 try await environment.application().test(.router) { client in
@@ -105,7 +107,7 @@ struct DeviceConfirmationRouterTests {
                     let state = try #require(location.queryItems?.first { $0.name == "state" }?.value)
 
                     // Another browser brings the IdP's answer back, with another value in the cookie.
-                    let forwarded = "/auth_callback?code=abc&state=\(state)"
+                    let forwarded = "/auth_callback?\(answer)&state=\(state)"
                     let other = "\(BrowserBinding.cookieName(state: state))=\(String(repeating: "D", count: 43))"
                     try await client.execute(uri: forwarded, method: .get, headers: [.cookie: other]) { response in
                         #expect(response.status == .badRequest)

@@ -31,15 +31,19 @@ struct IdPSignIn: Sendable {
 
     let environment: EnvironmentDirectory.Entry
 
+    /// The IdP's refusal (RFC 6749 4.1.2.1), when its answer is one: then there is nothing to exchange.
+    static func refusal(in query: Parameters) -> OIDCError? {
+        guard let error = query.get("error") else { return nil }
+        return OIDCError(
+            LoginErrorText.code(error),
+            LoginErrorText.description(query.get("error_description") ?? "The identity provider refused the sign-in.")
+        )
+    }
+
     /// Exchanges the code, validates the ID token, and checks that it vouches for `request.email`.
     func verify(query: Parameters, request: Request, logger: Logger) async throws -> Verified {
         let idp = environment.idp
-        if let error = query.get("error") {
-            throw OIDCError(
-                LoginErrorText.code(error),
-                LoginErrorText.description(query.get("error_description") ?? "The identity provider refused the sign-in.")
-            )
-        }
+        if let refusal = Self.refusal(in: query) { throw refusal }
         if let issuer = query.get("iss"), issuer != idp.issuer {
             throw OIDCError("invalid_request", "The response came from another identity provider.")
         }

@@ -7,7 +7,8 @@ import Tokens
 /// `GET /auth_callback`: where the IdP sends the browser back.
 ///
 /// The state is taken first and atomically, so a replayed, forged or expired callback gets
-/// a 400 page and touches no session. From then on every outcome, good or bad, is stored as
+/// a 400 page and touches no session; when the IdP's answer is a refusal, the same commit
+/// fails the session, since nothing is exchanged. From then on every outcome, good or bad, is stored as
 /// the session's event and shown to the person as a small page, or, for a session registered
 /// with an app redirect URI, told to the app by sending the browser back to it (``AppRedirect``). A confirmed session's
 /// callback must come from the browser that confirmed (``BrowserBinding``): from any other,
@@ -26,16 +27,19 @@ struct AuthCallbackController: Sendable {
     @Sendable func callback(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         guard let state = query.get("state"), OpaqueToken.isWellFormed(state) else { throw Self.unknownState }
+        if let refusal = IdPSignIn.refusal(in: query) {
+            // Nothing to exchange: the state is taken and the session failed in one commit.
+            let decide: @Sendable (OnboardingSession) -> OIDCError = { session in
+                BrowserBinding.matches(request, state: state, session: session) ? refusal : Self.otherBrowser
+            }
+            guard let refused = try await store.refuseState(state, now: Date(), failure: { Self.loginFailure(decide($0)) }) else {
+                return try await notADeviceState(state, request: request, logger: context.logger)
+            }
+            return failed(refused.session, Self.loginFailure(decide(refused.session)), stored: refused.events, logger: context.logger)
+        }
         guard let session = try await store.consumeState(state, now: Date()),
             let environment = environments.entry(id: session.environmentID)
-        else {
-            if let console = try await console.finish(state: state, request: request, logger: context.logger) { return console }
-            // The app's sheet waits for its redirect URI, also when the sign-in came back too late.
-            if let appReturn = try await store.expiredAppReturn(state: state, now: Date()) {
-                return AppRedirect(appReturn: appReturn).response(.failed(code: "session_expired"))
-            }
-            throw Self.unknownState
-        }
+        else { return try await notADeviceState(state, request: request, logger: context.logger) }
         do {
             guard BrowserBinding.matches(request, state: state, session: session) else { throw Self.otherBrowser }
             let login = try await signIn(session: session, query: query, environment: environment, logger: context.logger)
@@ -52,22 +56,44 @@ struct AuthCallbackController: Sendable {
             return HTMLPage(title: "Signed in", message: "You are signed in. You can close this window and return to the app.")
                 .response(status: .ok)
         } catch let failure as OIDCError {
-            // The code may be the IdP's (or a forger's) word: log it only as a listed reason.
-            context.logger.info(
-                "Sign-in failed",
-                metadata: ["environment": "\(session.environmentID)", "error": "\(LoginFailureReason.label(failure.code))"]
-            )
+            let failure = Self.loginFailure(failure)
             let stored = try await store.failLogin(
-                sessionID: session.id, error: failure.code, description: failure.description,
-                audited: failure == Self.otherBrowser, now: Date()
+                sessionID: session.id, error: failure.error, description: failure.description, audited: failure.audited, now: Date()
             )
-            if !stored.isEmpty { FieldpassMetrics.loginFailed(code: failure.code) }
-            if let appReturn = session.appReturn { return AppRedirect(appReturn: appReturn).response(.failed(code: failure.code)) }
-            return HTMLPage(
-                title: "Sign-in failed",
-                bodyHTML: "<p>\(HTMLPage.escape(failure.description))</p><p>Start again from the app.</p>"
-            ).response(status: .badRequest)
+            return failed(session, failure, stored: stored, logger: context.logger)
         }
+    }
+
+    /// A state that no device session can take: a console sign-in's, an app's that came back
+    /// too late, or none.
+    private func notADeviceState(_ state: String, request: Request, logger: Logger) async throws -> Response {
+        if let console = try await console.finish(state: state, request: request, logger: logger) { return console }
+        // The app's sheet waits for its redirect URI, also when the sign-in came back too late.
+        if let appReturn = try await store.expiredAppReturn(state: state, now: Date()) {
+            return AppRedirect(appReturn: appReturn).response(.failed(code: "session_expired"))
+        }
+        throw Self.unknownState
+    }
+
+    /// How a sign-in stopped by `failure` is stored: audited when it was a forwarded link.
+    private static func loginFailure(_ failure: OIDCError) -> LoginFailure {
+        LoginFailure(error: failure.code, description: failure.description, audited: failure == otherBrowser)
+    }
+
+    /// The failure told to the person, or to the app, once `stored` (empty when the session
+    /// had ended meanwhile).
+    private func failed(_ session: OnboardingSession, _ failure: LoginFailure, stored: [StoredEvent], logger: Logger) -> Response {
+        // The code may be the IdP's (or a forger's) word: log it only as a listed reason.
+        logger.info(
+            "Sign-in failed",
+            metadata: ["environment": "\(session.environmentID)", "error": "\(LoginFailureReason.label(failure.error))"]
+        )
+        if !stored.isEmpty { FieldpassMetrics.loginFailed(code: failure.error) }
+        if let appReturn = session.appReturn { return AppRedirect(appReturn: appReturn).response(.failed(code: failure.error)) }
+        return HTMLPage(
+            title: "Sign-in failed",
+            bodyHTML: "<p>\(HTMLPage.escape(failure.description))</p><p>Start again from the app.</p>"
+        ).response(status: .badRequest)
     }
 
     /// A state that is unknown, used or expired: replayed, forged or late.

@@ -26,6 +26,15 @@ public protocol OnboardingStore: Sendable {
     /// it needs a confirmation it never had.
     func consumeState(_ state: String, now: Date) async throws -> OnboardingSession?
 
+    /// A callback that brings the IdP's refusal: takes the session that `state` belongs to, as
+    /// ``consumeState(_:now:)`` does, and fails it with the failure `failure` decides for it,
+    /// as ``failLogin(sessionID:error:description:audited:now:)`` does, in one transaction.
+    /// Nothing is exchanged with the IdP, so one commit does both. Returns `nil`, changing
+    /// nothing, where ``consumeState(_:now:)`` would.
+    func refuseState(
+        _ state: String, now: Date, failure: @escaping @Sendable (OnboardingSession) -> LoginFailure
+    ) async throws -> RefusedSignIn?
+
     /// Where the browser returns to the app for an unused `state` whose session expired
     /// before the sign-in came back; `nil` for any other state. Changes nothing.
     func expiredAppReturn(state: String, now: Date) async throws -> AppReturn?

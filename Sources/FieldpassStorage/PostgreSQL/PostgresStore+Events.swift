@@ -54,40 +54,50 @@ extension PostgresStore {
     /// One statement (ends the session and stores its event), committed on its own unless an
     /// audit entry joins it: the callback's last step costs one round trip.
     public func failLogin(sessionID: String, error: String, description: String, audited: Bool, now: Date) async throws -> [StoredEvent] {
-        let event = SessionEvent.loginFailed(error: error, description: description)
-        let storedForm = try event.storedForm()
-        let timestamp = now.timeIntervalSince1970
+        let failure = LoginFailure(error: error, description: description, audited: audited)
         let fail: @Sendable (PostgresConnection) async throws -> [StoredEvent] = { connection in
-            let failure = SessionRules.failure
-            guard
-                let row = try await connection.first(
-                    """
-                    WITH failed AS (
-                        UPDATE sessions SET status = \(failure.to.rawValue), last_seq = last_seq + 1
-                        WHERE id = \(sessionID) AND status = ANY(\(failure.fromValues))
-                        RETURNING environment_id, user_id, device_id, last_seq
-                    ), stored AS (
-                        INSERT INTO session_events (session_id, seq, type, frame, terminal, created_at, writer_xid, written)
-                        SELECT \(sessionID), last_seq, \(event.type), \(storedForm), \(event.isTerminal), \(timestamp),
-                               \(unescaped: PostgresFeed.unplacedMark)
-                        FROM failed RETURNING seq
-                    ), counted AS (
-                        INSERT INTO onboarding_outcomes (environment_id, outcome, reason, at)
-                        SELECT environment_id, \(OnboardingOutcome.failed.rawValue), \(LoginFailureReason.label(error)), \(timestamp) FROM failed
-                    )
-                    SELECT environment_id, user_id, device_id, seq FROM failed, stored
-                    """
-                )
-            else { return [] }
-            if audited {
-                let entry = AuditRecord.loginFailed(error: error, userID: try row.get("user_id"), deviceID: try row.get("device_id"))
-                try await Self.audit(connection, environmentID: try row.get("environment_id"), entry, now: now)
-            }
-            return [StoredEvent(rowID: 0, sessionID: sessionID, seq: try row.get("seq"), event: event, storedAt: timestamp)]
+            try await Self.fail(sessionID: sessionID, failure, now: now, on: connection)
         }
         let events = audited ? try await write(fail) : try await read(fail)
         if !events.isEmpty { publish(.sessionEvents) }
         return events
+    }
+
+    static func fail(
+        sessionID: String, _ failure: LoginFailure, now: Date, on connection: PostgresConnection
+    ) async throws
+        -> [StoredEvent]
+    {
+        let event = SessionEvent.loginFailed(error: failure.error, description: failure.description)
+        let storedForm = try event.storedForm()
+        let timestamp = now.timeIntervalSince1970
+        let transition = SessionRules.failure
+        guard
+            let row = try await connection.first(
+                """
+                WITH failed AS (
+                    UPDATE sessions SET status = \(transition.to.rawValue), last_seq = last_seq + 1
+                    WHERE id = \(sessionID) AND status = ANY(\(transition.fromValues))
+                    RETURNING environment_id, user_id, device_id, last_seq
+                ), stored AS (
+                    INSERT INTO session_events (session_id, seq, type, frame, terminal, created_at, writer_xid, written)
+                    SELECT \(sessionID), last_seq, \(event.type), \(storedForm), \(event.isTerminal), \(timestamp),
+                           \(unescaped: PostgresFeed.unplacedMark)
+                    FROM failed RETURNING seq
+                ), counted AS (
+                    INSERT INTO onboarding_outcomes (environment_id, outcome, reason, at)
+                    SELECT environment_id, \(OnboardingOutcome.failed.rawValue), \(LoginFailureReason.label(failure.error)), \(timestamp)
+                    FROM failed
+                )
+                SELECT environment_id, user_id, device_id, seq FROM failed, stored
+                """
+            )
+        else { return [] }
+        if failure.audited {
+            let entry = AuditRecord.loginFailed(error: failure.error, userID: try row.get("user_id"), deviceID: try row.get("device_id"))
+            try await Self.audit(connection, environmentID: try row.get("environment_id"), entry, now: now)
+        }
+        return [StoredEvent(rowID: 0, sessionID: sessionID, seq: try row.get("seq"), event: event, storedAt: timestamp)]
     }
 
     public func events(sessionID: String, after: Int) async throws -> [StoredEvent] {

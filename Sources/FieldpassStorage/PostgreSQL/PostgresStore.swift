@@ -170,23 +170,39 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
 
     /// One statement, committed on its own: the callback's first step costs one round trip.
     public func consumeState(_ state: String, now: Date) async throws -> OnboardingSession? {
-        try await read { connection in
-            guard
-                let row = try await connection.first(
-                    """
-                    WITH s AS (
-                        UPDATE sessions SET state_used = true, status = \(SessionRules.exchange.to.rawValue)
-                        WHERE state = \(state) AND NOT state_used AND status = ANY(\(SessionRules.exchange.fromValues))
-                          AND expires_at > \(now.timeIntervalSince1970)
-                          AND (login_id IS NULL OR confirmed_at IS NOT NULL)
-                        RETURNING *
-                    )
-                    SELECT \(unescaped: Self.sessionColumns) FROM s JOIN users u ON u.id = s.user_id
-                    """
-                )
-            else { return nil }
-            return try Self.session(row)
+        try await read { connection in try await Self.consume(state: state, now: now, on: connection) }
+    }
+
+    /// Three statements and one commit, where taking the state and failing the session on
+    /// their own would wait for two WAL flushes.
+    public func refuseState(
+        _ state: String, now: Date, failure: @escaping @Sendable (OnboardingSession) -> LoginFailure
+    ) async throws -> RefusedSignIn? {
+        let refused = try await write { connection -> RefusedSignIn? in
+            guard let session = try await Self.consume(state: state, now: now, on: connection) else { return nil }
+            let events = try await Self.fail(sessionID: session.id, failure(session), now: now, on: connection)
+            return RefusedSignIn(session: session, events: events)
         }
+        if let refused, !refused.events.isEmpty { publish(.sessionEvents) }
+        return refused
+    }
+
+    private static func consume(state: String, now: Date, on connection: PostgresConnection) async throws -> OnboardingSession? {
+        guard
+            let row = try await connection.first(
+                """
+                WITH s AS (
+                    UPDATE sessions SET state_used = true, status = \(SessionRules.exchange.to.rawValue)
+                    WHERE state = \(state) AND NOT state_used AND status = ANY(\(SessionRules.exchange.fromValues))
+                      AND expires_at > \(now.timeIntervalSince1970)
+                      AND (login_id IS NULL OR confirmed_at IS NOT NULL)
+                    RETURNING *
+                )
+                SELECT \(unescaped: Self.sessionColumns) FROM s JOIN users u ON u.id = s.user_id
+                """
+            )
+        else { return nil }
+        return try Self.session(row)
     }
 
     public func expiredAppReturn(state: String, now: Date) async throws -> AppReturn? {

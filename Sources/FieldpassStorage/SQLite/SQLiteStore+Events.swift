@@ -36,32 +36,37 @@ extension SQLiteStore {
     }
 
     public func failLogin(sessionID: String, error: String, description: String, audited: Bool, now: Date) async throws -> [StoredEvent] {
-        try await writeEvents { db in
-            let failure = SessionRules.failure
-            guard
-                let session = try Row.fetchOne(
-                    db.cachedStatement(
-                        sql: """
-                            UPDATE sessions SET status = ? WHERE id = ? AND \(failure.fromCondition)
-                            RETURNING environment_id, user_id, device_id
-                            """),
-                    arguments: [failure.to.rawValue, sessionID] + failure.fromArguments
-                )
-            else { return [] }
-            try Self.countOutcome(
-                .failed, reason: LoginFailureReason.label(error), environmentID: session["environment_id"], db: db,
-                now: now.timeIntervalSince1970
+        let failure = LoginFailure(error: error, description: description, audited: audited)
+        return try await writeEvents { db in try Self.fail(sessionID: sessionID, failure, now: now, db: db) }
+    }
+
+    static func fail(sessionID: String, _ failure: LoginFailure, now: Date, db: Database) throws -> [StoredEvent] {
+        let transition = SessionRules.failure
+        guard
+            let session = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        UPDATE sessions SET status = ? WHERE id = ? AND \(transition.fromCondition)
+                        RETURNING environment_id, user_id, device_id
+                        """),
+                arguments: [transition.to.rawValue, sessionID] + transition.fromArguments
             )
-            if audited {
-                try Self.audit(
-                    db, environmentID: session["environment_id"],
-                    .loginFailed(error: error, userID: session["user_id"], deviceID: session["device_id"]), now: now
-                )
-            }
-            return [
-                try Self.append(.loginFailed(error: error, description: description), to: sessionID, db: db, now: now.timeIntervalSince1970)
-            ]
+        else { return [] }
+        try countOutcome(
+            .failed, reason: LoginFailureReason.label(failure.error), environmentID: session["environment_id"], db: db,
+            now: now.timeIntervalSince1970
+        )
+        if failure.audited {
+            try audit(
+                db, environmentID: session["environment_id"],
+                .loginFailed(error: failure.error, userID: session["user_id"], deviceID: session["device_id"]), now: now
+            )
         }
+        return [
+            try append(
+                .loginFailed(error: failure.error, description: failure.description), to: sessionID, db: db, now: now.timeIntervalSince1970
+            )
+        ]
     }
 
     public func events(sessionID: String, after: Int) async throws -> [StoredEvent] {

@@ -135,23 +135,36 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
     }
 
     public func consumeState(_ state: String, now: Date) async throws -> OnboardingSession? {
-        try await write { db in
-            guard
-                let id = try String.fetchOne(
-                    db.cachedStatement(
-                        sql: """
-                            UPDATE sessions SET state_used = 1, status = ?
-                            WHERE state = ? AND state_used = 0 AND \(SessionRules.exchange.fromCondition) AND expires_at > ?
-                              AND (login_id IS NULL OR confirmed_at IS NOT NULL)
-                            RETURNING id
-                            """),
-                    arguments: [SessionRules.exchange.to.rawValue, state] + SessionRules.exchange.fromArguments + [
-                        now.timeIntervalSince1970
-                    ]
-                )
-            else { return nil }
-            return try Self.fetchSession(db, id: id)
+        try await write { db in try Self.consume(state: state, now: now, db: db) }
+    }
+
+    public func refuseState(
+        _ state: String, now: Date, failure: @escaping @Sendable (OnboardingSession) -> LoginFailure
+    ) async throws -> RefusedSignIn? {
+        let refused = try await write { db -> RefusedSignIn? in
+            guard let session = try Self.consume(state: state, now: now, db: db) else { return nil }
+            return RefusedSignIn(session: session, events: try Self.fail(sessionID: session.id, failure(session), now: now, db: db))
         }
+        if let refused, !refused.events.isEmpty { sessionEvents.signal() }
+        return refused
+    }
+
+    private static func consume(state: String, now: Date, db: Database) throws -> OnboardingSession? {
+        guard
+            let id = try String.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        UPDATE sessions SET state_used = 1, status = ?
+                        WHERE state = ? AND state_used = 0 AND \(SessionRules.exchange.fromCondition) AND expires_at > ?
+                          AND (login_id IS NULL OR confirmed_at IS NOT NULL)
+                        RETURNING id
+                        """),
+                arguments: [SessionRules.exchange.to.rawValue, state] + SessionRules.exchange.fromArguments + [
+                    now.timeIntervalSince1970
+                ]
+            )
+        else { return nil }
+        return try fetchSession(db, id: id)
     }
 
     public func expiredAppReturn(state: String, now: Date) async throws -> AppReturn? {
