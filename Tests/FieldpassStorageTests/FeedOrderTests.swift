@@ -49,34 +49,6 @@ struct FeedOrderTests {
         }
     }
 
-    /// The hubs read after every announcement: a placing under way (here a lock held open)
-    /// must not hold their read up. Were the read to wait, it would wait for a release that
-    /// comes only after it, and fail at the store's timeout.
-    @Test func aHubsReadDoesNotWaitForAPlacingUnderWay() async throws {
-        try await StoreTestEnvironment.with(store: .postgres) { environment in
-            let store = try #require(environment.store as? PostgresStore)
-            let (session, _) = try await environment.register()
-            let start = try await store.latestEventRowID()
-            let (locked, lockedSignal) = AsyncStream.makeStream(of: Void.self)
-            let (release, releaseSignal) = AsyncStream.makeStream(of: Void.self)
-            let placing = Task {
-                try await store.write { connection in
-                    try await connection.execute("SELECT pg_advisory_xact_lock(\(PostgresFeed.sessionEvents.placingLock))")
-                    lockedSignal.yield()
-                    for await _ in release { break }
-                }
-            }
-            for await _ in locked { break }
-            try await store.write { connection in
-                _ = try await PostgresStore.append([(.sessionExpired, session.id)], on: connection, now: 0)
-            }
-            #expect(try await store.events(afterRowID: start, limit: 10).isEmpty)
-            releaseSignal.yield()
-            try await placing.value
-            #expect(try await store.events(afterRowID: start, limit: 10).map(\.sessionID) == [session.id])
-        }
-    }
-
     /// Placing commits without waiting for the WAL flush, so a crash may lose a placing that
     /// a reader already saw. The first placing after recovery must then give the same rows
     /// the same positions: here the lost placing is undone as recovery would leave it.

@@ -116,27 +116,9 @@ enum PostgresFeed: String, Sendable, CaseIterable {
     }
 
     /// The event hubs' read of the session events after a row id, in one round trip: it
-    /// places what may be placed, then reads, in one transaction, so the read sees the
-    /// placing. Unlike ``placeAndNotify`` it never waits for the placing lock: while another
-    /// placing holds it, the read only reads. Every commit is followed by a publishing that
-    /// places after that placing and announces, so the hub reads again; the hub's own placing
-    /// is for rows no publishing could place (an older transaction was still open), which
-    /// wait, as they did, for a read that finds the lock free: at the latest the safety net's.
-    /// So the hubs, which read after every announcement, do not queue behind the publishers
-    /// and one another.
-    /// Replaces migration 11's version (``firstSessionEventsAfterSQL``), which waited.
+    /// places what may be placed (as ``placeAndNotify`` does), then reads, in one transaction, so the read
+    /// sees the placing. Part of the same migration as ``placingFunctionSQL``.
     static let sessionEventsAfterSQL = """
-        CREATE OR REPLACE FUNCTION fieldpass_session_events_after(after_id bigint, most bigint) RETURNS SETOF session_events \
-        LANGUAGE plpgsql AS $reading$ BEGIN PERFORM set_config('synchronous_commit', 'off', true); \
-        IF EXISTS (SELECT 1 FROM session_events WHERE id IS NULL) THEN \
-        IF pg_try_advisory_xact_lock(\(PostgresFeed.sessionEvents.placingLock)) THEN \(PostgresFeed.sessionEvents.placement.sql); END IF; \
-        END IF; RETURN QUERY SELECT * FROM session_events WHERE id > after_id ORDER BY id LIMIT most; END $reading$;
-
-        """
-
-    /// Migration 11's read for the hubs, which waited for the placing lock: kept as the text
-    /// that migration applied.
-    static let firstSessionEventsAfterSQL = """
         CREATE FUNCTION fieldpass_session_events_after(after_id bigint, most bigint) RETURNS SETOF session_events LANGUAGE plpgsql AS $reading$ \
         BEGIN PERFORM \(PostgresFeed.sessionEvents.placingFunction)(NULL); \
         RETURN QUERY SELECT * FROM session_events WHERE id > after_id ORDER BY id LIMIT most; END $reading$;

@@ -191,9 +191,7 @@ enum PostgresSchema {
         ("10-app-return", AppReturnColumns.sql),
         // Each feed placed in one round trip (see ``PostgresFeed/placingFunctionSQL``), and
         // the hubs' read of the session events with its placing.
-        ("11-placing-functions", PostgresFeed.allCases.map(\.placingFunctionSQL).joined() + PostgresFeed.firstSessionEventsAfterSQL),
-        // The hubs' read places without waiting for the placing lock.
-        ("12-hub-reads-do-not-wait", PostgresFeed.sessionEventsAfterSQL),
+        ("11-placing-functions", PostgresFeed.allCases.map(\.placingFunctionSQL).joined() + PostgresFeed.sessionEventsAfterSQL),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

@@ -115,8 +115,7 @@ extension PostgresStore {
 
     public func events(afterRowID id: Int64, limit: Int) async throws -> [StoredEvent] {
         // The hubs read this feed; every commit's publishing wakes them again. What committed
-        // is placed first, in the same round trip, without waiting for older transactions or
-        // for a placing under way.
+        // is placed first without waiting for older transactions, in the same round trip.
         try await read { connection in
             try await Self.storedEvents(
                 connection.rows(
