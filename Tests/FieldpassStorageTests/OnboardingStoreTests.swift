@@ -181,7 +181,8 @@ struct OnboardingStoreTests {
             _ = try await store.failLogin(sessionID: b.id, error: "access_denied", description: "no", audited: false, now: Date())
             let feed = try await store.events(afterRowID: start, limit: 10)
             #expect(feed.map(\.sessionID) == [a.id, b.id])
-            #expect(try await store.events(afterRowID: feed[0].rowID, limit: 10).map(\.sessionID) == [b.id])
+            let first = try #require(feed.first)
+            #expect(try await store.events(afterRowID: first.rowID, limit: 10).map(\.sessionID) == [b.id])
         }
     }
 }
