@@ -32,6 +32,10 @@ REQUIREMENTS := Tests/e2e/requirements.txt
 VENV_STAMP := $(VENV)/.requirements-installed
 
 BIN := .build/debug/fieldpass
+# SwiftPM plans the whole build again whenever its environment differs from the previous
+# build's (12-18 s here, minutes under load): `make run` started by a test, with its own
+# ports and paths in the environment, re-planned every time. Builds see only PATH and HOME.
+SWIFT_BUILD = env -i PATH="$$PATH" HOME="$$HOME" $(SWIFT) build
 RELEASE_BIN := .build/release/fieldpass
 BENCH := Benchmarks/bench.py
 # The benchmark's short mode on the debug build: `make bench-short`, and the last step of `make test`.
@@ -87,7 +91,7 @@ $(VENV_STAMP): $(REQUIREMENTS)
 	@touch $@
 
 build: system-deps
-	$(SWIFT) build
+	$(SWIFT_BUILD)
 
 run: check-ports system-deps venv build keys
 	@$(RUN_SCIM) BIN=$(BIN) CONFIG=$(CONFIG) VENV_PY=$(VENV_PY) IDP_HOST=$(IDP_HOST) IDP_PORT=$(IDP_PORT) scripts/run-local single
@@ -124,15 +128,15 @@ endef
 # One build makes the binary and the tests: building them in two steps costs a second
 # planning and link. `swift test` leaves the build planned for the tests, and `make run`,
 # which an e2e test runs, plans it again for the binary alone: 5-20 s here, minutes under
-# the e2e passes' load. So the plain `swift build` runs before them, while the machine
-# is quiet, and the e2e test's build finds nothing to do.
+# the e2e passes' load. So the plain build runs before them, while the machine is quiet,
+# and the e2e test's build finds nothing to do.
 test: deps
-	$(SWIFT) build --build-tests
+	$(SWIFT_BUILD) --build-tests
 	@$(with_test_postgres); \
 	status=0; \
 	$(MAKE) --no-print-directory format-check || status=$$?; \
 	$(SWIFT) test --skip-build || status=$$?; \
-	$(SWIFT) build >/dev/null || status=$$?; \
+	$(SWIFT_BUILD) >/dev/null || status=$$?; \
 	e2e_logs=$$(mktemp -d); \
 	echo "== e2e on sqlite and on postgres, side by side"; \
 	for store in sqlite postgres; do \
@@ -165,7 +169,7 @@ format-check:
 # No dependency checks: for a machine set up once already.
 check:
 	@$(with_test_postgres); \
-	$(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+	$(SWIFT_BUILD) --build-tests && $(SWIFT) test --skip-build
 
 # The e2e suite on one store: make e2e E2E_STORE=postgres (needs FIELDPASS_TEST_POSTGRES_URL).
 e2e: deps build
@@ -182,7 +186,7 @@ clean:
 
 # Full run on a release build, both stores: ~10 s per figure, 10,000 sockets.
 bench: system-deps venv
-	$(SWIFT) build -c release
+	$(SWIFT_BUILD) -c release
 	FIELDPASS_BIN="$(CURDIR)/$(RELEASE_BIN)" $(VENV_PY) $(BENCH) --build-config release
 
 # Short run on the debug build, both stores: every figure, well under a minute per store.
