@@ -75,7 +75,7 @@ def test_an_onboarding_survives_a_kill_at_each_step(server: FieldpassServer, ste
     with ws_connect(f"{url}&after={len(seen)}") as ws:
         marked = server.mark_initialized(realm_path)
         assert marked.returncode == 0, cli_output(marked)
-        rest = receive_until_close(ws, grace_after_terminal=1.0)
+        rest = receive_until_close(ws)
     seen += rest.events
 
     assert [e["type"] for e in seen] == ["token", "realm_initialized", "data_ready"], seen
@@ -85,7 +85,7 @@ def test_an_onboarding_survives_a_kill_at_each_step(server: FieldpassServer, ste
     # A reconnect from the start replays the rest once each; the token event was purged
     # when the session ended.
     with ws_connect(f"{url}&after=0") as ws:
-        again = receive_until_close(ws, grace_after_terminal=1.0)
+        again = receive_until_close(ws)
     assert again.events == seen[1:], again
 
     # What an admin and the integration see: one identity binding, one device, one realm.

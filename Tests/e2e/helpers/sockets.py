@@ -14,7 +14,6 @@ from websockets.sync.client import ClientConnection, connect
 
 from .settings import EVENT_TIMEOUT, HTTP_TIMEOUT
 
-TERMINAL_EVENTS = frozenset({"data_ready", "login_failed", "session_expired"})
 
 
 class EventList:
@@ -68,12 +67,8 @@ def receive(ws: ClientConnection, count: int, timeout: float = EVENT_TIMEOUT) ->
     return events
 
 
-def receive_until_close(
-    ws: ClientConnection, timeout: float = EVENT_TIMEOUT, *, grace_after_terminal: float | None = None
-) -> Received:
-    """Every event until the server closes the socket or `timeout` passes; with
-    `grace_after_terminal`, at most that many seconds more once a terminal event came (to
-    catch a duplicate)."""
+def receive_until_close(ws: ClientConnection, timeout: float = EVENT_TIMEOUT) -> Received:
+    """Every event until the server closes the socket or `timeout` passes."""
     events: list[dict[str, Any]] = []
     deadline = time.monotonic() + timeout
     while True:
@@ -87,13 +82,14 @@ def receive_until_close(
         except ConnectionClosed as closed:
             code = closed.rcvd.code if closed.rcvd is not None else None
             return Received(events, closed=True, close_code=code)
-        if grace_after_terminal is not None and events[-1].get("type") in TERMINAL_EVENTS:
-            deadline = min(deadline, time.monotonic() + grace_after_terminal)
 
 
-def collect_until_terminal(ws: ClientConnection, *, timeout: float = EVENT_TIMEOUT, grace: float = 0.5) -> Received:
-    """Every frame until a terminal event, then whatever else arrives within `grace` seconds."""
-    return receive_until_close(ws, timeout, grace_after_terminal=grace)
+def collect_until_terminal(ws: ClientConnection, *, timeout: float = EVENT_TIMEOUT) -> Received:
+    """Every frame through the terminal event, and the close that follows it. The server
+    closes only once the session has ended in the store (a write, which under load may take
+    a while), and sends nothing after the terminal frame but the close: a duplicate would
+    arrive before it."""
+    return receive_until_close(ws, timeout)
 
 
 def assert_silent(ws: ClientConnection, duration: float) -> None:
