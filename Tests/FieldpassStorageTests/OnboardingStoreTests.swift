@@ -24,6 +24,7 @@ struct OnboardingStoreTests {
                 }
             )
             #expect(refused.session.id == session.id)
+            #expect(refused.failure == LoginFailure(error: "access_denied", description: "for \(session.email)", audited: false))
             #expect(refused.events.map(\.seq) == [1])
             let failed = SessionEvent.loginFailed(error: "access_denied", description: "for \(session.email)")
             #expect(try await store.events(sessionID: session.id, after: 0).map(\.event) == [failed])

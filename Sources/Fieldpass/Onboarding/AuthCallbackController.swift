@@ -29,13 +29,11 @@ struct AuthCallbackController: Sendable {
         guard let state = query.get("state"), OpaqueToken.isWellFormed(state) else { throw Self.unknownState }
         if let refusal = IdPSignIn.refusal(in: query) {
             // Nothing to exchange: the state is taken and the session failed in one commit.
-            let decide: @Sendable (OnboardingSession) -> OIDCError = { session in
-                BrowserBinding.matches(request, state: state, session: session) ? refusal : Self.otherBrowser
+            let refused = try await store.refuseState(state, now: Date()) { session in
+                Self.loginFailure(BrowserBinding.matches(request, state: state, session: session) ? refusal : Self.otherBrowser)
             }
-            guard let refused = try await store.refuseState(state, now: Date(), failure: { Self.loginFailure(decide($0)) }) else {
-                return try await notADeviceState(state, request: request, logger: context.logger)
-            }
-            return failed(refused.session, Self.loginFailure(decide(refused.session)), stored: refused.events, logger: context.logger)
+            guard let refused else { return try await notADeviceState(state, request: request, logger: context.logger) }
+            return failed(refused.session, refused.failure, stored: refused.events, logger: context.logger)
         }
         guard let session = try await store.consumeState(state, now: Date()),
             let environment = environments.entry(id: session.environmentID)

@@ -14,17 +14,3 @@ public struct LoginFailure: Sendable, Equatable {
         self.audited = audited
     }
 }
-
-/// A callback's state taken and its session failed in one transaction (see
-/// ``OnboardingStore/refuseState(_:now:failure:)``).
-public struct RefusedSignIn: Sendable {
-    /// The session the state belonged to, as it was taken.
-    public var session: OnboardingSession
-    /// The `login_failed` event stored, or none when the session had ended meanwhile.
-    public var events: [StoredEvent]
-
-    public init(session: OnboardingSession, events: [StoredEvent]) {
-        self.session = session
-        self.events = events
-    }
-}

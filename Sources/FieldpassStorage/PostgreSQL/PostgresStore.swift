@@ -173,15 +173,16 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
         try await read { connection in try await Self.consume(state: state, now: now, on: connection) }
     }
 
-    /// Three statements and one commit, where taking the state and failing the session on
-    /// their own would wait for two WAL flushes.
+    /// One transaction, so one WAL flush where taking the state and failing the session on
+    /// their own would wait for two.
     public func refuseState(
         _ state: String, now: Date, failure: @escaping @Sendable (OnboardingSession) -> LoginFailure
     ) async throws -> RefusedSignIn? {
         let refused = try await write { connection -> RefusedSignIn? in
             guard let session = try await Self.consume(state: state, now: now, on: connection) else { return nil }
-            let events = try await Self.fail(sessionID: session.id, failure(session), now: now, on: connection)
-            return RefusedSignIn(session: session, events: events)
+            let decided = failure(session)
+            let events = try await Self.fail(sessionID: session.id, decided, now: now, on: connection)
+            return RefusedSignIn(session: session, failure: decided, events: events)
         }
         if let refused, !refused.events.isEmpty { publish(.sessionEvents) }
         return refused

@@ -143,7 +143,9 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
     ) async throws -> RefusedSignIn? {
         let refused = try await write { db -> RefusedSignIn? in
             guard let session = try Self.consume(state: state, now: now, db: db) else { return nil }
-            return RefusedSignIn(session: session, events: try Self.fail(sessionID: session.id, failure(session), now: now, db: db))
+            let decided = failure(session)
+            return RefusedSignIn(
+                session: session, failure: decided, events: try Self.fail(sessionID: session.id, decided, now: now, db: db))
         }
         if let refused, !refused.events.isEmpty { sessionEvents.signal() }
         return refused
