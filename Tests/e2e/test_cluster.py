@@ -40,7 +40,6 @@ from helpers import (
     assert_api_error,
     assert_json,
     authorize_url,
-    collect_until_terminal,
     describe,
     free_port,
     http_client,
@@ -129,7 +128,7 @@ def test_onboarding_spread_over_three_instances(cluster: Cluster) -> None:
         realm_path = signed_in[1].get("realm_path")
         with backend(a) as integration:
             assert integration.mark_initialized(realm_path).get("devices_notified") == 1
-        rest = collect_until_terminal(ws)
+        rest = receive_until_close(ws)
 
     assert_onboarding_events(signed_in + rest.events)
     assert rest.closed and rest.close_code == 1000, rest
@@ -411,7 +410,7 @@ def test_killed_instance_loses_no_event(own_cluster: Cluster) -> None:
         # The device that had signed in comes back on B and takes only what follows seq N.
         with ws_connect(f"{on(b, done.websocket_url)}&after={last_seq}") as ws, backend(c) as integration:
             assert integration.mark_initialized(realm_event["realm_path"]).get("initialized") is True
-            rest = collect_until_terminal(ws)
+            rest = receive_until_close(ws)
         assert_onboarding_events(rest.events, first_seq=last_seq + 1)
         assert rest.closed and rest.close_code == 1000, rest
 
@@ -420,7 +419,7 @@ def test_killed_instance_loses_no_event(own_cluster: Cluster) -> None:
         with ws_connect(on(b, pending.websocket_url)) as ws, backend(c) as integration:
             signed_in = receive(ws, 2)
             integration.mark_initialized(signed_in[1].get("realm_path"))
-            rest = collect_until_terminal(ws)
+            rest = receive_until_close(ws)
         assert_onboarding_events(signed_in + rest.events)
         claims = b.verify_access_token(signed_in[0]["access_token"])
         assert claims["email"] == pending_email, claims

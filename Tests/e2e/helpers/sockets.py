@@ -15,7 +15,6 @@ from websockets.sync.client import ClientConnection, connect
 from .settings import EVENT_TIMEOUT, HTTP_TIMEOUT
 
 
-
 class EventList:
     """Events as a device got them (over its socket or by long-poll): their types and seqs."""
 
@@ -68,7 +67,9 @@ def receive(ws: ClientConnection, count: int, timeout: float = EVENT_TIMEOUT) ->
 
 
 def receive_until_close(ws: ClientConnection, timeout: float = EVENT_TIMEOUT) -> Received:
-    """Every event until the server closes the socket or `timeout` passes."""
+    """Every event until the server closes the socket or `timeout` passes. After a terminal
+    event the server sends nothing but the close, which comes once the session has ended in
+    the store (a write, which under load may take a while): a duplicate arrives before it."""
     events: list[dict[str, Any]] = []
     deadline = time.monotonic() + timeout
     while True:
@@ -82,14 +83,6 @@ def receive_until_close(ws: ClientConnection, timeout: float = EVENT_TIMEOUT) ->
         except ConnectionClosed as closed:
             code = closed.rcvd.code if closed.rcvd is not None else None
             return Received(events, closed=True, close_code=code)
-
-
-def collect_until_terminal(ws: ClientConnection, *, timeout: float = EVENT_TIMEOUT) -> Received:
-    """Every frame through the terminal event, and the close that follows it. The server
-    closes only once the session has ended in the store (a write, which under load may take
-    a while), and sends nothing after the terminal frame but the close: a duplicate would
-    arrive before it."""
-    return receive_until_close(ws, timeout)
 
 
 def assert_silent(ws: ClientConnection, duration: float) -> None:
