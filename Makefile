@@ -126,10 +126,10 @@ endef
 # servers, browser and IdP mostly wait on one another), so together they take a little
 # longer than the PostgreSQL pass alone. Each pass's output follows when both have ended.
 # One build makes the binary and the tests: building them in two steps costs a second
-# planning and link. `swift test` leaves the build planned for the tests, and `make run`,
-# which an e2e test runs, plans it again for the binary alone: 5-20 s here, minutes under
-# the e2e passes' load. So the plain build runs before them, while the machine is quiet,
-# and the e2e test's build finds nothing to do.
+# planning and link. `swift test` runs with the test database's variables in its
+# environment, so SwiftPM plans the next build again (see SWIFT_BUILD); the plain build
+# does that before the e2e passes, while the machine is quiet, and the build of `make run`
+# in an e2e test then finds nothing to do.
 test: deps
 	$(SWIFT_BUILD) --build-tests
 	@$(with_test_postgres); \
