@@ -56,20 +56,42 @@ extension PostgresStore {
     /// Writes an entry a rule decided on; `before` and `after` are stored as JSON objects. The
     /// lifecycle events it stands for are stored with it (``LifecycleEventRules``).
     static func audit(_ connection: PostgresConnection, environmentID: String, _ entry: AuditRecord, now: Date) async throws {
-        let before = try entry.before.map(StableJSON.text)
-        let after = try entry.after.map(StableJSON.text)
-        // The entry and its lifecycle events (see ``lifecycleEventBodies(of:)``) in one statement.
+        let statement = try auditing(entry, environmentID: environmentID, now: now, after: nil, then: "SELECT 1")
+        try await connection.execute(statement.query)
+        if statement.storesEvents { LifecycleWrites.current?.wrote() }
+    }
+
+    /// One statement that runs `leading` (the first entries of a `WITH` list, or none), then
+    /// stores `entry` and its lifecycle events (see ``lifecycleEventBodies(of:)``) once for
+    /// each row of the entry `eachRowOf` names or, without `leading`, once; then answers
+    /// `final`. So a change and its audit cost one round trip. Whoever runs it marks the
+    /// write (``LifecycleWrites``) when it stored events.
+    static func auditing(
+        _ entry: AuditRecord, environmentID: String, now: Date, after leading: (query: PostgresQuery, eachRowOf: String)?,
+        then final: String
+    ) throws -> (query: PostgresQuery, storesEvents: Bool) {
         let events = try lifecycleEventBodies(of: entry)
-        try await connection.execute(
-            """
-            WITH audited AS (
+        var binds = leading?.query.binds ?? PostgresBindings()
+        func parameter(_ value: some PostgresNonThrowingEncodable) -> String {
+            binds.append(value)
+            return "$\(binds.count)"
+        }
+        let before = try entry.before.map(StableJSON.text).map(parameter) ?? "NULL::text"
+        let after = try entry.after.map(StableJSON.text).map(parameter) ?? "NULL::text"
+        let (environment, at) = (parameter(environmentID), parameter(now.timeIntervalSince1970))
+        let each = leading.map { " FROM \($0.eachRowOf)" } ?? ""
+        let sql = """
+            WITH \(leading.map { "\($0.query.sql), " } ?? "")audited AS (
                 INSERT INTO audit_log (environment_id, actor, action, target, before, after, at)
-                VALUES (\(environmentID), \(entry.actor), \(entry.action), \(entry.target), \(before), \(after), \(now.timeIntervalSince1970))
+                SELECT \(environment), \(parameter(entry.actor)), \(parameter(entry.action)), \(parameter(entry.target)),
+                       \(before), \(after), \(at)\(each)
+            ), announced AS (
+                INSERT INTO lifecycle_events (environment_id, body, at, writer_xid, written)
+                SELECT \(environment), body, \(at), \(PostgresFeed.unplacedMark)
+                FROM \(leading.map { "\($0.eachRowOf), " } ?? "")unnest(\(parameter(events))::text[]) AS body
             )
-            INSERT INTO lifecycle_events (environment_id, body, at, writer_xid, written)
-            SELECT \(environmentID), body, \(now.timeIntervalSince1970), \(unescaped: PostgresFeed.unplacedMark)
-            FROM unnest(\(events)::text[]) AS body
+            \(final)
             """
-        )
+        return (PostgresQuery(unsafeSQL: sql, binds: binds), !events.isEmpty)
     }
 }

@@ -42,11 +42,9 @@ extension PostgresStore: LifecycleEventStore {
     }
 
     /// The events of an audit entry, as the bodies ``audit(_:environmentID:_:now:)`` stores
-    /// with it, unplaced; marks the running write so that it publishes the feed after commit.
+    /// with it, unplaced.
     static func lifecycleEventBodies(of entry: AuditRecord) throws -> [String] {
-        let bodies = try LifecycleEventRules.events(for: entry).map(StableJSON.text)
-        if !bodies.isEmpty { LifecycleWrites.current?.wrote() }
-        return bodies
+        try LifecycleEventRules.events(for: entry).map(StableJSON.text)
     }
 
     /// People who never signed in leave nothing behind (``UnconfirmedUserRules``): not the

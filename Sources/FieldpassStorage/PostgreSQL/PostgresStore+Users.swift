@@ -74,9 +74,8 @@ extension PostgresStore {
         _ connection: PostgresConnection, email: String, environmentID: String, now: Double, actor: String = "device"
     ) async throws -> (id: String, role: String, created: Bool) {
         let newID = UUID().uuidString.lowercased()
-        var row = try await connection.first(
-            """
-            WITH created AS (
+        let creation: PostgresQuery = """
+            created AS (
                 INSERT INTO users (id, environment_id, email, role, created_at)
                 VALUES (\(newID), \(environmentID), \(email), \(DirectoryRules.newcomerRole.rawValue), \(now))
                 ON CONFLICT (environment_id, email) DO NOTHING
@@ -86,17 +85,20 @@ extension PostgresStore {
                 SELECT \(RealmPath.personal(userID: newID)), \(environmentID), id, \(now), \(unescaped: PostgresFeed.unplacedMark)
                 FROM created
             )
-            SELECT id, role FROM created
             """
+        // The audit of the creation is written by the same statement, for the created row only.
+        let statement = try auditing(
+            AuditRecord.userCreated(actor: actor, userID: newID, email: email), environmentID: environmentID,
+            now: Date(timeIntervalSince1970: now), after: (creation, eachRowOf: "created"), then: "SELECT id, role FROM created"
         )
+        var row = try await connection.first(statement.query)
         let created = row != nil
         if !created {
             row = try await connection.first(
                 "SELECT id, role FROM users WHERE environment_id = \(environmentID) AND email = \(email) FOR UPDATE"
             )
-        } else {
-            let entry = AuditRecord.userCreated(actor: actor, userID: newID, email: email)
-            try await audit(connection, environmentID: environmentID, entry, now: Date(timeIntervalSince1970: now))
+        } else if statement.storesEvents {
+            LifecycleWrites.current?.wrote()
         }
         guard let row else { throw DirectoryError.unknownUser }
         return (try row.get("id"), try row.get("role"), created)
