@@ -24,17 +24,10 @@ extension PostgresStore {
                 try await Self.audit(connection, environmentID: token.grant.environmentID, entry, now: now)
                 return .refused
             case .rotate(let successorExpiresAt):
-                let sealedSuccessor = rotation.sealedSuccessor.map { Data($0) }
-                try await connection.execute(
-                    """
-                    UPDATE refresh_tokens
-                    SET rotated_at = \(timestamp), successor_hash = \(rotation.newHash), successor_sealed = \(sealedSuccessor)
-                    WHERE token_hash = \(rotation.oldHash)
-                    """
-                )
                 try await Self.issueRefreshToken(
                     connection, hash: rotation.newHash, userID: token.grant.userID, deviceID: token.grant.deviceID,
-                    now: timestamp, expiresAt: successorExpiresAt, maxExpiresAt: token.maxExpiresAt
+                    now: timestamp, expiresAt: successorExpiresAt, maxExpiresAt: token.maxExpiresAt,
+                    replacing: (rotation.oldHash, sealedSuccessor: rotation.sealedSuccessor.map { Data($0) })
                 )
                 return .rotated(token.grant)
             }
@@ -98,14 +91,19 @@ extension PostgresStore {
     }
 
     /// Stores a refresh token by its hash, the only form of it that is kept, and marks its
-    /// device seen now, in one statement.
+    /// device seen now, in one statement. A rotation's successor marks the token it is
+    /// `replacing` rotated in the same statement (a token's hash is never NULL, so without one
+    /// that part changes nothing).
     static func issueRefreshToken(
         _ connection: PostgresConnection, hash: String, userID: String, deviceID: String, now: Double, expiresAt: Double,
-        maxExpiresAt: Double
+        maxExpiresAt: Double, replacing: (hash: String, sealedSuccessor: Data?)? = nil
     ) async throws {
         try await connection.execute(
             """
-            WITH seen AS (UPDATE devices SET last_seen_at = \(now) WHERE id = \(deviceID))
+            WITH seen AS (UPDATE devices SET last_seen_at = \(now) WHERE id = \(deviceID)), rotated AS (
+                UPDATE refresh_tokens SET rotated_at = \(now), successor_hash = \(hash), successor_sealed = \(replacing?.sealedSuccessor)
+                WHERE token_hash = \(replacing?.hash)
+            )
             INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at, max_expires_at)
             VALUES (\(hash), \(userID), \(deviceID), \(now), \(expiresAt), \(maxExpiresAt))
             """
