@@ -15,7 +15,7 @@ struct DirectoryStoreTests {
                 _ = try await store.grant(.read, realmPath: "/tasks", userID: user.id, environmentID: "dev", actor: "user:a", now: Date())
             }
             let log = try await store.auditLog(environmentID: "dev", before: nil, limit: 10)
-            #expect(log.map(\.action) == ["grant.set", "user.role", "user.create"])
+            try #require(log.map(\.action) == ["grant.set", "user.role", "user.create"])
             #expect(log[1].before == ["role": "worker"])
             #expect(log[1].after == ["role": "manager"])
             #expect(log[1].actor == "user:a")

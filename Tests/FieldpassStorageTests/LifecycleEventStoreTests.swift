@@ -29,7 +29,7 @@ struct LifecycleEventStoreTests {
             try await store.deleteTeam(id: team.id, environmentID: "dev", actor: "cli", now: Date())
 
             let entries = try await Self.events(store)
-            #expect(
+            try #require(
                 entries.map(\.event.type) == [
                     .userCreated, .userUpdated, .teamCreated, .userUpdated, .teamRenamed, .userDisabled, .deviceRevoked,
                     .userEnabled, .teamDeleted,

@@ -84,7 +84,7 @@ struct OnboardingStoreTests {
             let (session, state) = try await environment.register()
             let taken = try #require(try await store.consumeState(state, now: Date()))
             let stored = try await store.completeLogin(CompletedLogin.test(taken), now: Date())
-            #expect(stored.map(\.seq) == [1, 2])
+            try #require(stored.map(\.seq) == [1, 2])
             #expect(stored.map(\.isTerminal) == [false, false])
             #expect(stored[1].seq == 2 && stored[1].event == .realmInitialized(realmPath: session.realmPath))
 
