@@ -65,7 +65,8 @@ extension PostgresStore {
     /// stores `entry` and its lifecycle events (see ``lifecycleEventBodies(of:)``) once for
     /// each row of the entry `eachRowOf` names or, without `leading`, once; then answers
     /// `final`. So a change and its audit cost one round trip. Whoever runs it marks the
-    /// write (``LifecycleWrites``) when it stored events.
+    /// write (``LifecycleWrites``) when it stored events. `leading`'s text starts after
+    /// `WITH`; `eachRowOf` and `final` are SQL text, never values.
     static func auditing(
         _ entry: AuditRecord, environmentID: String, now: Date, after leading: (query: PostgresQuery, eachRowOf: String)?,
         then final: String
@@ -87,8 +88,8 @@ extension PostgresStore {
                        \(before), \(after), \(at)\(each)
             ), announced AS (
                 INSERT INTO lifecycle_events (environment_id, body, at, writer_xid, written)
-                SELECT \(environment), body, \(at), \(PostgresFeed.unplacedMark)
-                FROM \(leading.map { "\($0.eachRowOf), " } ?? "")unnest(\(parameter(events))::text[]) AS body
+                SELECT \(environment), event.body, \(at), \(PostgresFeed.unplacedMark)
+                FROM \(leading.map { "\($0.eachRowOf), " } ?? "")unnest(\(parameter(events))::text[]) AS event(body)
             )
             \(final)
             """

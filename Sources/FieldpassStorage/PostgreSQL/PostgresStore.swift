@@ -123,8 +123,9 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
         return state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") || state == "25006"
     }
 
-    /// Three round trips besides the batch's savepoint: the person (found or created, and
-    /// locked), then the device and the session in one statement.
+    /// Two round trips besides the batch's savepoint for a newcomer (the person created with
+    /// their audit entry, then the device and the session in one statement), three for
+    /// someone known (found, then locked).
     public func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession {
         try await writeGrouped(publishing: .realms) { connection in
             let now = registration.now.timeIntervalSince1970
