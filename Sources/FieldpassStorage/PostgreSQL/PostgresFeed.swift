@@ -90,8 +90,14 @@ enum PostgresFeed: String, Sendable, CaseIterable {
     /// it is given (none for NULL) are still unplaced. One round trip instead of a transaction's
     /// four: after a commit, the publishing that wakes the readers waits for no more.
     /// PL/pgSQL takes a new snapshot for each statement at READ COMMITTED, so the placement's
-    /// is taken after the lock, as the placement needs. Part of a released migration: a change
-    /// to it is a new migration.
+    /// is taken after the lock, as the placement needs. Migration 12 replaces migration 11's
+    /// (``firstPlacingFunctionSQL``); a change to it is a new migration.
+    ///
+    /// Both checks ask for the oldest unplaced writer, in the order of the `*_unplaced` index,
+    /// so they read that index whatever the planner believes of the table. Migration 11 asked
+    /// `EXISTS`, which a connection that first planned it on a small table answers with a
+    /// sequential scan, expecting a match early, and keeps doing so as the table grows: with
+    /// nothing unplaced, the lifecycle feed's check read its whole table at every call.
     ///
     /// Its transaction commits without waiting for the WAL flush (`synchronous_commit` off),
     /// so the lock that every placer waits for is not held through a disk write. A placing
@@ -101,23 +107,39 @@ enum PostgresFeed: String, Sendable, CaseIterable {
     /// and places any newer ones after them. Whatever a reader did with a position and then
     /// stored durably was written to the WAL after the placing, which it flushes too.
     var placingFunctionSQL: String {
+        let oldestUnplacedWriter = "(SELECT writer_xid FROM \(table) WHERE \(position) IS NULL ORDER BY writer_xid LIMIT 1)"
+        return placingFunctionSQL(
+            creating: "CREATE OR REPLACE FUNCTION", anyUnplaced: "(\(oldestUnplacedWriter) IS NOT NULL)",
+            stillWaiting: "coalesce(\(oldestUnplacedWriter) <= up_to, false)"
+        )
+    }
+
+    /// Migration 11's text of ``placingFunctionSQL``, kept as that migration applied it.
+    var firstPlacingFunctionSQL: String {
+        placingFunctionSQL(
+            creating: "CREATE FUNCTION", anyUnplaced: "EXISTS (SELECT 1 FROM \(table) WHERE \(position) IS NULL)",
+            stillWaiting: "EXISTS (SELECT 1 FROM \(table) WHERE \(position) IS NULL AND writer_xid <= up_to)"
+        )
+    }
+
+    private func placingFunctionSQL(creating: String, anyUnplaced: String, stillWaiting: String) -> String {
         // One line per statement of the body: the migration splits its text at ";\n".
         let body = [
             "PERFORM set_config('synchronous_commit', 'off', true);",
-            "IF NOT EXISTS (SELECT 1 FROM \(table) WHERE \(position) IS NULL) THEN RETURN false; END IF;",
+            "IF NOT \(anyUnplaced) THEN RETURN false; END IF;",
             "PERFORM pg_advisory_xact_lock(\(placingLock));",
             placement.sql + ";",
-            "RETURN EXISTS (SELECT 1 FROM \(table) WHERE \(position) IS NULL AND writer_xid <= up_to);",
+            "RETURN \(stillWaiting);",
         ]
         return """
-            CREATE FUNCTION \(placingFunction)(up_to xid8) RETURNS boolean LANGUAGE plpgsql AS $placing$ BEGIN \(body.joined(separator: " ")) END $placing$;
+            \(creating) \(placingFunction)(up_to xid8) RETURNS boolean LANGUAGE plpgsql AS $placing$ BEGIN \(body.joined(separator: " ")) END $placing$;
 
             """
     }
 
     /// The event hubs' read of the session events after a row id, in one round trip: it
     /// places what may be placed (as ``placeAndNotify`` does), then reads, in one transaction, so the read
-    /// sees the placing. Part of the same migration as ``placingFunctionSQL``.
+    /// sees the placing. Part of the same migration as ``firstPlacingFunctionSQL``.
     static let sessionEventsAfterSQL = """
         CREATE FUNCTION fieldpass_session_events_after(after_id bigint, most bigint) RETURNS SETOF session_events LANGUAGE plpgsql AS $reading$ \
         BEGIN PERFORM \(PostgresFeed.sessionEvents.placingFunction)(NULL); \

@@ -191,7 +191,9 @@ enum PostgresSchema {
         ("10-app-return", AppReturnColumns.sql),
         // Each feed placed in one round trip (see ``PostgresFeed/placingFunctionSQL``), and
         // the hubs' read of the session events with its placing.
-        ("11-placing-functions", PostgresFeed.allCases.map(\.placingFunctionSQL).joined() + PostgresFeed.sessionEventsAfterSQL),
+        ("11-placing-functions", PostgresFeed.allCases.map(\.firstPlacingFunctionSQL).joined() + PostgresFeed.sessionEventsAfterSQL),
+        // The placing functions' checks read the `*_unplaced` index, never the whole table.
+        ("12-placing-checks-by-index", PostgresFeed.allCases.map(\.placingFunctionSQL).joined()),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.
