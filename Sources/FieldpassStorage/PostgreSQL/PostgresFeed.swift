@@ -93,11 +93,11 @@ enum PostgresFeed: String, Sendable, CaseIterable {
     /// is taken after the lock, as the placement needs. Migration 12 replaces migration 11's
     /// (``firstPlacingFunctionSQL``); a change to it is a new migration.
     ///
-    /// Both checks ask for the oldest unplaced writer, in the order of the `*_unplaced` index,
-    /// so they read that index whatever the planner believes of the table. Migration 11 asked
-    /// `EXISTS`, which a connection that first planned it on a small table answers with a
-    /// sequential scan, expecting a match early, and keeps doing so as the table grows: with
-    /// nothing unplaced, the lifecycle feed's check read its whole table at every call.
+    /// Both checks ask for the oldest unplaced writer in the order of the `*_unplaced` index,
+    /// which that index answers without a sort. Migration 11 asked `EXISTS`, which a
+    /// connection that first planned it on a small table answers with a sequential scan,
+    /// expecting a match early, until the table is next analyzed: with nothing unplaced, the
+    /// lifecycle feed's check then read its whole table at every call.
     ///
     /// Its transaction commits without waiting for the WAL flush (`synchronous_commit` off),
     /// so the lock that every placer waits for is not held through a disk write. A placing

@@ -189,10 +189,10 @@ enum PostgresSchema {
             """
         ),
         ("10-app-return", AppReturnColumns.sql),
-        // Each feed placed in one round trip (see ``PostgresFeed/placingFunctionSQL``), and
-        // the hubs' read of the session events with its placing.
+        // Each feed placed in one round trip (see ``PostgresFeed/firstPlacingFunctionSQL``),
+        // and the hubs' read of the session events with its placing.
         ("11-placing-functions", PostgresFeed.allCases.map(\.firstPlacingFunctionSQL).joined() + PostgresFeed.sessionEventsAfterSQL),
-        // The placing functions' checks read the `*_unplaced` index, never the whole table.
+        // The placing functions' checks read the `*_unplaced` index (see ``PostgresFeed/placingFunctionSQL``).
         ("12-placing-checks-by-index", PostgresFeed.allCases.map(\.placingFunctionSQL).joined()),
     ]
 

@@ -56,7 +56,7 @@ extension PostgresStore {
     /// Writes an entry a rule decided on; `before` and `after` are stored as JSON objects. The
     /// lifecycle events it stands for are stored with it (``LifecycleEventRules``).
     static func audit(_ connection: PostgresConnection, environmentID: String, _ entry: AuditRecord, now: Date) async throws {
-        let statement = try auditing(entry, environmentID: environmentID, now: now, after: nil, then: "SELECT 1")
+        let statement = try auditing(entry, environmentID: environmentID, now: now, following: nil, then: "SELECT 1")
         try await connection.execute(statement.query)
         if statement.storesEvents { LifecycleWrites.current?.wrote() }
     }
@@ -68,7 +68,7 @@ extension PostgresStore {
     /// write (``LifecycleWrites``) when it stored events. `leading`'s text starts after
     /// `WITH`; `eachRowOf` and `final` are SQL text, never values.
     static func auditing(
-        _ entry: AuditRecord, environmentID: String, now: Date, after leading: (query: PostgresQuery, eachRowOf: String)?,
+        _ entry: AuditRecord, environmentID: String, now: Date, following leading: (query: PostgresQuery, eachRowOf: String)?,
         then final: String
     ) throws -> (query: PostgresQuery, storesEvents: Bool) {
         let events = try lifecycleEventBodies(of: entry)

@@ -41,8 +41,8 @@ extension PostgresStore: LifecycleEventStore {
         }
     }
 
-    /// The events of an audit entry, as the bodies ``audit(_:environmentID:_:now:)`` stores
-    /// with it, unplaced.
+    /// The events of an audit entry, as the bodies the statement that
+    /// ``auditing(_:environmentID:now:following:then:)`` builds stores with it, unplaced.
     static func lifecycleEventBodies(of entry: AuditRecord) throws -> [String] {
         try LifecycleEventRules.events(for: entry).map(StableJSON.text)
     }

@@ -89,7 +89,7 @@ extension PostgresStore {
         // The audit of the creation is written by the same statement, for the created row only.
         let statement = try auditing(
             AuditRecord.userCreated(actor: actor, userID: newID, email: email), environmentID: environmentID,
-            now: Date(timeIntervalSince1970: now), after: (creation, eachRowOf: "created"), then: "SELECT id, role FROM created"
+            now: Date(timeIntervalSince1970: now), following: (creation, eachRowOf: "created"), then: "SELECT id, role FROM created"
         )
         var row = try await connection.first(statement.query)
         let created = row != nil

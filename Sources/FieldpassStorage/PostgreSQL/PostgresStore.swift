@@ -125,7 +125,7 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
 
     /// Two round trips besides the batch's savepoint for a newcomer (the person created with
     /// their audit entry, then the device and the session in one statement), three for
-    /// someone known (found, then locked).
+    /// someone known (the insert that finds them taken, then their row read and locked).
     public func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession {
         try await writeGrouped(publishing: .realms) { connection in
             let now = registration.now.timeIntervalSince1970
