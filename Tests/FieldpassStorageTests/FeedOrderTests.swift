@@ -79,21 +79,12 @@ struct FeedOrderTests {
         _ first: @escaping @Sendable (PostgresConnection) async throws -> Void,
         second: @escaping @Sendable () async throws -> Void
     ) async throws {
-        let (opened, openedSignal) = AsyncStream.makeStream(of: Void.self)
-        let (release, releaseSignal) = AsyncStream.makeStream(of: Void.self)
-        let firstTask = Task {
-            try await store.write { connection in
-                try await first(connection)
-                openedSignal.yield()
-                for await _ in release { break }
-            }
+        let secondTask = try await store.withTransactionOpen(running: first) {
+            let secondTask = Task { try await second() }
+            // Give the second transaction every chance to commit first.
+            try await Task.sleep(for: .milliseconds(300))
+            return secondTask
         }
-        for await _ in opened { break }
-        let secondTask = Task { try await second() }
-        // Give the second transaction every chance to commit first.
-        try await Task.sleep(for: .milliseconds(300))
-        releaseSignal.yield()
-        try await firstTask.value
         try await secondTask.value
     }
 }

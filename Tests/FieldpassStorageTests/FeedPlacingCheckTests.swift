@@ -4,7 +4,8 @@ import Testing
 import StoreTestSupport
 
 /// A feed's placing asks whether anything is unplaced through the feed's `*_unplaced` index,
-/// so a table of placed rows is never read whole, whatever the planner believes of it.
+/// so a table of placed rows is not read whole, even by a connection that planned the
+/// check while the table was empty.
 @Suite("Feed placing checks on PostgreSQL", .timeLimit(.minutes(1)))
 struct FeedPlacingCheckTests {
     @Test func aPlacingWithNothingToPlaceReadsNoTableWhole() async throws {
@@ -37,29 +38,26 @@ struct FeedPlacingCheckTests {
     @Test func aPlacingSaysWhetherAWritersRowsStillWaitForAnOlderTransaction() async throws {
         try await StoreTestEnvironment.with(store: .postgres) { environment in
             let store = try #require(environment.store as? PostgresStore)
-            let (opened, openedSignal) = AsyncStream.makeStream(of: Void.self)
-            let (release, releaseSignal) = AsyncStream.makeStream(of: Void.self)
-            defer { releaseSignal.yield() }
-            let older = Task {
-                try await store.write { connection in
-                    _ = try await Self.storeUnplacedEvent(connection)
-                    openedSignal.yield()
-                    for await _ in release { break }
-                }
+            let (newer, waitingWhileOlderIsOpen) = try await store.withTransactionOpen(running: { connection in
+                _ = try await Self.storeUnplacedEvent(connection)
+            }) {
+                let newer = try await store.write { connection in try await Self.storeUnplacedEvent(connection) }
+                return (newer, try await Self.placeLifecycleEvents(store, upTo: newer))
             }
-            for await _ in opened { break }
-            let newer = try await store.write { connection in try await Self.storeUnplacedEvent(connection) }
-            let place = PostgresFeed.lifecycleEvents.place(upTo: newer)
-            let waitingWhileOlderIsOpen = try await store.read { connection in try await connection.value(place, as: Bool.self) }
-            releaseSignal.yield()
-            try await older.value
-            let waitingAfterwards = try await store.read { connection in try await connection.value(place, as: Bool.self) }
+            let waitingAfterwards = try await Self.placeLifecycleEvents(store, upTo: newer)
             #expect(waitingWhileOlderIsOpen == true)
             #expect(waitingAfterwards == false)
             let unplaced = try await store.read { connection in
                 try await connection.value("SELECT count(*) FROM lifecycle_events WHERE feed_seq IS NULL", as: Int64.self)
             }
             #expect(unplaced == 0)
+        }
+    }
+
+    /// Places the lifecycle feed; answers whether the rows up to `writer`'s still wait.
+    private static func placeLifecycleEvents(_ store: PostgresStore, upTo writer: String) async throws -> Bool? {
+        try await store.read { connection in
+            try await connection.value(PostgresFeed.lifecycleEvents.place(upTo: writer), as: Bool.self)
         }
     }
 
