@@ -16,19 +16,25 @@ struct AdminTarget: ParsableArguments {
     var caller: DirectoryCaller { .cli(environmentID: env) }
 
     /// Runs `body` with the store, the directory's changes and the person, or fails naming
-    /// what is unknown.
+    /// what is unknown. A person removed while `body` runs (an unfinished registration swept,
+    /// another admin) is reported as one never found.
     func withUser(_ body: @Sendable (any FieldpassStore, DirectoryChanges, UserRecord) async throws -> Void) async throws {
         let env = env
         let email = email
         let options = options
+        let unknown = CommandFailure("no user \(email) in environment '\(env)'")
         try await options.withStore { configuration, store in
             _ = try options.environment(env, in: configuration)
             let address = EmailAddress(email)?.value ?? email
             guard let user = try await store.users(environmentID: env).first(where: { $0.email == address }) else {
-                throw CommandFailure("no user \(email) in environment '\(env)'")
+                throw unknown
             }
             let changes = configuration.directoryChanges(store)
-            try await body(store, changes, user)
+            do {
+                try await body(store, changes, user)
+            } catch DirectoryError.unknownUser {
+                throw unknown
+            }
         }
     }
 }
