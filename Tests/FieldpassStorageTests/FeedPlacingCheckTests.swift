@@ -44,7 +44,15 @@ struct FeedPlacingCheckTests {
                 let newer = try await store.write { connection in try await Self.storeUnplacedEvent(connection) }
                 return (newer, try await Self.placeLifecycleEvents(store, upTo: newer))
             }
-            let waitingAfterwards = try await Self.placeLifecycleEvents(store, upTo: newer)
+            // Once it ended, the rows wait at most for other transactions of the database that
+            // were open at the same moment (background work, or one `pg_stat_activity` did not
+            // list yet): a reader asks again until they do not (``PostgresStore/placeCommitted(_:)``).
+            var waitingAfterwards = try await Self.placeLifecycleEvents(store, upTo: newer)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while waitingAfterwards == true, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+                waitingAfterwards = try await Self.placeLifecycleEvents(store, upTo: newer)
+            }
             #expect(waitingWhileOlderIsOpen == true)
             #expect(waitingAfterwards == false)
             let unplaced = try await store.read { connection in
