@@ -26,6 +26,14 @@ struct ScimRulesTests {
         }
     }
 
+    /// Byte by byte for ASCII names, by Foundation for others.
+    @Test func attributeNamesCompareInAnyCase() {
+        #expect(ScimJSON.sameName("userName", "USERNAME") && ScimJSON.sameName("$ref", "$REF"))
+        #expect(!ScimJSON.sameName("value", "valve") && !ScimJSON.sameName("value", "values") && !ScimJSON.sameName("@", "`"))
+        #expect(ScimJSON.sameName("Größe", "GRÖSSE") == ("Größe".caseInsensitiveCompare("GRÖSSE") == .orderedSame))
+        #expect(ScimJSON.object(["Value": .string("a")]).member("value")?.value == .string("a"))
+    }
+
     @Test func pathsNameAttributesSubAttributesAndSelections() throws {
         #expect(try ScimPath.parse("name.givenName") == ScimPath(attribute: "name", subAttribute: "givenName"))
         #expect(

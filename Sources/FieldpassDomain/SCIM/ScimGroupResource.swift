@@ -27,8 +27,8 @@ package struct ScimGroupResource: Sendable, Equatable {
         var externalID: String?
         var memberIDs: [String] = []
         for (key, value) in members {
-            guard !readOnly.contains(where: { $0.caseInsensitiveCompare(key) == .orderedSame }) else { continue }
-            guard let attribute = attributes.first(where: { $0.caseInsensitiveCompare(key) == .orderedSame }) else {
+            guard !readOnly.contains(where: { ScimJSON.sameName($0, key) }) else { continue }
+            guard let attribute = attributes.first(where: { ScimJSON.sameName($0, key) }) else {
                 throw .invalidSyntax("'\(key)' is not an attribute of Fieldpass's Group schema.")
             }
             switch attribute {
@@ -53,7 +53,7 @@ package struct ScimGroupResource: Sendable, Equatable {
         var seen: Set<String> = []
         for item in items {
             guard let object = item.objectValue else { throw .invalidValue("Each of members must be an object.") }
-            for key in object.keys where !memberAttributes.contains(where: { $0.caseInsensitiveCompare(key) == .orderedSame }) {
+            for key in object.keys where !memberAttributes.contains(where: { ScimJSON.sameName($0, key) }) {
                 throw .invalidSyntax("'members.\(key)' is not an attribute of Fieldpass's Group schema.")
             }
             if let type = item.member("type")?.value.stringValue, type.lowercased() != "user" {
