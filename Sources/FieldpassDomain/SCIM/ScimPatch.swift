@@ -23,20 +23,35 @@ package enum ScimPatch {
         }
     }
 
-    /// At most this many operations in one request (announced in `/ServiceProviderConfig`).
-    package static let maxOperations = 100
+    // The limits of one request. RFC 7643's service provider config has no place for them
+    // (Docs/identity-providers.md lists them); each is far above what an IdP sends (Entra ID
+    // and Okta send a few hundred operations at most, of a few values each), and past one
+    // the request is refused with `400 tooMany` before the work that would exceed it.
+
+    /// At most this many operations in one request.
+    package static let maxOperations = 1000
     /// At most this many values in one operation: list elements, counted through an object
-    /// value's members too (announced in `/ServiceProviderConfig`).
+    /// value's members too.
     package static let maxValuesPerOperation = 1000
+    /// At most this much work in one request, so that its CPU time is bounded whatever its
+    /// operations are: each operation counts one, each value it adds or removes and each
+    /// element it picks one more, and each pass over a multi-valued attribute's elements as
+    /// many as it has: the one that indexes it for the request, and each value selection on
+    /// another sub-attribute than `value` (`members[display eq "…"]`), which no index answers.
+    /// A selection by `value` on a group of 10,000 counts one; a pass counts 10,000.
+    package static let maxTouched = 100_000
 
     /// The operations of a `PatchOp` body.
     package static func operations(_ body: ScimJSON) throws(ScimError) -> [Operation] {
         guard body.objectValue != nil else { throw .invalidSyntax("The body must be a JSON object.") }
         guard case .array(let schemas)? = body.member("schemas")?.value,
-            schemas.contains(where: { $0.stringValue?.caseInsensitiveCompare(ScimSchemas.patchOp) == .orderedSame })
+            schemas.contains(where: { $0.stringValue.map { ScimJSON.sameName($0, ScimSchemas.patchOp) } ?? false })
         else { throw .invalidSyntax("schemas must list \(ScimSchemas.patchOp).") }
-        guard case .array(let items)? = body.member("Operations")?.value, !items.isEmpty, items.count <= maxOperations else {
-            throw .invalidSyntax("Operations must be a list of 1 to \(maxOperations) operations.")
+        guard case .array(let items)? = body.member("Operations")?.value, !items.isEmpty else {
+            throw .invalidSyntax("Operations must be a list of operations.")
+        }
+        guard items.count <= maxOperations else {
+            throw .tooMany("A PATCH carries at most \(maxOperations) operations; split this one into smaller ones.")
         }
         for key in body.objectValue?.keys ?? [:].keys
         where !["schemas", "operations"].contains(key.lowercased()) {
@@ -58,7 +73,7 @@ package enum ScimPatch {
             let value = item.member("value")?.value
             if op != .remove, value == nil { throw .invalidValue("A \(op.rawValue) operation needs a value.") }
             if let value, valueCount(value) > maxValuesPerOperation {
-                throw .invalidValue("A PATCH operation carries at most \(maxValuesPerOperation) values.")
+                throw .tooMany("A PATCH operation carries at most \(maxValuesPerOperation) values; split it into smaller ones.")
             }
             if op == .remove, path == nil { throw .noTarget("A remove operation needs a path.") }
             operations.append(Operation(op: op, path: path, value: value))
@@ -76,141 +91,10 @@ package enum ScimPatch {
         }
     }
 
-    /// `resource` with `operations` applied in order.
+    /// `resource` with `operations` applied in order (``ScimPatchTarget``).
     package static func apply(_ operations: [Operation], to resource: [String: ScimJSON]) throws(ScimError) -> [String: ScimJSON] {
-        var resource = resource
-        for operation in operations { try apply(operation, to: &resource) }
-        return resource
-    }
-
-    private static func apply(_ operation: Operation, to resource: inout [String: ScimJSON]) throws(ScimError) {
-        guard let path = operation.path else {
-            guard case .object(let members)? = operation.value else {
-                throw .invalidValue("Without a path, the value must be an object of attributes.")
-            }
-            for (name, value) in members.sorted(by: { $0.key < $1.key }) {
-                try apply(Operation(op: operation.op, path: try ScimPath.parse(name), value: value), to: &resource)
-            }
-            return
-        }
-        let key = resource.keys.first { $0.caseInsensitiveCompare(path.attribute) == .orderedSame } ?? path.attribute
-        let current = resource[key]
-        if let selection = path.selection {
-            resource[key] = try select(selection, in: current, sub: path.subAttribute, operation: operation)
-        } else if let sub = path.subAttribute {
-            guard current == nil || current?.objectValue != nil else { throw .invalidPath("'\(path.attribute)' has no sub-attributes.") }
-            var object = current?.objectValue ?? [:]
-            let subKey = object.keys.first { $0.caseInsensitiveCompare(sub) == .orderedSame } ?? sub
-            object[subKey] = operation.op == .remove ? nil : operation.value
-            resource[key] = .object(object)
-        } else {
-            resource[key] = combine(current, operation)
-        }
-        if resource[key] == .null || resource[key] == .array([]) || resource[key] == .object([:]) { resource[key] = nil }
-    }
-
-    /// The attribute after an operation on the whole of it.
-    private static func combine(_ current: ScimJSON?, _ operation: Operation) -> ScimJSON? {
-        let value = operation.value
-        switch (operation.op, current, value) {
-        case (.remove, .array(let items)?, .array(let removed)?):
-            // Entra ID: `{"op": "Remove", "path": "members", "value": [{"value": "<id>"}]}`.
-            let leaving = Matches(removed)
-            return .array(items.filter { !leaving.name($0) })
-        case (.remove, _, _):
-            return nil
-        case (.add, .array(let items)?, _):
-            let added: [ScimJSON] = if case .array(let values)? = value { values } else { value.map { [$0] } ?? [] }
-            var present = Matches(items)
-            var combined = items
-            for new in added where !present.name(new) {
-                combined.append(new)
-                present.insert(new)
-            }
-            return .array(combined)
-        case (_, .object(var object)?, .object(let members)?):
-            for (name, member) in members {
-                let key = object.keys.first { $0.caseInsensitiveCompare(name) == .orderedSame } ?? name
-                object[key] = member
-            }
-            return .object(object)
-        default:
-            return value
-        }
-    }
-
-    /// Elements of a multi-valued attribute, looked up by hash: one names another when they are
-    /// equal, or carry the same `value` (complex items). Comparing each new element with every
-    /// present one cost seconds of CPU for a few thousand members.
-    private struct Matches {
-        private var items: Set<ScimJSON> = []
-        private var values: Set<String> = []
-
-        init(_ elements: [ScimJSON]) {
-            for element in elements { insert(element) }
-        }
-
-        mutating func insert(_ element: ScimJSON) {
-            items.insert(element)
-            if let value = Self.value(of: element) { values.insert(value) }
-        }
-
-        func name(_ element: ScimJSON) -> Bool {
-            items.contains(element) || Self.value(of: element).map(values.contains) ?? false
-        }
-
-        private static func value(of element: ScimJSON) -> String? {
-            element.member("value")?.value.stringValue
-        }
-    }
-
-    /// The multi-valued attribute after an operation on the elements `selection` picks.
-    private static func select(
-        _ selection: ScimFilter, in current: ScimJSON?, sub: String?, operation: Operation
-    ) throws(ScimError) -> ScimJSON? {
-        guard current == nil || { if case .array = current { true } else { false } }() else {
-            throw .invalidPath("'\(selection.attribute)' selects elements of an attribute that is not multi-valued.")
-        }
-        var items: [ScimJSON] = if case .array(let values)? = current { values } else { [] }
-        let picked = Set(items.indices.filter { selected(items[$0], by: selection) })
-        switch operation.op {
-        case .remove:
-            guard let sub else { return .array(items.enumerated().filter { !picked.contains($0.offset) }.map(\.element)) }
-            for index in picked { items[index] = set(sub, of: items[index], to: nil) }
-        case .add, .replace:
-            if picked.isEmpty {
-                let seed = ScimJSON.object([selection.attribute: .string(selection.value)])
-                items.append(sub.map { set($0, of: seed, to: operation.value) } ?? merge(seed, operation.value))
-            }
-            for index in picked {
-                items[index] = sub.map { set($0, of: items[index], to: operation.value) } ?? merge(items[index], operation.value)
-            }
-        }
-        return .array(items)
-    }
-
-    private static func selected(_ item: ScimJSON, by selection: ScimFilter) -> Bool {
-        guard let value = item.member(selection.attribute)?.value else { return false }
-        switch value {
-        case .string(let text):
-            return text == selection.value
-                || (selection.attribute.lowercased() == "type" && text.lowercased() == selection.value.lowercased())
-        case .bool(let flag): return "\(flag)" == selection.value.lowercased()
-        default: return false
-        }
-    }
-
-    private static func set(_ sub: String, of item: ScimJSON, to value: ScimJSON?) -> ScimJSON {
-        var object = item.objectValue ?? [:]
-        let key = object.keys.first { $0.caseInsensitiveCompare(sub) == .orderedSame } ?? sub
-        object[key] = value
-        return .object(object)
-    }
-
-    private static func merge(_ item: ScimJSON, _ value: ScimJSON?) -> ScimJSON {
-        guard case .object(let members)? = value else { return value ?? item }
-        var merged = item
-        for (name, member) in members { merged = set(name, of: merged, to: member) }
-        return merged
+        var target = ScimPatchTarget(resource)
+        for operation in operations { try target.apply(operation) }
+        return target.resource
     }
 }
