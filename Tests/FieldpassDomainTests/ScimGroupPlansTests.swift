@@ -73,6 +73,16 @@ struct ScimGroupPlansTests {
         }
     }
 
+    /// Whether a person is on the team is the team's say: one SCIM removed is on it still
+    /// (the group leaves them out), and taking them back writes no second membership.
+    @Test func aTeamGroupAsksTheTeamWhoIsOnIt() throws {
+        let team = TeamRecord(id: "t1", name: "North", members: ["u1", "u9"], createdAt: Self.now)
+        let group = Self.group("t1", team: "t1", name: "North", members: ["u1"])
+        let resource = ScimGroupResource(displayName: "North", externalID: nil, members: ["u1", "u9"])
+        let facts = Self.facts(team: team, people: [Self.person("u9")])
+        #expect(try ScimGroupPlans.save(group, as: resource, facts: facts, roles: Self.roles, actor: "scim") == .unchanged)
+    }
+
     @Test func aNewTeamGroupTakesOverTheTeamOfItsNameOrMakesOneAndATakenNameIsRefused() throws {
         let team = TeamRecord(id: "t1", name: "North", members: [], createdAt: Self.now)
         let takeover = try ScimGroupPlans.create(

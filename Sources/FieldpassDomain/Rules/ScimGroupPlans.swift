@@ -71,10 +71,13 @@ package enum ScimGroupPlans {
             plan.writes.append(.updateScimGroup(id: group.id, displayName: resource.displayName, externalID: resource.externalID))
         }
         let (added, removed) = ScimGroupRules.membershipChanges(current: group.members, wanted: resource.members)
+        // The team's members as stored, people SCIM removed included (the group leaves them out).
+        let onTeam = Set(facts.team?.members ?? [])
         for (userID, member) in (added.map { ($0, true) } + removed.map { ($0, false) }).sorted(by: { $0.0 < $1.0 }) {
             if group.teamID != nil {
                 plan.writes += try TeamRules.changeMembership(
-                    of: userID, userKnown: facts.people[userID] != nil, in: facts.team, member: member, actor: actor
+                    of: userID, userKnown: facts.people[userID] != nil, in: facts.team, onTeam: onTeam.contains(userID), member: member,
+                    actor: actor
                 ).writes
             } else {
                 guard facts.people[userID] != nil else { throw DirectoryError.unknownUser }
@@ -88,8 +91,9 @@ package enum ScimGroupPlans {
         }
         guard group.teamID == nil else { return plan }
         let keys = [resource.displayName] + (resource.externalID.map { [$0] } ?? [])
+        let wanted = Set(resource.members)
         for userID in ScimGroupRules.roleReview(current: group.members, added: added, removed: removed, renamed: renamed) {
-            let inGroup = resource.members.contains(userID)
+            let inGroup = wanted.contains(userID)
             guard let role = roles((facts.otherRoleGroupKeys[userID] ?? []) + (inGroup ? keys : [])) else { continue }
             plan.writes += try DirectoryRules.setRole(role, of: facts.people[userID], actor: actor).writes
         }

@@ -28,9 +28,19 @@ package enum TeamRules {
     package static func changeMembership(
         of userID: String, userKnown: Bool, in team: TeamRecord?, member: Bool, actor: String
     ) throws -> DirectoryPlan {
+        try changeMembership(
+            of: userID, userKnown: userKnown, in: team, onTeam: team?.members.contains(userID) ?? false, member: member, actor: actor)
+    }
+
+    /// The same, told whether the person is on the team now (`onTeam`): a SCIM group's change
+    /// asks for thousands of members, and a pass over the team's members for each was a
+    /// pass over 10,000 for each of them.
+    package static func changeMembership(
+        of userID: String, userKnown: Bool, in team: TeamRecord?, onTeam: Bool, member: Bool, actor: String
+    ) throws -> DirectoryPlan {
         guard let team else { throw DirectoryError.unknownTeam }
         guard userKnown else { throw DirectoryError.unknownUser }
-        guard team.members.contains(userID) != member else { return .unchanged }
+        guard onTeam != member else { return .unchanged }
         let write: DirectoryWrite = member ? .addMember(teamID: team.id, userID: userID) : .removeMember(teamID: team.id, userID: userID)
         return DirectoryPlan([write, .audit(.teamMembership(actor: actor, teamID: team.id, userID: userID, member: member))])
     }
