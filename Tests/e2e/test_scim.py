@@ -305,6 +305,20 @@ def test_deleting_a_group_deletes_its_team(scim_server: FieldpassServer, admin: 
     assert_api_error(server.api("GET", f"/admin/teams/{team['id']}", token=admin.access_token), 404)
 
 
+def test_the_answer_to_a_patch_is_projected_as_its_query_asks(scim_server: FieldpassServer) -> None:
+    server = scim_server
+    user = provisioned(server)
+    group = scim_json(scim(server, "POST", "/Groups", {"schemas": [GROUP_SCHEMA], "displayName": f"North {uuid.uuid4().hex[:6]}"}), 201)
+    join = patch({"op": "add", "path": "members", "value": [{"value": user["id"]}]})
+
+    without_members = scim_json(scim(server, "PATCH", f"/Groups/{group['id']}", join, params={"excludedAttributes": "members"}))
+    name_only = scim_json(scim(server, "PUT", f"/Groups/{group['id']}", {**group, "members": [{"value": user["id"]}]}, params={"attributes": "displayName"}))
+
+    assert "members" not in without_members and without_members["displayName"] == group["displayName"], without_members
+    assert sorted(name_only) == ["displayName", "id", "schemas"], name_only
+    assert [m["value"] for m in scim_json(scim(server, "GET", f"/Groups/{group['id']}"))["members"]] == [user["id"]]
+
+
 # --------------------------------------------------------------------------- bad input
 
 

@@ -86,7 +86,7 @@ struct ScimGroupsController: ScimResourceController {
             id: current.id, displayName: resource.displayName, externalID: resource.externalID, members: resource.members,
             roles: roles(mappings), environmentID: environmentID, actor: call.caller.actor, now: Date()
         )
-        return try ScimResponse.json(.object(ScimRepresentation.group(saved, baseURL: call.baseURL)))
+        return try Self.answer(ScimRepresentation.group(saved, baseURL: call.baseURL), call)
     }
 
     /// The role a member of role groups with these names and external ids gets.

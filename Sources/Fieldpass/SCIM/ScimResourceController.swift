@@ -53,7 +53,9 @@ extension ScimResourceController {
         try Self.answer(Self.render(try await existing(try call.id(context), call), baseURL: call.baseURL), call)
     }
 
-    /// One resource, projected as the query asks.
+    /// One resource, projected as the query asks: for a read, and for the answer to a PUT or
+    /// PATCH (RFC 7644 §3.9), where `excludedAttributes=members` spares an IdP the 10,000
+    /// members of a group it changed one member of.
     static func answer(_ body: [String: ScimJSON], _ call: ScimCall) throws -> Response {
         try ScimResponse.json(ScimRepresentation.project(body, query: call.query))
     }

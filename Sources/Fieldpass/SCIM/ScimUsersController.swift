@@ -64,7 +64,7 @@ struct ScimUsersController: ScimResourceController {
             id: current.user.id, email: email, profile: resource.profile, active: resource.active, environmentID: call.environment.id,
             actor: call.caller.actor, now: Date()
         )
-        return try ScimResponse.json(.object(ScimRepresentation.user(record, baseURL: call.baseURL)))
+        return try Self.answer(ScimRepresentation.user(record, baseURL: call.baseURL), call)
     }
 
     func existing(_ id: String, _ call: ScimCall) async throws -> ScimUserRecord {
