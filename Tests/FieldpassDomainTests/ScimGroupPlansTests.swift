@@ -5,7 +5,7 @@ import Testing
 @Suite("SCIM groups: the writes each change plans, without a database")
 struct ScimGroupPlansTests {
     static let now = Date()
-    static let roles: RoleOfGroups = { keys in keys.contains("Chiefs") ? .admin : keys.contains("Leads") ? .manager : nil }
+    static let roles = RoleClaimMapping(claim: "roles", map: ["Chiefs": .admin, "Leads": .manager], defaultRole: nil, sync: .everySignIn)
 
     static func person(_ id: String, _ role: Role = .worker) -> UserRecord {
         UserRecord(id: id, environmentID: "acme", email: "\(id)@acme.test", role: role, createdAt: now, disabled: false)
@@ -45,11 +45,36 @@ struct ScimGroupPlansTests {
         let renamed = ScimGroupResource(displayName: "Others", externalID: nil, members: ["u1"])
         let plan = try ScimGroupPlans.save(
             group, as: renamed, facts: Self.facts(people: [Self.person("u1", .manager)]), roles: Self.roles, actor: "scim")
-        #expect(plan.writes == [.updateScimGroup(id: "g1", displayName: "Others", externalID: nil)])
+        #expect(
+            plan.writes == [
+                .updateScimGroup(id: "g1", displayName: "Others", externalID: nil),
+                .recomputeRoles(try #require(RoleRecompute(groupID: "g1", mapping: Self.roles, actor: "scim"))),
+            ])
         let stranger = ScimGroupResource(displayName: "Leads", externalID: nil, members: ["u1", "x"])
         #expect(throws: DirectoryError.unknownUser) {
             try ScimGroupPlans.save(group, as: stranger, facts: Self.facts(people: [Self.person("u1")]), roles: Self.roles, actor: "scim")
         }
+    }
+
+    /// After a rename, who leaves is reviewed one by one (the group no longer counts for them);
+    /// everyone in the group, who joins included, gets their role at once as the store applies it.
+    @Test func aRenamedRoleGroupReviewsWhoLeavesOneByOneAndEveryoneInItAtOnce() throws {
+        let group = Self.group(name: "Leads", members: ["u1", "u2"])
+        let resource = ScimGroupResource(displayName: "Chiefs", externalID: nil, members: ["u1", "u3"])
+        #expect(ScimGroupPlans.peopleToRead(group, as: resource) == ["u2", "u3"], "not u1, whom the recompute decides")
+        // u2 is in another role group whose external id is "Leads".
+        let facts = Self.facts(people: [Self.person("u2", .admin), Self.person("u3")], keys: ["u2": ["Leads"]])
+        let plan = try ScimGroupPlans.save(group, as: resource, facts: facts, roles: Self.roles, actor: "scim")
+        #expect(
+            plan.writes == [
+                .updateScimGroup(id: "g1", displayName: "Chiefs", externalID: nil),
+                .removeRoleGroupMember(groupID: "g1", userID: "u2"),
+                .audit(.roleGroupMembership(actor: "scim", groupID: "g1", userID: "u2", member: false)),
+                .addRoleGroupMember(groupID: "g1", userID: "u3"),
+                .audit(.roleGroupMembership(actor: "scim", groupID: "g1", userID: "u3", member: true)),
+                .setRole(userID: "u2", role: .manager), .audit(.roleChanged(actor: "scim", userID: "u2", from: .admin, to: .manager)),
+                .recomputeRoles(try #require(RoleRecompute(groupID: "g1", mapping: Self.roles, actor: "scim"))),
+            ])
     }
 
     @Test func aTeamGroupRenamesItsTeamAndChangesItsMembersAsAdminsWould() throws {
@@ -104,7 +129,9 @@ struct ScimGroupPlansTests {
     @Test func deletingARoleGroupLetsItsMembersLeaveFirst() throws {
         let group = Self.group(name: "Leads", members: ["u1"])
         let facts = Self.facts(people: [Self.person("u1", .manager)])
-        let plan = try ScimGroupPlans.deleteRoleGroup(group, facts: facts, roles: { _ in .worker }, actor: "scim")
+        var roles = Self.roles
+        roles.defaultRole = .worker
+        let plan = try ScimGroupPlans.deleteRoleGroup(group, facts: facts, roles: roles, actor: "scim")
         #expect(
             plan.writes == [
                 .removeRoleGroupMember(groupID: "g1", userID: "u1"),

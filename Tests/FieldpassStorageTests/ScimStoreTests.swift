@@ -77,10 +77,9 @@ struct ScimStoreTests {
         }
     }
 
-    /// Role groups named "Leads" (or with the external id "oid-leads") make managers.
-    static let roles: RoleOfGroups = { keys in
-        keys.contains("Chiefs") ? .admin : keys.contains("Leads") || keys.contains("oid-leads") ? .manager : nil
-    }
+    /// Role groups named "Leads" (or with the external id "oid-leads") make managers, "Chiefs" admins.
+    static let roles = RoleClaimMapping(
+        claim: "roles", map: ["Chiefs": .admin, "Leads": .manager, "oid-leads": .manager], defaultRole: nil, sync: .everySignIn)
 
     @Test(arguments: StoreKind.allCases) func groupsAreTeamsOrRoleGroupsWithMembers(_ kind: StoreKind) async throws {
         try await StoreTestEnvironment.with(store: kind) { environment in

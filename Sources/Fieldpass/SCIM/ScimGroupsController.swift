@@ -38,7 +38,7 @@ struct ScimGroupsController: ScimResourceController {
         let isRoleGroup = ScimGroupRules.isRoleGroup(displayName: resource.displayName, externalID: resource.externalID, mappings: mappings)
         let saved = try await store.createScimGroup(
             kind: isRoleGroup ? .roleGroup : .team, displayName: resource.displayName, externalID: resource.externalID,
-            members: resource.members, roles: roles(mappings), environmentID: environmentID, actor: call.caller.actor, now: Date()
+            members: resource.members, roles: mappings.roles, environmentID: environmentID, actor: call.caller.actor, now: Date()
         )
         return try ScimResponse.json(
             .object(ScimRepresentation.group(saved, baseURL: call.baseURL)), status: .created,
@@ -68,7 +68,7 @@ struct ScimGroupsController: ScimResourceController {
         } else {
             let mappings = claimMappings.mappings(environmentID: environmentID)
             try await store.deleteScimGroup(
-                id: record.id, roles: roles(mappings), environmentID: environmentID, actor: call.caller.actor, now: Date())
+                id: record.id, roles: mappings.roles, environmentID: environmentID, actor: call.caller.actor, now: Date())
         }
         return Response(status: .noContent)
     }
@@ -84,14 +84,9 @@ struct ScimGroupsController: ScimResourceController {
         }
         let saved = try await store.saveScimGroup(
             id: current.id, displayName: resource.displayName, externalID: resource.externalID, members: resource.members,
-            roles: roles(mappings), environmentID: environmentID, actor: call.caller.actor, now: Date()
+            roles: mappings.roles, environmentID: environmentID, actor: call.caller.actor, now: Date()
         )
         return try Self.answer(ScimRepresentation.group(saved, baseURL: call.baseURL), call)
-    }
-
-    /// The role a member of role groups with these names and external ids gets.
-    private func roles(_ mappings: ClaimMappings) -> RoleOfGroups {
-        { ScimGroupRules.role(groupKeys: $0, mappings: mappings) }
     }
 
     /// Everyone who joins must be a person SCIM lists in this environment; otherwise nothing

@@ -30,6 +30,10 @@ package enum DirectoryWrite: Sendable, Equatable {
     /// Role-group memberships change no reach by themselves; the role that follows does.
     case addRoleGroupMember(groupID: String, userID: String)
     case removeRoleGroupMember(groupID: String, userID: String)
+    /// Every member of a role group gets the role the rule gives them, in a few statements.
+    /// Whom it changes is known only as it applies: a store that tells other instances of
+    /// changes tells them of those itself.
+    case recomputeRoles(RoleRecompute)
     case audit(AuditRecord)
 
     /// The people whose record or reach this write changes.
@@ -41,7 +45,7 @@ package enum DirectoryWrite: Sendable, Equatable {
             [userID]
         case .createTeam, .revokeDevice, .endConsoleSessions, .expireSignIns, .saveScimProfile, .markScimRemoved, .createScimGroup,
             .updateScimGroup, .deleteScimGroup,
-            .addRoleGroupMember, .removeRoleGroupMember, .audit:
+            .addRoleGroupMember, .removeRoleGroupMember, .recomputeRoles, .audit:
             []
         }
     }

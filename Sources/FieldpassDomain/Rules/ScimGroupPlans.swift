@@ -24,13 +24,17 @@ package struct ScimGroupFacts: Sendable {
 /// members get, and the audit entries, in order.
 package enum ScimGroupPlans {
     /// The people a change of `group` to `resource` reads, in id order (the order PostgreSQL
-    /// locks them in): who joins, who leaves, and after a role group's rename everyone in it.
+    /// locks them in): who joins and who leaves. After a role group's rename everyone in it
+    /// gets their role at once (``RoleRecompute``), which reads nobody here.
     package static func peopleToRead(_ group: ScimGroupRecord, as resource: ScimGroupResource) -> [String] {
         let (added, removed) = ScimGroupRules.membershipChanges(current: group.members, wanted: resource.members)
-        let review =
-            group.teamID == nil
-            ? ScimGroupRules.roleReview(current: group.members, added: added, removed: removed, renamed: isRenamed(group, resource)) : []
-        return Set(added + removed + review).sorted()
+        return (added + removed).sorted()
+    }
+
+    /// Whether the change gives every member of `group` their role anew, at once: a role
+    /// group's rename (of its name or external id). PostgreSQL then locks them all first.
+    package static func recomputesRoles(_ group: ScimGroupRecord, as resource: ScimGroupResource) -> Bool {
+        group.teamID == nil && isRenamed(group, resource)
     }
 
     /// A new group's row, and its team's when a team group names no team yet. A team group
@@ -56,10 +60,11 @@ package enum ScimGroupPlans {
 
     /// Making `group` what `resource` says: a renamed team group renames its team; members join
     /// and leave in id order; in a role group, everyone whose role groups changed gets the role
-    /// `roles` gives their role groups now (`nil` keeps a role). A member who is not of the
-    /// environment fails the whole change.
+    /// `roles` (`roles_from_idp`) gives their role groups now (`nil` keeps a role): who joined
+    /// or left one by one, and after a rename every member at once. A member who is not of
+    /// the environment fails the whole change.
     package static func save(
-        _ group: ScimGroupRecord, as resource: ScimGroupResource, facts: ScimGroupFacts, roles: RoleOfGroups, actor: String
+        _ group: ScimGroupRecord, as resource: ScimGroupResource, facts: ScimGroupFacts, roles: RoleClaimMapping?, actor: String
     ) throws -> DirectoryPlan {
         var plan = DirectoryPlan()
         let renamed = isRenamed(group, resource)
@@ -92,17 +97,20 @@ package enum ScimGroupPlans {
         guard group.teamID == nil else { return plan }
         let keys = [resource.displayName] + (resource.externalID.map { [$0] } ?? [])
         let wanted = Set(resource.members)
-        for userID in ScimGroupRules.roleReview(current: group.members, added: added, removed: removed, renamed: renamed) {
+        for userID in ScimGroupRules.roleReview(added: added, removed: removed, renamed: renamed) {
             let inGroup = wanted.contains(userID)
-            guard let role = roles((facts.otherRoleGroupKeys[userID] ?? []) + (inGroup ? keys : [])) else { continue }
+            guard let role = roles?.role(for: (facts.otherRoleGroupKeys[userID] ?? []) + (inGroup ? keys : [])) else { continue }
             plan.writes += try DirectoryRules.setRole(role, of: facts.people[userID], actor: actor).writes
+        }
+        if recomputesRoles(group, as: resource), let everyone = RoleRecompute(groupID: group.id, mapping: roles, actor: actor) {
+            plan.writes.append(.recomputeRoles(everyone))
         }
         return plan
     }
 
     /// Forgetting a role group: its members leave it first, their roles following.
     package static func deleteRoleGroup(
-        _ group: ScimGroupRecord, facts: ScimGroupFacts, roles: RoleOfGroups, actor: String
+        _ group: ScimGroupRecord, facts: ScimGroupFacts, roles: RoleClaimMapping?, actor: String
     ) throws -> DirectoryPlan {
         var plan = try save(group, as: emptied(group), facts: facts, roles: roles, actor: actor)
         plan.writes += [

@@ -7,16 +7,11 @@ package enum ScimGroupRules {
         return map[displayName] != nil || externalID.map { map[$0] != nil } ?? false
     }
 
-    /// The role a person in the role groups with `keys` (their names and external ids) gets:
-    /// the highest any maps to, else `roles_from_idp.default`; `nil` keeps their role.
-    package static func role(groupKeys keys: [String], mappings: ClaimMappings) -> Role? {
-        mappings.roles?.role(for: keys)
-    }
-
-    /// Whose role a change of a role group may change, in id order: after a rename (of its
-    /// name or external id) everyone in it before or after, else who joined or left.
-    package static func roleReview(current: [String], added: [String], removed: [String], renamed: Bool) -> [String] {
-        Set(renamed ? current + added : added + removed).sorted()
+    /// Whose role a change of a role group changes one by one, in id order: who joined or
+    /// left; after a rename (of its name or external id) only who left, since everyone in it
+    /// then gets their role at once (``RoleRecompute``).
+    package static func roleReview(added: [String], removed: [String], renamed: Bool) -> [String] {
+        (renamed ? removed : added + removed).sorted()
     }
 
     /// Who joins and who leaves, each once and in id order, when a group's members become `wanted`.

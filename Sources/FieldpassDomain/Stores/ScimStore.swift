@@ -6,9 +6,9 @@ public import Foundation
 ///
 /// SCIM lists every person of the environment except those it removed (DELETE), so that an
 /// IdP matching on `userName` finds people who signed up before provisioning was connected.
-/// The role a person in role groups with these names and external ids gets; `nil` keeps theirs.
-public typealias RoleOfGroups = @Sendable ([String]) -> Role?
-
+///
+/// `roles` is the environment's `roles_from_idp`: the role a member of role groups gets is the
+/// one their groups' names and external ids give (``RoleClaimMapping/role(for:)``).
 public protocol ScimStore: Sendable {
     /// People SCIM lists, by creation, with `filter` (`userName`, `externalId` or `id` equal to a value).
     func scimUsers(
@@ -41,7 +41,7 @@ public protocol ScimStore: Sendable {
     /// get the role `roles` gives their role groups. Throws `ScimError` `uniqueness` when a
     /// SCIM group has the name already (any case).
     func createScimGroup(
-        kind: ScimGroupKind, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
+        kind: ScimGroupKind, displayName: String, externalID: String?, members: [String], roles: RoleClaimMapping?,
         environmentID: String, actor: String, now: Date
     ) async throws -> ScimGroupRecord
     /// Makes a group's name, external id and members those given, in one transaction: a team
@@ -51,13 +51,13 @@ public protocol ScimStore: Sendable {
     /// Throws `DirectoryError.unknownTeam` for an unknown group, `unknownUser` for a member
     /// who is no person of the environment.
     func saveScimGroup(
-        id: String, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
+        id: String, displayName: String, externalID: String?, members: [String], roles: RoleClaimMapping?,
         environmentID: String, actor: String, now: Date
     ) async throws -> ScimGroupRecord
     /// Forgets a role group, its members leaving it (their roles following, as in
     /// ``saveScimGroup(id:displayName:externalID:members:roles:environmentID:actor:now:)``), in
     /// one transaction. A team's group goes with its team.
-    func deleteScimGroup(id: String, roles: @escaping RoleOfGroups, environmentID: String, actor: String, now: Date) async throws
+    func deleteScimGroup(id: String, roles: RoleClaimMapping?, environmentID: String, actor: String, now: Date) async throws
     /// Whether SCIM provisioned the person (and lists them, or deleted them: only the IdP can
     /// bring them back, by creating them again), or a team is a SCIM group: what the admin API
     /// then leaves to the IdP.

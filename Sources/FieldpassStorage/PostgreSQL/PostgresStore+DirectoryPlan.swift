@@ -107,6 +107,8 @@ extension PostgresStore {
                 try await connection.execute("INSERT INTO scim_group_members (group_id, user_id) VALUES (\(groupID), \(userID))")
             case .removeRoleGroupMember(let groupID, let userID):
                 try await connection.execute("DELETE FROM scim_group_members WHERE group_id = \(groupID) AND user_id = \(userID)")
+            case .recomputeRoles(let recompute):
+                try await recomputeRoles(recompute, connection, environmentID: environmentID, now: now)
             case .audit(let entry):
                 try await audit(connection, environmentID: environmentID, entry, now: now)
             }

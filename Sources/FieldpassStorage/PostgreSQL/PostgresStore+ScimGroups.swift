@@ -31,7 +31,7 @@ extension PostgresStore {
     }
 
     public func createScimGroup(
-        kind: ScimGroupKind, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
+        kind: ScimGroupKind, displayName: String, externalID: String?, members: [String], roles: RoleClaimMapping?,
         environmentID: String, actor: String, now: Date
     ) async throws -> ScimGroupRecord {
         let group = try await write { connection in
@@ -60,7 +60,7 @@ extension PostgresStore {
     }
 
     public func saveScimGroup(
-        id: String, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
+        id: String, displayName: String, externalID: String?, members: [String], roles: RoleClaimMapping?,
         environmentID: String, actor: String, now: Date
     ) async throws -> ScimGroupRecord {
         let group = try await write { connection in
@@ -72,7 +72,7 @@ extension PostgresStore {
         return group
     }
 
-    public func deleteScimGroup(id: String, roles: @escaping RoleOfGroups, environmentID: String, actor: String, now: Date) async throws {
+    public func deleteScimGroup(id: String, roles: RoleClaimMapping?, environmentID: String, actor: String, now: Date) async throws {
         try await write { connection in
             let group = try await Self.lockScimGroup(connection, id: id, environmentID: environmentID)
             let facts = try await Self.facts(of: group, as: ScimGroupPlans.emptied(group), environmentID: environmentID, connection)
@@ -95,7 +95,7 @@ extension PostgresStore {
 
     /// Makes the stored `group` what `resource` says (``ScimGroupPlans/save(_:as:facts:roles:actor:)``).
     private static func save(
-        _ group: ScimGroupRecord, as resource: ScimGroupResource, roles: RoleOfGroups, environmentID: String, actor: String, now: Date,
+        _ group: ScimGroupRecord, as resource: ScimGroupResource, roles: RoleClaimMapping?, environmentID: String, actor: String, now: Date,
         _ connection: PostgresConnection
     ) async throws -> ScimGroupRecord {
         let facts = try await facts(of: group, as: resource, environmentID: environmentID, connection)
@@ -106,13 +106,24 @@ extension PostgresStore {
 
     /// What the rule of a change of `group` to `resource` reads, locked: the people first, in
     /// id order, then the team, the order every change of people and teams takes them in, so
-    /// that no two transactions deadlock.
+    /// that no two transactions deadlock. A role group's rename changes every member's role at
+    /// once, so every member is locked with them, in one statement.
     private static func facts(
         of group: ScimGroupRecord, as resource: ScimGroupResource, environmentID: String, _ connection: PostgresConnection
     ) async throws -> ScimGroupFacts {
         var people: [String: UserRecord] = [:]
         var keys: [String: [String]] = [:]
-        for userID in ScimGroupPlans.peopleToRead(group, as: resource) {
+        let read = ScimGroupPlans.peopleToRead(group, as: resource)
+        if ScimGroupPlans.recomputesRoles(group, as: resource) {
+            try await connection.execute(
+                """
+                SELECT id FROM users
+                WHERE id IN (SELECT user_id FROM scim_group_members WHERE group_id = \(group.id)) OR id = ANY(\(read))
+                ORDER BY id FOR UPDATE
+                """
+            )
+        }
+        for userID in read {
             guard let person = try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else { continue }
             people[userID] = person
             if group.teamID == nil {

@@ -80,6 +80,8 @@ extension SQLiteStore {
                 try db.execute(cached: "INSERT INTO scim_group_members (group_id, user_id) VALUES (?, ?)", arguments: [groupID, userID])
             case .removeRoleGroupMember(let groupID, let userID):
                 try db.execute(cached: "DELETE FROM scim_group_members WHERE group_id = ? AND user_id = ?", arguments: [groupID, userID])
+            case .recomputeRoles(let recompute):
+                try recomputeRoles(recompute, db, environmentID: environmentID, now: timestamp)
             case .audit(let entry):
                 try audit(db, environmentID: environmentID, entry, now: now)
             }

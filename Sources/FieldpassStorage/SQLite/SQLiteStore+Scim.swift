@@ -90,7 +90,7 @@ extension SQLiteStore: ScimStore {
     }
 
     public func createScimGroup(
-        kind: ScimGroupKind, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
+        kind: ScimGroupKind, displayName: String, externalID: String?, members: [String], roles: RoleClaimMapping?,
         environmentID: String, actor: String, now: Date
     ) async throws -> ScimGroupRecord {
         try await write { db in
@@ -116,7 +116,7 @@ extension SQLiteStore: ScimStore {
     }
 
     public func saveScimGroup(
-        id: String, displayName: String, externalID: String?, members: [String], roles: @escaping RoleOfGroups,
+        id: String, displayName: String, externalID: String?, members: [String], roles: RoleClaimMapping?,
         environmentID: String, actor: String, now: Date
     ) async throws -> ScimGroupRecord {
         try await write { db in
@@ -126,7 +126,7 @@ extension SQLiteStore: ScimStore {
         }
     }
 
-    public func deleteScimGroup(id: String, roles: @escaping RoleOfGroups, environmentID: String, actor: String, now: Date) async throws {
+    public func deleteScimGroup(id: String, roles: RoleClaimMapping?, environmentID: String, actor: String, now: Date) async throws {
         try await write { db in
             let group = try Self.requireScimGroup(db, id: id, environmentID: environmentID)
             let facts = try Self.facts(of: group, as: ScimGroupPlans.emptied(group), environmentID: environmentID, db)
@@ -138,7 +138,7 @@ extension SQLiteStore: ScimStore {
 
     /// Makes the stored `group` what `resource` says (``ScimGroupPlans/save(_:as:facts:roles:actor:)``).
     private static func save(
-        _ group: ScimGroupRecord, as resource: ScimGroupResource, roles: RoleOfGroups, environmentID: String, actor: String, now: Date,
+        _ group: ScimGroupRecord, as resource: ScimGroupResource, roles: RoleClaimMapping?, environmentID: String, actor: String, now: Date,
         _ db: Database
     ) throws -> ScimGroupRecord {
         let facts = try facts(of: group, as: resource, environmentID: environmentID, db)
