@@ -15,9 +15,13 @@ public struct StoreTestEnvironment: Sendable {
 
     /// Opens the store, runs `body` with its services running, and always removes the folder
     /// (and the database).
-    /// `maxConnections` bounds a PostgreSQL store's pool.
+    /// `maxConnections` bounds a PostgreSQL store's pool. `timeout` is its answer deadline in
+    /// seconds: a test waits for the database's answer, however busy the machine (the whole
+    /// suite runs in parallel on two cores), so the default is far above production's 5 s;
+    /// a test of the deadline itself passes the production value.
     public static func with<T: Sendable>(
-        store kind: StoreKind = .sqlite, maxConnections: Int = 20, _ body: @Sendable (StoreTestEnvironment) async throws -> T
+        store kind: StoreKind = .sqlite, maxConnections: Int = 20, timeout: Int = 60,
+        _ body: @Sendable (StoreTestEnvironment) async throws -> T
     ) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldpass-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -30,7 +34,7 @@ public struct StoreTestEnvironment: Sendable {
             return try await PostgresTestDatabase.with { database in
                 let postgres = PostgresSettings(
                     host: database.host, port: database.port, database: database.database, username: database.user,
-                    password: database.password, maxConnections: maxConnections, timeout: 5, tls: .disable
+                    password: database.password, maxConnections: maxConnections, timeout: timeout, tls: .disable
                 )
                 return try await with(
                     folder: folder, storage: StorageSettings(driver: .postgres, sqlitePath: sqlitePath, postgres: postgres), body)
