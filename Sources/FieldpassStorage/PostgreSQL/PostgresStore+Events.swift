@@ -132,16 +132,22 @@ extension PostgresStore {
         }
     }
 
-    /// One statement, committed on its own: every socket that closes on a final event ends
-    /// its session, so this runs as often as sign-ins finish.
-    public func endSession(id: String, now: Date) async throws {
-        try await read { connection in
+    public func acknowledgeEvents(sessionID: String, after: Int, now: Date) async throws -> Bool {
+        try await write { connection in
+            guard
+                let row = try await connection.first(
+                    "SELECT status, last_seq FROM sessions WHERE id = \(sessionID) AND ended_at IS NULL FOR UPDATE"
+                ),
+                let status = OnboardingSession.Status(rawValue: try row.get("status")),
+                SessionRules.acknowledges(after: after, lastSeq: try row.get("last_seq"), status: status)
+            else { return false }
             try await connection.execute(
                 """
-                WITH purged AS (DELETE FROM session_events WHERE session_id = \(id) AND type = \(SessionRules.tokenEventType))
-                UPDATE sessions SET ended_at = \(now.timeIntervalSince1970) WHERE id = \(id) AND ended_at IS NULL
+                WITH purged AS (DELETE FROM session_events WHERE session_id = \(sessionID) AND type = \(SessionRules.tokenEventType))
+                UPDATE sessions SET ended_at = \(now.timeIntervalSince1970) WHERE id = \(sessionID)
                 """
             )
+            return true
         }
     }
 
@@ -168,14 +174,30 @@ extension PostgresStore {
         }
     }
 
-    public func sweepSessions(now: Date, deleteBefore: Date) async throws -> [StoredEvent] {
+    public func sweepSessions(now: Date, deliveredBefore: Date, deleteBefore: Date) async throws -> [StoredEvent] {
         try await writeEvents { connection in
             var events: [StoredEvent] = []
-            for step in SessionRules.sweep(now: now.timeIntervalSince1970, deleteBefore: deleteBefore.timeIntervalSince1970) {
+            let steps = SessionRules.sweep(
+                now: now.timeIntervalSince1970, deliveredBefore: deliveredBefore.timeIntervalSince1970,
+                deleteBefore: deleteBefore.timeIntervalSince1970
+            )
+            for step in steps {
                 events += try await Self.run(step, connection)
             }
             return events
         }
+    }
+
+    /// The sessions a sweep ends, bound to $1 (now) and $2 (deliveredBefore).
+    private static let lapsedCondition = LapsedSessions.condition(now: "$1", deliveredBefore: "$2")
+
+    /// `sql`, which names the lapsed sessions, with now and deliveredBefore bound first.
+    private static func lapsed(_ sql: String, now: Double, deliveredBefore: Double, _ more: String...) -> PostgresQuery {
+        var binds = PostgresBindings()
+        binds.append(now)
+        binds.append(deliveredBefore)
+        for value in more { binds.append(value) }
+        return PostgresQuery(unsafeSQL: sql, binds: binds)
     }
 
     /// One step of the session sweep; returns the events it stored.
@@ -199,15 +221,17 @@ extension PostgresStore {
                 as: String.self
             )
             return try await append(expired.sorted().map { (.sessionExpired, $0) }, on: connection, now: now)
-        case .dropTokenEvents(let now):
+        case .dropTokenEvents(let now, let deliveredBefore):
             try await connection.execute(
-                """
-                DELETE FROM session_events WHERE type = \(SessionRules.tokenEventType)
-                AND session_id IN (SELECT id FROM sessions WHERE expires_at <= \(now) AND ended_at IS NULL)
-                """
+                lapsed(
+                    "DELETE FROM session_events WHERE type = $3 AND session_id IN (SELECT id FROM sessions WHERE \(lapsedCondition))",
+                    now: now, deliveredBefore: deliveredBefore, SessionRules.tokenEventType
+                )
             )
-        case .markEnded(let now):
-            try await connection.execute("UPDATE sessions SET ended_at = \(now) WHERE expires_at <= \(now) AND ended_at IS NULL")
+        case .markEnded(let now, let deliveredBefore):
+            try await connection.execute(
+                lapsed("UPDATE sessions SET ended_at = $1 WHERE \(lapsedCondition)", now: now, deliveredBefore: deliveredBefore)
+            )
         case .deleteExpired(let before):
             try await connection.execute("DELETE FROM sessions WHERE expires_at < \(before)")
         case .purgeSpentTokens(let now):
