@@ -55,21 +55,30 @@ public struct StoreTestEnvironment: Sendable {
     /// the same database), as `register_device` makes it.
     public func register(
         email: String = "alice@example.com", sessionID: String? = nil, expiresIn: TimeInterval = 600,
-        appReturn: AppReturn? = nil, on other: (any OnboardingStore)? = nil
+        appReturn: AppReturn? = nil, installID: String? = OnboardingStoreRegistration.phone, on other: (any OnboardingStore)? = nil
     ) async throws -> (OnboardingSession, state: String) {
-        try await (other ?? store).register(email: email, sessionID: sessionID, expiresIn: expiresIn, appReturn: appReturn)
+        try await (other ?? store).register(
+            email: email, sessionID: sessionID, expiresIn: expiresIn, appReturn: appReturn, installID: installID)
     }
+}
+
+/// What the tests' registrations are made of.
+public enum OnboardingStoreRegistration {
+    /// The installation id of the one phone every test person registers from, unless a test
+    /// names another (or none, for a new device each time).
+    public static let phone = "pixel-installation-0001"
 }
 
 extension OnboardingStore {
     /// A registration in environment `dev`, as `register_device` makes it, with random secrets.
     public func register(
-        email: String = "alice@example.com", sessionID: String? = nil, expiresIn: TimeInterval = 600, appReturn: AppReturn? = nil
+        email: String = "alice@example.com", sessionID: String? = nil, expiresIn: TimeInterval = 600, appReturn: AppReturn? = nil,
+        installID: String? = OnboardingStoreRegistration.phone
     ) async throws -> (OnboardingSession, state: String) {
         let state = try Crypto.randomToken()
         let session = try await registerDevice(
             DeviceRegistration(
-                email: email, environmentID: "dev", deviceName: "Pixel", platform: "android",
+                email: email, environmentID: "dev", deviceName: "Pixel", platform: "android", installID: installID,
                 sessionID: try sessionID ?? Crypto.randomToken(), state: state, nonce: try Crypto.randomToken(),
                 codeVerifier: try Crypto.randomToken(), userCode: "BCDF-GHJK", confirmation: nil, appReturn: appReturn,
                 now: Date(), expiresAt: Date().addingTimeInterval(expiresIn)

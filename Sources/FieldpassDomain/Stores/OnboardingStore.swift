@@ -40,7 +40,9 @@ public protocol OnboardingStore: Sendable {
     func expiredAppReturn(state: String, now: Date) async throws -> AppReturn?
 
     /// Stores the refresh token hash and the token, `realm_initialized` and, if the realm is
-    /// initialized already, `data_ready` events. Returns the events stored.
+    /// initialized already, `data_ready` events. The device's earlier live refresh token (the
+    /// same installation's previous sign-in) is revoked: the new one replaces it. Returns the
+    /// events stored.
     func completeLogin(_ login: CompletedLogin, now: Date) async throws -> [StoredEvent]
 
     /// Stores `login_failed` and fails the session; when `audited`, the refusal goes into the

@@ -35,6 +35,10 @@ extension PostgresStore {
                 ), counted AS (
                     INSERT INTO onboarding_outcomes (environment_id, outcome, at)
                     SELECT environment_id, unnest(\(outcomes)::text[]), \(timestamp) FROM updated
+                ), superseded AS (
+                    UPDATE refresh_tokens SET revoked_at = \(timestamp)
+                    WHERE device_id = \(session.deviceID) AND revoked_at IS NULL AND rotated_at IS NULL
+                      AND EXISTS (SELECT 1 FROM updated)
                 )
                 SELECT 1 FROM updated
                 """

@@ -15,6 +15,10 @@ extension SQLiteStore {
             // The sweeper may have expired the session while the IdP was answering.
             guard db.changesCount == 1 else { return [] }
             try db.execute(cached: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [timestamp, session.deviceID])
+            try db.execute(
+                cached: "UPDATE refresh_tokens SET revoked_at = ? WHERE device_id = ? AND revoked_at IS NULL AND rotated_at IS NULL",
+                arguments: [timestamp, session.deviceID]
+            )
             try Self.insertRefreshToken(
                 db, hash: login.refreshTokenHash, userID: session.userID, deviceID: session.deviceID, now: timestamp,
                 expiresAt: login.refreshTokenExpiresAt.timeIntervalSince1970,
