@@ -6,8 +6,9 @@ import Foundation
 /// connection or a restarted server loses none and repeats none: the client waits (with
 /// ``Backoff``) and asks again from where it was, until the session's expiry has passed.
 /// The token event's tokens are saved in the client's ``TokenStore`` before `.signedIn` is
-/// handed out. The sequence ends after `.dataReady`, and throws ``OnboardingError`` when the
-/// sign-in fails or the session expires.
+/// handed out; when that save fails, the error is thrown and the next call tries it again. The
+/// sequence ends after `.dataReady`, and throws ``OnboardingError`` when the sign-in fails or
+/// the session expires.
 ///
 /// Long-polling works on every network and platform (`URLSessionWebSocketTask` is missing on
 /// Linux); an answer reaches the device as soon as Fieldpass stores the event.
@@ -38,10 +39,13 @@ public struct OnboardingEvents: AsyncSequence, Sendable {
 
         public mutating func next() async throws -> OnboardingEvent? {
             while !finished {
-                if !pending.isEmpty {
-                    let frame = pending.removeFirst()
+                if let frame = pending.first {
+                    // Passed only once delivered, so `after` is always the last event delivered:
+                    // one whose tokens could not be saved is tried again, not skipped.
+                    let event = try await deliver(frame)
+                    pending.removeFirst()
                     after = frame.seq
-                    if let event = try await deliver(frame) { return event }
+                    if let event { return event }
                 } else if sessionEnded {
                     // Ended, yet its last event is not among those after ours: it expired long
                     // ago and was cleaned up, or another connection of this device took it.

@@ -54,6 +54,23 @@ import FoundationNetworking
         }
     }
 
+    @Test func aTokenTheStoreCouldNotSaveIsHandedOutOnTheNextAsk() async throws {
+        try await withServer { server in
+            let store = FailingFirstSaveStore()
+            let client = FieldpassClient(server: server.url, store: store)
+            let onboarding = try await client.register(email: "radia@example.com")
+            #expect(try await HTTP.get(onboarding.loginURL).0 == 200)
+            var events = onboarding.events.makeAsyncIterator()
+            await #expect(throws: FailingFirstSaveStore.DiskFull.self) { try await events.next() }
+            let next = try await events.next()
+            guard case .signedIn(let tokens) = next else {
+                Issue.record("after the failed save: \(String(describing: next))")
+                return
+            }
+            #expect(await store.load() == tokens)
+        }
+    }
+
     @Test func twentyCallersAtExpiryShareOneRefresh() async throws {
         try await withServer { server in
             let (client, store, issued) = try await onboarded(server, email: "linus@example.com")
