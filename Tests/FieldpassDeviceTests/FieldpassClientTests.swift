@@ -54,6 +54,25 @@ import FoundationNetworking
         }
     }
 
+    @Test func theLastEventIsAcknowledgedBeforeItIsHandedOut() async throws {
+        try await withServer { server in
+            let client = FieldpassClient(server: server.url, store: MemoryTokenStore(), session: ObservedRequests.session())
+            let onboarding = try await client.register(email: "hedy@example.com")
+            #expect(try await HTTP.get(onboarding.loginURL).0 == 200)
+            var acknowledged = false
+            for try await event in onboarding.events {
+                if case .realmInitialized(let path) = event { try await Backend(server: server).markInitialized(path) }
+                if case .dataReady = event {
+                    // token 1, realm_initialized 2, data_ready 3: a poll past 3 acknowledges it.
+                    let polls = ObservedRequests.polls(to: server.url)
+                    #expect(polls.last?["after"] == "3" && polls.last?["wait"] == "0", "polls: \(polls)")
+                    acknowledged = true
+                }
+            }
+            #expect(acknowledged)
+        }
+    }
+
     @Test func aTokenTheStoreCouldNotSaveIsHandedOutOnTheNextAsk() async throws {
         try await withServer { server in
             let store = FailingFirstSaveStore()
@@ -166,7 +185,7 @@ import FoundationNetworking
 
     @Test func aRefusedSignInEndsTheEventsWithItsCode() async throws {
         try await withServer { server in
-            let client = FieldpassClient(server: server.url, store: MemoryTokenStore())
+            let client = FieldpassClient(server: server.url, store: MemoryTokenStore(), session: ObservedRequests.session())
             let onboarding = try await client.register(email: "refuse@example.com")
             #expect(try await HTTP.get(onboarding.loginURL).0 == 400)
             await #expect(
@@ -174,6 +193,9 @@ import FoundationNetworking
             ) {
                 for try await _ in onboarding.events {}
             }
+            // login_failed is the session's first event: acknowledged by a poll past 1 before it was thrown.
+            let polls = ObservedRequests.polls(to: server.url)
+            #expect(polls.last?["after"] == "1" && polls.last?["wait"] == "0", "polls: \(polls)")
         }
     }
 
