@@ -54,22 +54,88 @@ import FoundationNetworking
         }
     }
 
+    @Test func theLastEventIsAcknowledgedBeforeItIsHandedOut() async throws {
+        try await withServer { server in
+            let client = FieldpassClient(server: server.url, store: MemoryTokenStore(), session: ObservedRequests.session())
+            let onboarding = try await client.register(email: "hedy@example.com")
+            #expect(try await HTTP.get(onboarding.loginURL).0 == 200)
+            var acknowledged = false
+            for try await event in onboarding.events {
+                if case .realmInitialized(let path) = event { try await Backend(server: server).markInitialized(path) }
+                if case .dataReady = event {
+                    // token 1, realm_initialized 2, data_ready 3: a poll past 3 acknowledges it.
+                    let polls = ObservedRequests.polls(to: server.url)
+                    #expect(polls.last?["after"] == "3" && polls.last?["wait"] == "0", "polls: \(polls)")
+                    acknowledged = true
+                }
+            }
+            #expect(acknowledged)
+        }
+    }
+
+    @Test func aTokenTheStoreCouldNotSaveIsHandedOutOnTheNextAsk() async throws {
+        try await withServer { server in
+            let store = FailingFirstSaveStore()
+            let client = FieldpassClient(server: server.url, store: store)
+            let onboarding = try await client.register(email: "radia@example.com")
+            #expect(try await HTTP.get(onboarding.loginURL).0 == 200)
+            var events = onboarding.events.makeAsyncIterator()
+            await #expect(throws: FailingFirstSaveStore.DiskFull.self) { try await events.next() }
+            let next = try await events.next()
+            guard case .signedIn(let tokens) = next else {
+                Issue.record("after the failed save: \(String(describing: next))")
+                return
+            }
+            #expect(await store.load() == tokens)
+        }
+    }
+
     @Test func twentyCallersAtExpiryShareOneRefresh() async throws {
         try await withServer { server in
             let (client, store, issued) = try await onboarded(server, email: "linus@example.com")
             await store.save(TokenSet(accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: Date()))
             let backend = Backend(server: server)
-            let before = try await backend.refreshesIssued()
+            let before = try await backend.refreshGrants()["issued", default: 0]
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<20 { group.addTask { try await client.accessToken() } }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
             }
-            #expect(try await backend.refreshesIssued() - before == 1)
+            #expect(try await backend.refreshGrants()["issued", default: 0] - before == 1)
             #expect(tokens.count == 1 && !tokens.contains(issued.accessToken))
             let refreshed = try #require(await store.load())
             #expect(refreshed.refreshToken != issued.refreshToken && tokens == [refreshed.accessToken])
             // Had a second refresh used the old token, Fieldpass would have cut the device off.
             #expect(try await backend.isActive(refreshed.accessToken))
+        }
+    }
+
+    @Test func callersOfASlowStoreShareOneRefreshToo() async throws {
+        try await withServer { server in
+            let (_, _, issued) = try await onboarded(server, email: "margaret@example.com")
+            let store = SlowTokenStore(TokenSet(accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: Date()))
+            let client = FieldpassClient(server: server.url, store: store)
+            let backend = Backend(server: server)
+            let before = try await backend.refreshGrants()
+            let answers = await withTaskGroup(of: Result<String, any Error>.self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        do { return .success(try await client.accessToken()) } catch { return .failure(error) }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            let tokens = Set(answers.compactMap { try? $0.get() })
+            #expect(answers.allSatisfy { (try? $0.get()) != nil }, "answers: \(answers)")
+            #expect(tokens.count == 1 && !tokens.contains(issued.accessToken))
+            // Every refresh that reached Fieldpass, refused ones included: a second one would
+            // have used the rotated-away token and cut the device off.
+            let grants = try await backend.refreshGrants().merging(before) { $0 - $1 }
+            #expect(grants.values.reduce(0, +) == 1 && grants["issued"] == 1, "refresh grants: \(grants)")
+            #expect(await store.saves == 1)
+            #expect(await store.clears == 0)
+            let saved = try #require(try await store.load())
+            #expect(tokens == [saved.accessToken])
+            #expect(try await backend.isActive(saved.accessToken))
         }
     }
 
@@ -119,7 +185,7 @@ import FoundationNetworking
 
     @Test func aRefusedSignInEndsTheEventsWithItsCode() async throws {
         try await withServer { server in
-            let client = FieldpassClient(server: server.url, store: MemoryTokenStore())
+            let client = FieldpassClient(server: server.url, store: MemoryTokenStore(), session: ObservedRequests.session())
             let onboarding = try await client.register(email: "refuse@example.com")
             #expect(try await HTTP.get(onboarding.loginURL).0 == 400)
             await #expect(
@@ -127,6 +193,9 @@ import FoundationNetworking
             ) {
                 for try await _ in onboarding.events {}
             }
+            // login_failed is the session's first event: acknowledged by a poll past 1 before it was thrown.
+            let polls = ObservedRequests.polls(to: server.url)
+            #expect(polls.last?["after"] == "1" && polls.last?["wait"] == "0", "polls: \(polls)")
         }
     }
 
