@@ -26,6 +26,8 @@ public actor FieldpassClient {
     /// The read of the store (and the refresh it may lead to) under way, which every caller
     /// that needs a token meanwhile waits for.
     private var pending: Task<TokenSet, any Error>?
+    /// This installation's id, once read from the store (or made and kept there).
+    private var installation: Task<String, any Error>?
 
     /// - Parameters:
     ///   - server: Fieldpass's public URL.
@@ -47,8 +49,9 @@ public actor FieldpassClient {
     public func register(
         email: String, device: DeviceInfo? = nil, appRedirectURI: URL? = nil, appState: String? = nil
     ) async throws -> Onboarding {
+        let named = device ?? DeviceInfo.unnamed
         var body: [String: Any] = ["email": email]
-        if let device { body["device"] = ["name": device.name, "platform": device.platform] }
+        body["device"] = ["name": named.name, "platform": named.platform, "install_id": try await installationID()]
         if let appRedirectURI { body["app_redirect_uri"] = appRedirectURI.absoluteString }
         if let appState { body["app_state"] = appState }
         let (status, data) = try await http.postJSON("register_device", body)
@@ -83,6 +86,36 @@ public actor FieldpassClient {
         pending = current
         defer { pending = nil }
         return try await current.value.accessToken
+    }
+
+    /// This installation's id (``TokenStore/loadInstallationID()``), made and kept the first
+    /// time: Fieldpass knows the device by it, so every registration of this installation is
+    /// the same device and each sign-in replaces the last one's refresh token. Claimed before
+    /// the first suspension, so two registrations at once make one id, not two devices.
+    private func installationID() async throws -> String {
+        if let installation { return try await installation.value }
+        let made = Task { [store] in
+            if let known = try await store.loadInstallationID() { return known }
+            let id = Self.newInstallationID()
+            try await store.saveInstallationID(id)
+            return id
+        }
+        installation = made
+        do {
+            return try await made.value
+        } catch {
+            // A store that failed may work next time.
+            installation = nil
+            throw error
+        }
+    }
+
+    /// 256 random bits, base64url without padding: 43 URL-safe characters.
+    private static func newInstallationID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
     /// Signs the device out: forgets the tokens, then revokes the refresh token at Fieldpass

@@ -19,6 +19,27 @@ public struct FileTokenStore: TokenStore {
     /// ``FieldpassClientError/unsafeTokenFile(path:problem:)`` for a file someone else may
     /// have planted or read: a sign-out would hide that, and a planted file's tokens are not ours.
     public func load() async throws -> TokenSet? {
+        try Self.readTrusted(path).map { try JSONDecoder.fieldpass.decode(TokenSet.self, from: $0) }
+    }
+
+    public func save(_ tokens: TokenSet) async throws {
+        try Self.replace(path, with: try JSONEncoder.fieldpass.encode(tokens))
+    }
+
+    /// Kept in `<path>.installation`, with the same care, so that a sign-out (which removes the
+    /// token file) leaves it.
+    public func loadInstallationID() async throws -> String? {
+        try Self.readTrusted(installationPath).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    public func saveInstallationID(_ id: String) async throws {
+        try Self.replace(installationPath, with: Data(id.utf8))
+    }
+
+    private var installationPath: String { path + ".installation" }
+
+    /// The file's bytes, or `nil` when there is none; a file this store cannot trust is refused.
+    private static func readTrusted(_ path: String) throws -> Data? {
         // O_NOFOLLOW refuses a link instead of following it; O_NONBLOCK keeps a planted FIFO
         // from holding the open until someone writes to it.
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -35,12 +56,11 @@ public struct FileTokenStore: TokenStore {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw Self.failure() }
         if let problem = Self.problem(status) { throw FieldpassClientError.unsafeTokenFile(path: path, problem: problem) }
-        let data = try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).readToEnd() ?? Data()
-        return try JSONDecoder.fieldpass.decode(TokenSet.self, from: data)
+        return try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).readToEnd() ?? Data()
     }
 
-    public func save(_ tokens: TokenSet) async throws {
-        let data = try JSONEncoder.fieldpass.encode(tokens)
+    /// Puts `data` in place of the file at `path`, atomically.
+    private static func replace(_ path: String, with data: Data) throws {
         let target = URL(fileURLWithPath: path)
         // In the target's folder, so that the rename stays on one file system and is atomic; a
         // random name created exclusively, so that no file or link planted there is written to.

@@ -151,6 +151,42 @@ import FoundationNetworking
         }
     }
 
+    @Test func oneInstallationIsOneDeviceWhoseNewSignInReplacesItsOldToken() async throws {
+        try await withServer { server in
+            let store = MemoryTokenStore()
+            let client = FieldpassClient(server: server.url, store: store)
+            _ = try await onboard(client, store: store, server: server, email: "grace@example.com")
+            let first = try #require(await store.load())
+            let installation = try #require(await store.loadInstallationID())
+            // A new launch of the same installation: a new client on the same store.
+            let relaunched = FieldpassClient(server: server.url, store: store)
+            _ = try await onboard(relaunched, store: store, server: server, email: "grace@example.com")
+            let second = try #require(await store.load())
+            // Another installation of the app, named the same ("Van 12", ios), is another device.
+            let otherStore = MemoryTokenStore()
+            let other = FieldpassClient(server: server.url, store: otherStore)
+            _ = try await onboard(other, store: otherStore, server: server, email: "grace@example.com")
+            let elsewhere = try #require(await otherStore.load())
+
+            #expect(await store.loadInstallationID() == installation)
+            #expect(installation.count == 43 && installation.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+            #expect(try Self.claim("device_id", of: second.accessToken) == Self.claim("device_id", of: first.accessToken))
+            #expect(try Self.claim("device_id", of: elsewhere.accessToken) != Self.claim("device_id", of: first.accessToken))
+            let backend = Backend(server: server)
+            #expect(try await backend.refresh(first.refreshToken) == 400, "the earlier sign-in's token was replaced")
+            #expect(try await backend.refresh(elsewhere.refreshToken) == 200, "another installation keeps its own")
+        }
+    }
+
+    /// A claim of an access token, read from its payload (the signature is the server's to check).
+    static func claim(_ name: String, of token: String) throws -> String? {
+        var payload = String(token.split(separator: ".").dropFirst().first ?? "")
+            .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
+        let object = try JSONSerialization.jsonObject(with: try #require(Data(base64Encoded: payload)))
+        return (object as? [String: Any])?[name] as? String
+    }
+
     @Test func signingOutMakesIntrospectionSayInactive() async throws {
         try await withServer { server in
             let (client, store, tokens) = try await onboarded(server, email: "barbara@example.com")

@@ -31,6 +31,26 @@ import Glibc
         try await store.clear()
     }
 
+    @Test func theInstallationIdOutlivesASignOutAndIsKeptAsCarefully() async throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("tokens.json").path
+        let store = FileTokenStore(path: path)
+        #expect(try await store.loadInstallationID() == nil)
+        try await store.saveInstallationID("installation-0123456789")
+        try await store.save(tokens)
+        try await store.clear()
+        #expect(try await FileTokenStore(path: path).loadInstallationID() == "installation-0123456789")
+        let mode = try FileManager.default.attributesOfItem(atPath: path + ".installation")[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        // A planted link in its place is refused, as the token file's would be.
+        try FileManager.default.removeItem(atPath: path + ".installation")
+        try FileManager.default.createSymbolicLink(atPath: path + ".installation", withDestinationPath: "/etc/hostname")
+        await #expect(throws: FieldpassClientError.unsafeTokenFile(path: path + ".installation", problem: .symbolicLink)) {
+            try await store.loadInstallationID()
+        }
+    }
+
     @Test func aFileThatIsNotTokensIsAnErrorNotASignedOutDevice() async throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

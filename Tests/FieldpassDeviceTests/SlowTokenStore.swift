@@ -8,6 +8,7 @@ import FieldpassDevice
 /// device was cut off.
 actor SlowTokenStore: TokenStore {
     private var tokens: TokenSet?
+    private var installationID: String?
     private var readsUnderWay = 0
     private(set) var saves = 0
     private(set) var clears = 0
@@ -38,4 +39,8 @@ actor SlowTokenStore: TokenStore {
         tokens = nil
         clears += 1
     }
+
+    func loadInstallationID() -> String? { installationID }
+
+    func saveInstallationID(_ id: String) { installationID = id }
 }
