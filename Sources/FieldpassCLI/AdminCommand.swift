@@ -27,14 +27,14 @@ struct AdminCommand: AsyncParsableCommand {
         @Argument(help: "admin, manager or worker.")
         var role: Role
 
-        @Option(name: .long, help: "Environment id.")
-        var env: String
+        @Option(name: .long, help: "Environment id (default: the configuration's only environment).")
+        var env: String?
 
         func run() async throws {
             let configuration = try options.load()
             let environment = try options.environment(env, in: configuration)
             guard let address = EmailAddress(email), environment.emailDomains.contains(address.domain) else {
-                throw CommandFailure("\(email) is not an email address of environment '\(env)'")
+                throw CommandFailure("\(email) is not an email address of environment '\(environment.id)'")
             }
             let (caller, role) = (DirectoryCaller.cli(environmentID: environment.id), role)
             let updated = try await options.withStore { configuration, store in
@@ -47,7 +47,7 @@ struct AdminCommand: AsyncParsableCommand {
                     )
                 }
             }
-            print("\(updated.email) (\(updated.id)) is now \(updated.role.rawValue) in \(env).")
+            print("\(updated.email) (\(updated.id)) is now \(updated.role.rawValue) in \(environment.id).")
         }
     }
 
@@ -56,14 +56,13 @@ struct AdminCommand: AsyncParsableCommand {
 
         @OptionGroup var options: ConfigOptions
 
-        @Option(name: .long, help: "Environment id.")
-        var env: String
+        @Option(name: .long, help: "Environment id (default: the configuration's only environment).")
+        var env: String?
 
         func run() async throws {
-            let (environmentID, options) = (env, options)
+            let (env, options) = (env, options)
             let users = try await options.withStore { configuration, store in
-                _ = try options.environment(environmentID, in: configuration)
-                return try await store.users(environmentID: environmentID)
+                try await store.users(environmentID: options.environment(env, in: configuration).id)
             }
             for user in users {
                 let role = user.role.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)

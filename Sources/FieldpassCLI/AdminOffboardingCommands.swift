@@ -14,8 +14,8 @@ extension AdminCommand {
         @OptionGroup var target: AdminTarget
 
         func run() async throws {
-            try await target.withUser { _, changes, user in
-                _ = try await changes.setDisabled(true, userID: user.id, by: target.caller)
+            try await target.withUser { _, changes, user, caller in
+                _ = try await changes.setDisabled(true, userID: user.id, by: caller)
                 print("\(user.email) is disabled; all their devices are revoked.")
             }
         }
@@ -27,9 +27,9 @@ extension AdminCommand {
         @OptionGroup var target: AdminTarget
 
         func run() async throws {
-            try await target.withUser { _, changes, user in
+            try await target.withUser { _, changes, user, caller in
                 do {
-                    _ = try await changes.setDisabled(false, userID: user.id, by: target.caller)
+                    _ = try await changes.setDisabled(false, userID: user.id, by: caller)
                 } catch DirectoryError.activeManagedByScim {
                     throw CommandFailure("\(user.email) is provisioned by the identity provider through SCIM; set them active there")
                 }
@@ -44,8 +44,8 @@ extension AdminCommand {
         @OptionGroup var target: AdminTarget
 
         func run() async throws {
-            try await target.withUser { store, _, user in
-                for device in try await store.devices(userID: user.id, environmentID: target.env) {
+            try await target.withUser { store, _, user, _ in
+                for device in try await store.devices(userID: user.id, environmentID: user.environmentID) {
                     let state = device.revokedAt == nil ? "active " : "revoked"
                     print("\(device.id)  \(state)  \(device.platform)  \(device.name)  last seen \(device.lastSeenAt.formatted(.iso8601))")
                 }
@@ -64,9 +64,9 @@ extension AdminCommand {
         var deviceID: String
 
         func run() async throws {
-            try await target.withUser { _, changes, user in
+            try await target.withUser { _, changes, user, caller in
                 do {
-                    try await changes.revokeDevice(id: deviceID, userID: user.id, by: target.caller)
+                    try await changes.revokeDevice(id: deviceID, userID: user.id, by: caller)
                 } catch DirectoryError.unknownDevice {
                     throw CommandFailure("\(user.email) has no device \(deviceID)")
                 }
@@ -84,8 +84,8 @@ extension AdminCommand {
         @OptionGroup var target: AdminTarget
 
         func run() async throws {
-            try await target.withUser { _, changes, user in
-                try await changes.resetIdentity(userID: user.id, by: target.caller)
+            try await target.withUser { _, changes, user, caller in
+                try await changes.resetIdentity(userID: user.id, by: caller)
                 print("The IdP identity of \(user.email) is reset.")
             }
         }

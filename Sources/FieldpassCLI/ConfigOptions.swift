@@ -18,9 +18,16 @@ struct ConfigOptions: ParsableArguments {
     }
 
     /// The environment `id` of `configuration`, or a failure naming the known ones.
-    func environment(_ id: String, in configuration: FieldpassConfiguration) throws -> EnvironmentSettings {
+    /// The environment `--env` names; without it, the configuration's only one.
+    func environment(_ id: String?, in configuration: FieldpassConfiguration) throws -> EnvironmentSettings {
+        let known = configuration.environments.map { "'\($0.id)'" }.joined(separator: ", ")
+        guard let id else {
+            guard configuration.environments.count == 1, let only = configuration.environments.first else {
+                throw CommandFailure("\(config) has several environments (\(known)): name one with --env")
+            }
+            return only
+        }
         guard let environment = configuration.environments.first(where: { $0.id == id }) else {
-            let known = configuration.environments.map { "'\($0.id)'" }.joined(separator: ", ")
             throw CommandFailure("no environment '\(id)' in \(config); known: \(known)")
         }
         return environment

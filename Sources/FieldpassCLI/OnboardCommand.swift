@@ -52,5 +52,18 @@ struct OnboardCommand: AsyncParsableCommand {
             Console.line(OnboardingProgress.explain(error, server: server))
             throw ExitCode.failure
         }
+        Console.line(nextStep)
+    }
+
+    /// What a person can do with the device once it is onboarded.
+    private var nextStep: String {
+        let token = showToken ? "the access token above" : "the access token (run again with --show-token to print it)"
+        let kept =
+            tokenFile.map { "The tokens are kept in \($0); a later run with the same file is the same device." }
+            ?? "The tokens are forgotten now: --token-file FILE keeps them, as an app does."
+        return """
+            Onboarded. Next: call the API as this device, e.g. curl -H "Authorization: Bearer TOKEN" \(server)/me
+                with \(token). \(kept)
+            """
     }
 }

@@ -5,6 +5,9 @@ public struct DeviceInfo: Sendable, Equatable {
     /// A short tag: `ios`, `android`, `cli`, ...
     public var platform: String
 
+    /// What the client sends when the app names no device, as Fieldpass records one without.
+    static let unnamed = DeviceInfo(name: "Unnamed device", platform: "unknown")
+
     public init(name: String, platform: String) {
         self.name = name
         self.platform = platform

@@ -16,15 +16,18 @@ public import FoundationNetworking
 /// ```
 ///
 /// Tokens live in the ``TokenStore`` only. ``accessToken()`` refreshes when the access token
-/// is about to expire; callers that ask at once share one refresh, since Fieldpass rotates
-/// refresh tokens and a second use of one would cut the device off. Nothing here logs, and
-/// no error or description carries a token.
+/// is about to expire; callers that ask at once share one read of the store and one refresh,
+/// since Fieldpass rotates refresh tokens and a second use of one would cut the device off.
+/// Nothing here logs, and no error or description carries a token.
 public actor FieldpassClient {
     private let http: FieldpassHTTP
     private let store: any TokenStore
     private let refreshMargin: TimeInterval
-    /// The refresh under way, which every caller that needs a token meanwhile waits for.
-    private var refreshing: Task<TokenSet, any Error>?
+    /// The read of the store (and the refresh it may lead to) under way, which every caller
+    /// that needs a token meanwhile waits for.
+    private var pending: Task<TokenSet, any Error>?
+    /// This installation's id, once read from the store (or made and kept there).
+    private var installation: Task<String, any Error>?
 
     /// - Parameters:
     ///   - server: Fieldpass's public URL.
@@ -46,8 +49,9 @@ public actor FieldpassClient {
     public func register(
         email: String, device: DeviceInfo? = nil, appRedirectURI: URL? = nil, appState: String? = nil
     ) async throws -> Onboarding {
+        let named = device ?? DeviceInfo.unnamed
         var body: [String: Any] = ["email": email]
-        if let device { body["device"] = ["name": device.name, "platform": device.platform] }
+        body["device"] = ["name": named.name, "platform": named.platform, "install_id": try await installationID()]
         if let appRedirectURI { body["app_redirect_uri"] = appRedirectURI.absoluteString }
         if let appState { body["app_state"] = appState }
         let (status, data) = try await http.postJSON("register_device", body)
@@ -72,17 +76,46 @@ public actor FieldpassClient {
     /// within the margin. Throws ``FieldpassClientError/notSignedIn`` before onboarding and
     /// ``FieldpassClientError/deviceRevoked`` when Fieldpass refuses the refresh token.
     public func accessToken() async throws -> String {
-        if let refreshing { return try await refreshing.value.accessToken }
-        guard let tokens = try await store.load() else { throw FieldpassClientError.notSignedIn }
-        if tokens.expiresAt.timeIntervalSinceNow > refreshMargin { return tokens.accessToken }
-        // Checked again: another caller may have started a refresh while this one loaded.
-        if let refreshing { return try await refreshing.value.accessToken }
-        // A task of its own, so that the refresh finishes and its rotated token is saved even
+        // Joined or claimed before the first suspension. A caller that read the store first
+        // could get its answer after another caller's whole refresh, and then use the refresh
+        // token that refresh used up: Fieldpass would take it for theft.
+        if let pending { return try await pending.value.accessToken }
+        // A task of its own, so that a refresh finishes and its rotated token is saved even
         // when the caller that started it is cancelled: the old one is used up either way.
-        let refresh = Task { try await self.refresh(tokens) }
-        refreshing = refresh
-        defer { refreshing = nil }
-        return try await refresh.value.accessToken
+        let current = Task { try await self.currentTokens() }
+        pending = current
+        defer { pending = nil }
+        return try await current.value.accessToken
+    }
+
+    /// This installation's id (``TokenStore/loadInstallationID()``), made and kept the first
+    /// time: Fieldpass knows the device by it, so every registration of this installation is
+    /// the same device and each sign-in replaces the last one's refresh token. Claimed before
+    /// the first suspension, so two registrations at once make one id, not two devices.
+    private func installationID() async throws -> String {
+        if let installation { return try await installation.value }
+        let made = Task { [store] in
+            if let known = try await store.loadInstallationID() { return known }
+            let id = Self.newInstallationID()
+            try await store.saveInstallationID(id)
+            return id
+        }
+        installation = made
+        do {
+            return try await made.value
+        } catch {
+            // A store that failed may work next time.
+            installation = nil
+            throw error
+        }
+    }
+
+    /// 256 random bits, base64url without padding: 43 URL-safe characters.
+    private static func newInstallationID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
     /// Signs the device out: forgets the tokens, then revokes the refresh token at Fieldpass
@@ -93,6 +126,13 @@ public actor FieldpassClient {
         try await store.clear()
         let (status, data) = try await http.postForm("revoke", ["token": tokens.refreshToken, "token_type_hint": "refresh_token"])
         guard status == 200 else { throw FieldpassHTTP.failure(status: status, body: data) }
+    }
+
+    /// The stored tokens, refreshed first when the access token expires within the margin.
+    private func currentTokens() async throws -> TokenSet {
+        guard let tokens = try await store.load() else { throw FieldpassClientError.notSignedIn }
+        if tokens.expiresAt.timeIntervalSinceNow > refreshMargin { return tokens }
+        return try await refresh(tokens)
     }
 
     /// One refresh (`grant_type=refresh_token`): the rotated tokens are saved before anyone

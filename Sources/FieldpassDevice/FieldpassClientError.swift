@@ -10,4 +10,8 @@ public enum FieldpassClientError: Error, Equatable, Sendable {
     case server(status: Int, error: String, description: String?)
     /// An answer that is not what the API documents.
     case unexpectedResponse(status: Int)
+    /// ``FileTokenStore`` did not read the file at `path`: someone other than the device's user
+    /// may have planted it or read it (see ``TokenFileProblem``). Nothing is cleared: remove the
+    /// file, put the store in the app's own folder, and onboard again.
+    case unsafeTokenFile(path: String, problem: TokenFileProblem)
 }

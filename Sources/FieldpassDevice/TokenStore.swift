@@ -8,6 +8,12 @@ public protocol TokenStore: Sendable {
     func load() async throws -> TokenSet?
     /// Replaces the saved tokens.
     func save(_ tokens: TokenSet) async throws
-    /// Forgets them (signed out, or revoked).
+    /// Forgets them (signed out, or revoked); the installation id stays.
     func clear() async throws
+
+    /// The installation id the client generated for this installation of the app, or `nil`
+    /// before it has: Fieldpass knows the device by it, never by its name.
+    func loadInstallationID() async throws -> String?
+    /// Keeps the installation id for as long as the app is installed, through sign-outs.
+    func saveInstallationID(_ id: String) async throws
 }

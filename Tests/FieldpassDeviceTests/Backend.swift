@@ -36,12 +36,18 @@ struct Backend {
         return active
     }
 
-    /// Refresh grants Fieldpass has issued since it started (`fieldpass_token_grants_total`).
-    func refreshesIssued() async throws -> Int {
+    /// Refresh grants Fieldpass has answered since it started, by result: `issued`, or the OAuth
+    /// error it refused one with, such as `invalid_grant` (`fieldpass_token_grants_total`).
+    func refreshGrants() async throws -> [String: Int] {
         let (_, body) = try await HTTP.get(server.url.appendingPathComponent("metrics"))
-        let series = #"fieldpass_token_grants_total{grant_type="refresh_token",result="issued"} "#
-        let line = String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(series) }
-        return line.flatMap { Int($0.dropFirst(series.count)) } ?? 0
+        let series = #"fieldpass_token_grants_total{grant_type="refresh_token",result=""#
+        var grants: [String: Int] = [:]
+        for line in String(decoding: body, as: UTF8.self).split(separator: "\n") where line.hasPrefix(series) {
+            let rest = line.dropFirst(series.count)
+            guard let quote = rest.firstIndex(of: "\""), let count = rest.split(separator: " ").last.flatMap({ Int($0) }) else { continue }
+            grants[String(rest[..<quote]), default: 0] += count
+        }
+        return grants
     }
 
     /// A refresh by someone else holding a copy of the device's refresh token.

@@ -54,22 +54,88 @@ import FoundationNetworking
         }
     }
 
+    @Test func theLastEventIsAcknowledgedBeforeItIsHandedOut() async throws {
+        try await withServer { server in
+            let client = FieldpassClient(server: server.url, store: MemoryTokenStore(), session: ObservedRequests.session())
+            let onboarding = try await client.register(email: "hedy@example.com")
+            #expect(try await HTTP.get(onboarding.loginURL).0 == 200)
+            var acknowledged = false
+            for try await event in onboarding.events {
+                if case .realmInitialized(let path) = event { try await Backend(server: server).markInitialized(path) }
+                if case .dataReady = event {
+                    // token 1, realm_initialized 2, data_ready 3: a poll past 3 acknowledges it.
+                    let polls = ObservedRequests.polls(to: server.url)
+                    #expect(polls.last?["after"] == "3" && polls.last?["wait"] == "0", "polls: \(polls)")
+                    acknowledged = true
+                }
+            }
+            #expect(acknowledged)
+        }
+    }
+
+    @Test func aTokenTheStoreCouldNotSaveIsHandedOutOnTheNextAsk() async throws {
+        try await withServer { server in
+            let store = FailingFirstSaveStore()
+            let client = FieldpassClient(server: server.url, store: store)
+            let onboarding = try await client.register(email: "radia@example.com")
+            #expect(try await HTTP.get(onboarding.loginURL).0 == 200)
+            var events = onboarding.events.makeAsyncIterator()
+            await #expect(throws: FailingFirstSaveStore.DiskFull.self) { try await events.next() }
+            let next = try await events.next()
+            guard case .signedIn(let tokens) = next else {
+                Issue.record("after the failed save: \(String(describing: next))")
+                return
+            }
+            #expect(await store.load() == tokens)
+        }
+    }
+
     @Test func twentyCallersAtExpiryShareOneRefresh() async throws {
         try await withServer { server in
             let (client, store, issued) = try await onboarded(server, email: "linus@example.com")
             await store.save(TokenSet(accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: Date()))
             let backend = Backend(server: server)
-            let before = try await backend.refreshesIssued()
+            let before = try await backend.refreshGrants()["issued", default: 0]
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<20 { group.addTask { try await client.accessToken() } }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
             }
-            #expect(try await backend.refreshesIssued() - before == 1)
+            #expect(try await backend.refreshGrants()["issued", default: 0] - before == 1)
             #expect(tokens.count == 1 && !tokens.contains(issued.accessToken))
             let refreshed = try #require(await store.load())
             #expect(refreshed.refreshToken != issued.refreshToken && tokens == [refreshed.accessToken])
             // Had a second refresh used the old token, Fieldpass would have cut the device off.
             #expect(try await backend.isActive(refreshed.accessToken))
+        }
+    }
+
+    @Test func callersOfASlowStoreShareOneRefreshToo() async throws {
+        try await withServer { server in
+            let (_, _, issued) = try await onboarded(server, email: "margaret@example.com")
+            let store = SlowTokenStore(TokenSet(accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: Date()))
+            let client = FieldpassClient(server: server.url, store: store)
+            let backend = Backend(server: server)
+            let before = try await backend.refreshGrants()
+            let answers = await withTaskGroup(of: Result<String, any Error>.self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        do { return .success(try await client.accessToken()) } catch { return .failure(error) }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            let tokens = Set(answers.compactMap { try? $0.get() })
+            #expect(answers.allSatisfy { (try? $0.get()) != nil }, "answers: \(answers)")
+            #expect(tokens.count == 1 && !tokens.contains(issued.accessToken))
+            // Every refresh that reached Fieldpass, refused ones included: a second one would
+            // have used the rotated-away token and cut the device off.
+            let grants = try await backend.refreshGrants().merging(before) { $0 - $1 }
+            #expect(grants.values.reduce(0, +) == 1 && grants["issued"] == 1, "refresh grants: \(grants)")
+            #expect(await store.saves == 1)
+            #expect(await store.clears == 0)
+            let saved = try #require(try await store.load())
+            #expect(tokens == [saved.accessToken])
+            #expect(try await backend.isActive(saved.accessToken))
         }
     }
 
@@ -83,6 +149,42 @@ import FoundationNetworking
             await #expect(throws: FieldpassClientError.notSignedIn) { try await client.accessToken() }
             #expect(try await !Backend(server: server).isActive(issued.accessToken))
         }
+    }
+
+    @Test func oneInstallationIsOneDeviceWhoseNewSignInReplacesItsOldToken() async throws {
+        try await withServer { server in
+            let store = MemoryTokenStore()
+            let client = FieldpassClient(server: server.url, store: store)
+            _ = try await onboard(client, store: store, server: server, email: "grace@example.com")
+            let first = try #require(await store.load())
+            let installation = try #require(await store.loadInstallationID())
+            // A new launch of the same installation: a new client on the same store.
+            let relaunched = FieldpassClient(server: server.url, store: store)
+            _ = try await onboard(relaunched, store: store, server: server, email: "grace@example.com")
+            let second = try #require(await store.load())
+            // Another installation of the app, named the same ("Van 12", ios), is another device.
+            let otherStore = MemoryTokenStore()
+            let other = FieldpassClient(server: server.url, store: otherStore)
+            _ = try await onboard(other, store: otherStore, server: server, email: "grace@example.com")
+            let elsewhere = try #require(await otherStore.load())
+
+            #expect(await store.loadInstallationID() == installation)
+            #expect(installation.count == 43 && installation.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+            #expect(try Self.claim("device_id", of: second.accessToken) == Self.claim("device_id", of: first.accessToken))
+            #expect(try Self.claim("device_id", of: elsewhere.accessToken) != Self.claim("device_id", of: first.accessToken))
+            let backend = Backend(server: server)
+            #expect(try await backend.refresh(first.refreshToken) == 400, "the earlier sign-in's token was replaced")
+            #expect(try await backend.refresh(elsewhere.refreshToken) == 200, "another installation keeps its own")
+        }
+    }
+
+    /// A claim of an access token, read from its payload (the signature is the server's to check).
+    static func claim(_ name: String, of token: String) throws -> String? {
+        var payload = String(token.split(separator: ".").dropFirst().first ?? "")
+            .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
+        let object = try JSONSerialization.jsonObject(with: try #require(Data(base64Encoded: payload)))
+        return (object as? [String: Any])?[name] as? String
     }
 
     @Test func signingOutMakesIntrospectionSayInactive() async throws {
@@ -119,7 +221,7 @@ import FoundationNetworking
 
     @Test func aRefusedSignInEndsTheEventsWithItsCode() async throws {
         try await withServer { server in
-            let client = FieldpassClient(server: server.url, store: MemoryTokenStore())
+            let client = FieldpassClient(server: server.url, store: MemoryTokenStore(), session: ObservedRequests.session())
             let onboarding = try await client.register(email: "refuse@example.com")
             #expect(try await HTTP.get(onboarding.loginURL).0 == 400)
             await #expect(
@@ -127,6 +229,9 @@ import FoundationNetworking
             ) {
                 for try await _ in onboarding.events {}
             }
+            // login_failed is the session's first event: acknowledged by a poll past 1 before it was thrown.
+            let polls = ObservedRequests.polls(to: server.url)
+            #expect(polls.last?["after"] == "1" && polls.last?["wait"] == "0", "polls: \(polls)")
         }
     }
 

@@ -59,10 +59,25 @@ struct SessionRulesTests {
 
     @Test func theSweepExpiresBeforeItDropsTokensEndsAndForgets() {
         #expect(
-            SessionRules.sweep(now: 1_000, deleteBefore: 400) == [
-                .expireOverdue(now: 1_000), .dropTokenEvents(now: 1_000), .markEnded(now: 1_000), .deleteExpired(before: 400),
-                .purgeSpentTokens(now: 1_000),
+            SessionRules.sweep(now: 1_000, deliveredBefore: 700, deleteBefore: 400) == [
+                .expireOverdue(now: 1_000), .dropTokenEvents(now: 1_000, deliveredBefore: 700),
+                .markEnded(now: 1_000, deliveredBefore: 700), .deleteExpired(before: 400), .purgeSpentTokens(now: 1_000),
             ])
+    }
+
+    @Test(arguments: SessionRules.finished)
+    func aFinishedSessionIsAcknowledgedByARequestAtOrPastItsLastEvent(status: OnboardingSession.Status) {
+        #expect(SessionRules.acknowledges(after: 3, lastSeq: 3, status: status))
+        #expect(SessionRules.acknowledges(after: 9, lastSeq: 3, status: status))
+        // A repeat of an older request (its answer was lost) acknowledges nothing.
+        #expect(!SessionRules.acknowledges(after: 2, lastSeq: 3, status: status))
+        #expect(!SessionRules.acknowledges(after: 0, lastSeq: 3, status: status))
+    }
+
+    @Test(arguments: SessionRules.unfinished)
+    func anUnfinishedSessionIsNeverAcknowledged(status: OnboardingSession.Status) {
+        // More events may come: having read all so far is no acknowledgement of the end.
+        #expect(!SessionRules.acknowledges(after: 2, lastSeq: 2, status: status))
     }
 
     static func candidate(

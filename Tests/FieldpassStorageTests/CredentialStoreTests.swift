@@ -182,7 +182,7 @@ struct CredentialStoreTests {
             _ = try await store.rotateRefreshToken(Self.rotation(first, "short", ttl: 60), now: start)
             #expect(try await store.rotateRefreshToken(Self.rotation("short", "live"), now: at(30)) == .rotated(grant))
 
-            _ = try await store.sweepSessions(now: at(100), deleteBefore: start)
+            _ = try await store.sweepSessions(now: at(100), deliveredBefore: at(100), deleteBefore: start)
 
             #expect(try await store.liveRefreshToken(hash: "live", now: at(101)) != nil)
             // Rotated within the grace, swept, retried: the sealed successor is still there.
@@ -190,7 +190,7 @@ struct CredentialStoreTests {
             #expect(
                 try await store.rotateRefreshToken(Self.rotation("live", "next", sealed: sealed, grace: 10), now: at(110))
                     == .rotated(grant))
-            _ = try await store.sweepSessions(now: at(115), deleteBefore: start)
+            _ = try await store.sweepSessions(now: at(115), deliveredBefore: at(115), deleteBefore: start)
             #expect(
                 try await store.rotateRefreshToken(Self.rotation("live", "other", grace: 10), now: at(118))
                     == .retried(grant, sealedSuccessor: sealed))
@@ -214,7 +214,8 @@ struct CredentialStoreTests {
             _ = try await store.rotateRefreshToken(Self.rotation("second", "third"), now: start.addingTimeInterval(10))
 
             // Past every grace: "first" is two rotations old, "second" the latest rotated one.
-            _ = try await store.sweepSessions(now: start.addingTimeInterval(400), deleteBefore: start)
+            _ = try await store.sweepSessions(
+                now: start.addingTimeInterval(400), deliveredBefore: start.addingTimeInterval(400), deleteBefore: start)
 
             #expect(try await store.revokeRefreshToken(hash: first, now: start.addingTimeInterval(401)) == false)
             #expect(!(try await store.standing(jti: "j", userID: nil, deviceID: session.deviceID, environmentID: "dev").revoked))
@@ -246,9 +247,11 @@ struct CredentialStoreTests {
             try await store.revokeAccessToken(jti: "gone", expiresAt: expiry)
             #expect(try await store.standing(jti: "gone", userID: nil, deviceID: nil, environmentID: "dev").revoked)
             #expect(!(try await store.standing(jti: "other", userID: nil, deviceID: nil, environmentID: "dev").revoked))
-            _ = try await store.sweepSessions(now: expiry.addingTimeInterval(leeway - 1), deleteBefore: Date())
+            _ = try await store.sweepSessions(
+                now: expiry.addingTimeInterval(leeway - 1), deliveredBefore: expiry.addingTimeInterval(leeway - 1), deleteBefore: Date())
             #expect(try await store.standing(jti: "gone", userID: nil, deviceID: nil, environmentID: "dev").revoked)
-            _ = try await store.sweepSessions(now: expiry.addingTimeInterval(leeway + 1), deleteBefore: Date())
+            _ = try await store.sweepSessions(
+                now: expiry.addingTimeInterval(leeway + 1), deliveredBefore: expiry.addingTimeInterval(leeway + 1), deleteBefore: Date())
             #expect(!(try await store.standing(jti: "gone", userID: nil, deviceID: nil, environmentID: "dev").revoked))
         }
     }

@@ -112,14 +112,43 @@ struct OnboardingStoreTests {
         }
     }
 
-    @Test(arguments: StoreKind.allCases) func endingASessionPurgesItsTokenEvent(_ kind: StoreKind) async throws {
+    @Test(arguments: StoreKind.allCases) func onlyAnAcknowledgementPastTheTerminalEventEndsTheSession(_ kind: StoreKind) async throws {
         try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let (session, state) = try await environment.register()
             let taken = try #require(try await store.consumeState(state, now: Date()))
             _ = try await store.completeLogin(CompletedLogin.test(taken), now: Date())
-            try await store.endSession(id: session.id, now: Date())
-            #expect(try await store.events(sessionID: session.id, after: 0).map(\.seq) == [2])
+            // Unfinished: having read everything so far acknowledges nothing.
+            #expect(try await store.acknowledgeEvents(sessionID: session.id, after: 2, now: Date()) == false)
+            _ = try await store.markRealmInitialized(path: session.realmPath, environmentID: nil, now: Date())
+            // Finished, but the device's request is older than the terminal event.
+            #expect(try await store.acknowledgeEvents(sessionID: session.id, after: 2, now: Date()) == false)
+            #expect(try await store.events(sessionID: session.id, after: 0).map(\.seq) == [1, 2, 3])
+
+            #expect(try await store.acknowledgeEvents(sessionID: session.id, after: 3, now: Date()) == true)
+            #expect(try await store.events(sessionID: session.id, after: 0).map(\.seq) == [2, 3])
+            #expect(try await store.acknowledgeEvents(sessionID: session.id, after: 3, now: Date()) == false, "it ended once")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func anUnacknowledgedSessionEndsAtTheLaterOfItsExpiryAndTheGrace(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let (session, state) = try await environment.register(expiresIn: 60)
+            let finishedAt = Date()
+            let taken = try #require(try await store.consumeState(state, now: finishedAt))
+            _ = try await store.completeLogin(CompletedLogin.test(taken), now: finishedAt)
+            _ = try await store.markRealmInitialized(path: session.realmPath, environmentID: nil, now: finishedAt)
+            let pastExpiry = finishedAt.addingTimeInterval(120)
+            // Past its expiry, but its last event is younger than the grace: the token waits.
+            _ = try await store.sweepSessions(
+                now: pastExpiry, deliveredBefore: finishedAt.addingTimeInterval(-1), deleteBefore: .distantPast)
+            #expect(try await store.events(sessionID: session.id, after: 0).map(\.seq) == [1, 2, 3])
+
+            _ = try await store.sweepSessions(
+                now: pastExpiry, deliveredBefore: finishedAt.addingTimeInterval(1), deleteBefore: .distantPast)
+            #expect(try await store.events(sessionID: session.id, after: 0).map(\.seq) == [2, 3])
+            #expect(try await store.acknowledgeEvents(sessionID: session.id, after: 3, now: pastExpiry) == false, "the sweep ended it")
         }
     }
 
@@ -135,7 +164,8 @@ struct OnboardingStoreTests {
             // Until the device has taken its token event, the event holds both.
             #expect(try await environment.tablesContaining(login.refreshToken) == ["session_events"])
 
-            try await store.endSession(id: session.id, now: Date())
+            _ = try await store.markRealmInitialized(path: session.realmPath, environmentID: nil, now: Date())
+            #expect(try await store.acknowledgeEvents(sessionID: session.id, after: 3, now: Date()))
             #expect(try await environment.tablesContaining(login.accessToken) == [])
             #expect(try await environment.tablesContaining(login.refreshToken) == [], "only the refresh token's hash may stay")
         }
@@ -146,7 +176,7 @@ struct OnboardingStoreTests {
             let store = environment.store
             let (session, _) = try await environment.register(expiresIn: 60)
             let later = Date().addingTimeInterval(120)
-            _ = try await store.sweepSessions(now: later, deleteBefore: .distantPast)
+            _ = try await store.sweepSessions(now: later, deliveredBefore: later, deleteBefore: .distantPast)
             #expect(try await environment.tablesContaining(session.userID).contains("realms"))
 
             #expect(try await store.removeUnconfirmedUsers(registeredBefore: later) == 1)
@@ -158,15 +188,15 @@ struct OnboardingStoreTests {
         try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let (session, _) = try await environment.register(expiresIn: 60)
-            #expect(try await store.sweepSessions(now: Date(), deleteBefore: .distantPast).isEmpty)
+            #expect(try await store.sweepSessions(now: Date(), deliveredBefore: Date(), deleteBefore: .distantPast).isEmpty)
 
             let later = Date().addingTimeInterval(120)
-            let expired = try await store.sweepSessions(now: later, deleteBefore: .distantPast)
+            let expired = try await store.sweepSessions(now: later, deliveredBefore: later, deleteBefore: .distantPast)
             #expect(expired.map { [$0.seq: $0.event] } == [[1: .sessionExpired]])
             #expect(try await store.session(id: session.id)?.status == .expired)
-            #expect(try await store.sweepSessions(now: later, deleteBefore: .distantPast).isEmpty)
+            #expect(try await store.sweepSessions(now: later, deliveredBefore: later, deleteBefore: .distantPast).isEmpty)
 
-            _ = try await store.sweepSessions(now: later, deleteBefore: later)
+            _ = try await store.sweepSessions(now: later, deliveredBefore: later, deleteBefore: later)
             #expect(try await store.session(id: session.id) == nil)
             #expect(try await store.events(sessionID: session.id, after: 0).isEmpty)
         }

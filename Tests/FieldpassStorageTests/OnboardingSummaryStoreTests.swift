@@ -53,7 +53,8 @@ struct OnboardingSummaryStoreTests {
             let (bob2, _) = try await environment.register(email: "bob@example.com")
             _ = try await store.failLogin(sessionID: bob2.id, error: "made_up", description: "no", audited: true, now: now)
             _ = try await environment.register(email: "cy@example.com", expiresIn: 60)
-            _ = try await store.sweepSessions(now: now.addingTimeInterval(120), deleteBefore: .distantPast)
+            _ = try await store.sweepSessions(
+                now: now.addingTimeInterval(120), deliveredBefore: now.addingTimeInterval(120), deleteBefore: .distantPast)
             _ = try await store.ensureUser(email: "x@other.test", environmentID: "other", now: now)
 
             let summary = try await store.onboardingSummary(environmentID: "dev", since: now.addingTimeInterval(-60), waitingLimit: 10)
@@ -83,7 +84,9 @@ struct OnboardingSummaryStoreTests {
 
             // As the session sweeper runs: sessions first, then the console's old outcomes.
             func sweep(after hours: Double) async throws {
-                _ = try await store.sweepSessions(now: now.addingTimeInterval(hours * 3600), deleteBefore: .distantPast)
+                _ = try await store.sweepSessions(
+                    now: now.addingTimeInterval(hours * 3600), deliveredBefore: now.addingTimeInterval(hours * 3600),
+                    deleteBefore: .distantPast)
                 try await store.sweepConsole(now: now.addingTimeInterval(hours * 3600))
             }
             try await sweep(after: 24)

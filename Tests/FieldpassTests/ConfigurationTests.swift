@@ -146,6 +146,11 @@ struct ConfigurationTests {
             "environments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/shared\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: globex\n    email_domains: [globex.test]\n    realm_prefix: \"/shared\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n",
             "environments.acme.realm_prefix"
         ),
+        // One prefix in two spellings: a case-folding sync server takes them for one.
+        (
+            "environments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/shared\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: globex\n    email_domains: [globex.test]\n    realm_prefix: \"/Shared\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n",
+            "environments.acme.realm_prefix"
+        ),
         // A mixed configuration: `plain` has no prefix, so its role table must not reach `/common` or `/tasks`.
         (
             "environments:\n  - id: acme\n    email_domains: [acme.test]\n    realm_prefix: \"/common\"\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n  - id: plain\n    email_domains: [plain.test]\n    idp: { issuer: \"https://i\", client_id: c, client_secret_env: S }\n",

@@ -48,10 +48,16 @@ struct EventSocketTests {
                     }
                 }
                 #expect(close?.closeCode == .normalClosure)
+                // Sent is not received: until the device asks past the end, its token event stays.
+                #expect(try await environment.store.events(sessionID: session.id, after: 0).map(\.seq) == [1, 2, 3])
+                let acknowledged = try await client.ws("/events?session_id=\(session.id)&after=3") { inbound, _, _ in
+                    for try await _ in inbound.messages(maxSize: 1 << 16) { Issue.record("a frame after the last") }
+                }
+                #expect(acknowledged?.closeCode == .normalClosure)
             }
             #expect(try Self.seqs(frames.all) == [1, 2, 3])
             #expect(frames.all.last?.contains(#""type":"data_ready""#) == true)
-            // The session has ended: its token event is gone from the store.
+            // The reconnect past the terminal event acknowledged it: the token event is gone.
             #expect(try await environment.store.events(sessionID: session.id, after: 0).map(\.seq) == [2, 3])
         }
     }

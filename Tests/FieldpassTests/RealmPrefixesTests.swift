@@ -23,7 +23,9 @@ struct RealmPrefixesTests {
     }
 
     /// An environment without a prefix names any path but another environment's.
-    @Test(arguments: ["/acme", "/acme/*", "/acme/common", "/acme/north/users/u1", "/*"])
+    @Test(arguments: [
+        "/acme", "/acme/*", "/acme/common", "/acme/north/users/u1", "/*", "/ACME/common", "/Acme/users/*", "/aCmE/*", "/ACME",
+    ])
     func noPathReachesAnotherEnvironment(_ path: String) {
         #expect(prefixes.reachesAnother(path, environmentID: "plain"))
         #expect(prefixes.inward(path, environmentID: "plain") == nil)

@@ -25,23 +25,26 @@ public enum PostgresTestDatabase {
     private static let passwordVariable = "FIELDPASS_TEST_POSTGRES_PASSWORD"
     private static let urlVariable = "FIELDPASS_TEST_POSTGRES_URL"
 
-    /// Runs `body` with a fresh database.
+    /// Runs `body` with a fresh database, migrated already: a copy of ``MigratedTemplate``.
     public static func with<T: Sendable>(_ body: (Location) async throws -> T) async throws -> T {
         let environment = ProcessInfo.processInfo.environment
-        guard let server = environment[urlVariable].flatMap(URLComponents.init(string:)),
-            let host = server.host, let user = server.user
+        guard let url = environment[urlVariable].flatMap(URLComponents.init(string:)),
+            let host = url.host, let user = url.user
         else { throw NotConfigured() }
-        let port = server.port ?? 5432
+        let port = url.port ?? 5432
         let name = "fieldpass_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
         let configuration = PostgresConnection.Configuration(
             host: host, port: port, username: user, password: environment[passwordVariable], database: "postgres", tls: .disable
         )
         let logger = Logger(label: "test.postgres")
+        let server = Location(host: host, port: port, user: user, password: environment[passwordVariable], database: "postgres")
+        let template = try await MigratedTemplate.shared.name(on: server, logger: logger)
         let admin = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
-        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name) TEMPLATE \(template)"), logger: logger)
         do {
-            let result = try await body(
-                Location(host: host, port: port, user: user, password: environment[passwordVariable], database: name))
+            var database = server
+            database.database = name
+            let result = try await body(database)
             try await drop(name, on: admin, logger: logger)
             return result
         } catch {

@@ -15,9 +15,13 @@ public struct StoreTestEnvironment: Sendable {
 
     /// Opens the store, runs `body` with its services running, and always removes the folder
     /// (and the database).
-    /// `maxConnections` bounds a PostgreSQL store's pool.
+    /// `maxConnections` bounds a PostgreSQL store's pool. `timeout` is its answer deadline in
+    /// seconds: a test waits for the database's answer, however busy the machine (the whole
+    /// suite runs in parallel on two cores), so the default is far above production's 5 s;
+    /// a test of the deadline itself passes the production value.
     public static func with<T: Sendable>(
-        store kind: StoreKind = .sqlite, maxConnections: Int = 20, _ body: @Sendable (StoreTestEnvironment) async throws -> T
+        store kind: StoreKind = .sqlite, maxConnections: Int = 20, timeout: Int = 60,
+        _ body: @Sendable (StoreTestEnvironment) async throws -> T
     ) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldpass-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -30,7 +34,7 @@ public struct StoreTestEnvironment: Sendable {
             return try await PostgresTestDatabase.with { database in
                 let postgres = PostgresSettings(
                     host: database.host, port: database.port, database: database.database, username: database.user,
-                    password: database.password, maxConnections: maxConnections, timeout: 5, tls: .disable
+                    password: database.password, maxConnections: maxConnections, timeout: timeout, tls: .disable
                 )
                 return try await with(
                     folder: folder, storage: StorageSettings(driver: .postgres, sqlitePath: sqlitePath, postgres: postgres), body)
@@ -51,21 +55,30 @@ public struct StoreTestEnvironment: Sendable {
     /// the same database), as `register_device` makes it.
     public func register(
         email: String = "alice@example.com", sessionID: String? = nil, expiresIn: TimeInterval = 600,
-        appReturn: AppReturn? = nil, on other: (any OnboardingStore)? = nil
+        appReturn: AppReturn? = nil, installID: String? = OnboardingStoreRegistration.phone, on other: (any OnboardingStore)? = nil
     ) async throws -> (OnboardingSession, state: String) {
-        try await (other ?? store).register(email: email, sessionID: sessionID, expiresIn: expiresIn, appReturn: appReturn)
+        try await (other ?? store).register(
+            email: email, sessionID: sessionID, expiresIn: expiresIn, appReturn: appReturn, installID: installID)
     }
+}
+
+/// What the tests' registrations are made of.
+public enum OnboardingStoreRegistration {
+    /// The installation id of the one phone every test person registers from, unless a test
+    /// names another (or none, for a new device each time).
+    public static let phone = "pixel-installation-0001"
 }
 
 extension OnboardingStore {
     /// A registration in environment `dev`, as `register_device` makes it, with random secrets.
     public func register(
-        email: String = "alice@example.com", sessionID: String? = nil, expiresIn: TimeInterval = 600, appReturn: AppReturn? = nil
+        email: String = "alice@example.com", sessionID: String? = nil, expiresIn: TimeInterval = 600, appReturn: AppReturn? = nil,
+        installID: String? = OnboardingStoreRegistration.phone
     ) async throws -> (OnboardingSession, state: String) {
         let state = try Crypto.randomToken()
         let session = try await registerDevice(
             DeviceRegistration(
-                email: email, environmentID: "dev", deviceName: "Pixel", platform: "android",
+                email: email, environmentID: "dev", deviceName: "Pixel", platform: "android", installID: installID,
                 sessionID: try sessionID ?? Crypto.randomToken(), state: state, nonce: try Crypto.randomToken(),
                 codeVerifier: try Crypto.randomToken(), userCode: "BCDF-GHJK", confirmation: nil, appReturn: appReturn,
                 now: Date(), expiresAt: Date().addingTimeInterval(expiresIn)

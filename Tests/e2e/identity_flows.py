@@ -56,10 +56,11 @@ def sign_in_as(server: FieldpassServer, email: str, sub: str, device: Mapping[st
 
 def refused_sign_in(
     server: FieldpassServer, email: str, sub: str | None = None, *, callback_statuses: set[int] | None = None,
+    device: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Register (201) and sign in as `sub`; the socket gets login_failed only, then closes.
-    Returns that event."""
-    registration = server.register(email)
+    """Register (201) from `device` and sign in as `sub`; the socket gets login_failed only,
+    then closes. Returns that event."""
+    registration = server.register(email, device)
     with ws_connect(registration.websocket_url) as ws:
         callback = browser_login(registration.login_url, sub or email)
         got = receive_until_close(ws)

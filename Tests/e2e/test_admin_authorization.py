@@ -226,6 +226,9 @@ def test_cli_lists_users_of_one_environment(directory_server: FieldpassServer, p
         assert principals.user_ids[name] in result.stdout, cli_output(result)
     assert principals.user_ids["other_admin"] not in result.stdout, cli_output(result)
     assert OTHER_ADMIN_EMAIL not in result.stdout, cli_output(result)
+    # With two environments, the CLI does not guess which one is meant.
+    unnamed = directory_server.cli("admin", "users", "--config", str(directory_server.config_path))
+    assert unnamed.returncode == 1 and "several environments" in unnamed.stderr and "--env" in unnamed.stderr, cli_output(unnamed)
 
 
 # --------------------------------------------------------------------------- bearer tokens

@@ -136,6 +136,8 @@ def test_onboard_command_completes_after_data_ready(
     code = device.wait_exit()
     assert code == 0, f"onboard exited with {code}\n{device.output()}"
     assert realm_path in "\n".join(device.lines)
+    # It ends with what to do next: call the API as the device.
+    assert any(line.startswith("Onboarded. Next:") and f"{server.public_url}/me" in line for line in device.lines), device.output()
 
 
 def test_onboard_command_fails_when_login_is_denied(

@@ -82,11 +82,16 @@ def test_an_onboarding_survives_a_kill_at_each_step(server: FieldpassServer, ste
     assert [e["seq"] for e in seen] == [1, 2, 3], seen
     assert rest.closed and rest.close_code == 1000, rest
     server.verify_access_token(seen[0]["access_token"])
-    # A reconnect from the start replays the rest once each; the token event was purged
-    # when the session ended.
+    # A reconnect from the start replays everything once each, token included: the device
+    # has not acknowledged the end. Its reconnect past the end does, and the token event goes.
     with ws_connect(f"{url}&after=0") as ws:
         again = receive_until_close(ws)
-    assert again.events == seen[1:], again
+    assert again.events == seen, again
+    with ws_connect(f"{url}&after=3") as ws:
+        assert receive_until_close(ws).events == []
+    with ws_connect(f"{url}&after=0") as ws:
+        acknowledged = receive_until_close(ws)
+    assert acknowledged.events == seen[1:], acknowledged
 
     # What an admin and the integration see: one identity binding, one device, one realm.
     claims = server.verify_access_token(seen[0]["access_token"])

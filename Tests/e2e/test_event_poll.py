@@ -1,8 +1,8 @@
 """A session's events by HTTP long-poll, `GET /events/poll` (the registration's `events_url`),
 for devices whose network or platform breaks WebSockets: the socket's very frames, each once
 from `after` on, an answer as soon as an event is stored (by any instance, or by the CLI),
-the socket's close rules (a terminal event ends the session, an ended session answers at
-once), the socket's places, and the socket's rate limit.
+the socket's close rules (a poll past the terminal event ends the session, a finished session
+answers at once), the socket's places, and the socket's rate limit.
 
 The device here never opens a socket unless the test says so: every event it gets comes
 from polls. The IdP steps are played by one httpx client per person (helpers.browser).
@@ -157,6 +157,8 @@ def test_polling_on_from_after_gives_each_event_once_and_the_sockets_frames(serv
     nothing_new = poll(registration.events_url, after=2)
     mark_initialized(server, first_two[1]["realm_path"])
     third = poll(registration.events_url, after=2, wait=10)
+    unacknowledged = poll(registration.events_url, after=0)
+    acknowledged = poll(registration.events_url, after=3)
     everything = poll(registration.events_url, after=0)
     tail = poll(registration.events_url, after=1)
     with ws_connect(f"{registration.websocket_url}&after=0") as ws:
@@ -167,7 +169,10 @@ def test_polling_on_from_after_gives_each_event_once_and_the_sockets_frames(serv
     assert third.seqs == [3] and third.ended, third
     pieced = first_two + third.events
     assert [event["seq"] for event in pieced] == [1, 2, 3], f"a gap or a repeat: {pieced}"
-    # Ended, the session keeps no token event (README: deleted when the session ends).
+    # Until the device asks past the terminal event, every event stays, token included.
+    assert unacknowledged.events == pieced and unacknowledged.ended, (unacknowledged, pieced)
+    assert (acknowledged.events, acknowledged.ended) == ([], True), acknowledged
+    # Ended, the session keeps no token event (Docs/api.md: deleted when the session ends).
     assert everything.events == pieced[1:] and everything.ended, (everything, pieced)
     assert tail.events == pieced[1:], tail
     assert socket.events == everything.events and socket.closed, f"the socket sent other frames: {socket}"
@@ -186,6 +191,59 @@ def test_an_ended_session_answers_at_once(server: FieldpassServer, email: str) -
     assert again.events == failed.events and beyond.events == [], (again, beyond)
     for answer in (failed, again, beyond):
         assert answer.seconds < SETTLE, f"an ended session's poll took {answer.seconds:.3f} s"
+
+
+# --------------------------------------------------------------------------- delivered means received
+
+
+def finished(server: FieldpassServer, email: str) -> Registration:
+    """A registration whose onboarding has finished (token, realm_initialized and data_ready
+    stored), none of it acknowledged by the device yet."""
+    registration, first_two = signed_in(server, email)
+    mark_initialized(server, first_two[1]["realm_path"])
+    return registration
+
+
+def lose_an_answer(events_url: str) -> None:
+    """A poll whose answer never reaches the device: the connection is dropped as soon as the
+    answer starts, its body unread (a train tunnel, a proxy that cuts a long response)."""
+    with http_client() as client, client.stream("GET", httpx.URL(events_url).copy_merge_params({"after": "0"})) as answer:
+        assert answer.status_code == 200, answer.status_code
+
+
+def test_a_lost_answer_comes_again_token_included_until_the_device_acknowledges(server: FieldpassServer, email: str) -> None:
+    registration = finished(server, email)
+    lose_an_answer(registration.events_url)
+    read_but_lost = poll(registration.events_url, after=0)
+    again = poll(registration.events_url, after=0)
+    acknowledgement = poll(registration.events_url, after=3)
+    after_end = poll(registration.events_url, after=0)
+
+    assert read_but_lost.types == ["token", "realm_initialized", "data_ready"] and read_but_lost.ended, read_but_lost
+    assert again.events == read_but_lost.events and again.ended, (again, read_but_lost)
+    assert (acknowledgement.events, acknowledgement.ended) == ([], True), acknowledgement
+    assert after_end.types == ["realm_initialized", "data_ready"] and after_end.ended, after_end
+    # The token given again is the one token: it refreshes, once.
+    refreshed = server.refresh(read_but_lost.events[0]["refresh_token"])
+    assert refreshed.status_code == 200, describe(refreshed)
+
+
+def test_a_socket_cut_before_its_frames_are_read_loses_nothing(server: FieldpassServer, email: str) -> None:
+    registration = finished(server, email)
+    cut = ws_connect(registration.websocket_url)
+    cut.close_socket()  # no close handshake, nothing read: the connection is simply gone
+    with ws_connect(f"{registration.websocket_url}&after=0") as ws:
+        again = receive_until_close(ws)
+    with ws_connect(f"{registration.websocket_url}&after=3") as ws:
+        acknowledgement = receive_until_close(ws)
+    with ws_connect(f"{registration.websocket_url}&after=0") as ws:
+        after_end = receive_until_close(ws)
+
+    assert again.types == ["token", "realm_initialized", "data_ready"], again
+    assert again.closed and again.close_code == 1000, again
+    assert acknowledgement.events == [] and acknowledgement.close_code == 1000, acknowledgement
+    assert after_end.types == ["realm_initialized", "data_ready"], after_end
+    assert after_end.events == again.events[1:], (after_end, again)
 
 
 # --------------------------------------------------------------------------- bad input
@@ -347,10 +405,28 @@ def test_a_poll_waiting_on_a_gets_what_b_stored_within_a_second(pair: Cluster, e
     registration = a.register(email, DEVICE)
     assert urlsplit(registration.events_url).netloc == urlsplit(a.url).netloc, registration.body
     _, ready = waiting_through_onboarding(registration, email, b)
-    # B serves the same frames (but the token's, deleted as the session ended), and knows it ended.
-    on_b = poll(on(b, registration.events_url), after=1, wait=30)
+    # The device acknowledges the end on A; B then serves the same frames (but the token's,
+    # deleted as the session ended), and knows it ended.
+    acknowledged = poll(registration.events_url, after=3)
+    assert (acknowledged.events, acknowledged.ended) == ([], True), acknowledged
+    on_b = poll(on(b, registration.events_url), after=0, wait=30)
     assert on_b.seqs == [2, 3] and on_b.ended and on_b.seconds < SETTLE, on_b
     assert on_b.events[1] == ready.events[0], (on_b, ready)
+
+
+@pytest.mark.postgres_only
+def test_a_lost_answer_comes_again_from_the_other_instance_until_acknowledged_there(pair: Cluster, email: str) -> None:
+    a, b = pair.instances
+    registration = finished(a, email)
+    lost_on_a = poll(registration.events_url, after=0)
+    again_on_b = poll(on(b, registration.events_url), after=0)
+    acknowledged_on_b = poll(on(b, registration.events_url), after=3)
+    after_end_on_a = poll(registration.events_url, after=0)
+
+    assert lost_on_a.types == ["token", "realm_initialized", "data_ready"], lost_on_a
+    assert again_on_b.events == lost_on_a.events, (again_on_b, lost_on_a)
+    assert (acknowledged_on_b.events, acknowledged_on_b.ended) == ([], True), acknowledged_on_b
+    assert after_end_on_a.types == ["realm_initialized", "data_ready"] and after_end_on_a.ended, after_end_on_a
 
 
 @pytest.mark.postgres_only

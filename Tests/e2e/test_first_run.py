@@ -72,8 +72,11 @@ def test_make_run_refuses_a_taken_port_before_it_builds(tmp_path: Path) -> None:
 
 
 @pytest.mark.store_independent
-def test_sigterm_to_make_alone_stops_the_idp_and_the_server(tmp_path: Path) -> None:
-    """`make run` serves, says what to do next, and stops with everything it started."""
+@pytest.mark.parametrize("whole_group", [False, True], ids=["make-alone", "whole-group"])
+def test_sigterm_stops_the_idp_and_the_server_cleanly(tmp_path: Path, whole_group: bool) -> None:
+    """`make run` serves, says what to do next, and stops with everything it started, whether
+    a supervisor sends make alone SIGTERM or the whole process group gets it (a terminal's
+    `kill`, a service manager): a stop asked for is no error."""
     server_port, idp_port = free_port(), free_port()
     make = make_run(tmp_path, server_port, idp_port)
     try:
@@ -93,9 +96,14 @@ def test_sigterm_to_make_alone_stops_the_idp_and_the_server(tmp_path: Path) -> N
         assert "onboard alice@example.com" in output and f"http://127.0.0.1:{server_port}/console" in output, output
         assert "admin@example.com" in output and "Warning" not in output, output
         assert not refuses(idp_port)
-        make.send_signal(signal.SIGTERM)  # make alone, as a supervisor does, not its group
+        if whole_group:
+            os.killpg(make.pid, signal.SIGTERM)
+        else:
+            make.send_signal(signal.SIGTERM)  # make alone, as a supervisor does, not its group
         make.wait(10)
         wait_until(lambda: refuses(server_port) and refuses(idp_port), timeout=10, what="the server and IdP to stop")
+        stopped = log.read_text()
+        assert "Error 143" not in stopped and "make: ***" not in stopped, stopped[-2000:]
     finally:
         if make.poll() is None:
             os.killpg(make.pid, signal.SIGKILL)
@@ -165,3 +173,13 @@ def test_an_unknown_environment_names_the_known_ones(configured: FieldpassServer
     assert result.returncode == 1
     assert f"no environment 'nope' in {configured.config_path}; known: 'dev'" in result.stderr, result.stderr
     assert "Usage" not in result.stderr
+
+
+def test_without_env_the_cli_takes_the_only_environment(configured: FieldpassServer) -> None:
+    assert configured.cli("migrate", "--config", str(configured.config_path)).returncode == 0
+    email = "nobody-yet@example.com"
+    listed = configured.cli("admin", "users", "--config", str(configured.config_path))
+    devices = configured.cli("admin", "devices", email, "--config", str(configured.config_path))
+    assert listed.returncode == 0, listed.stderr
+    # The person is looked up in 'dev', the only environment, and is not there.
+    assert devices.returncode == 1 and f"no user {email} in environment 'dev'" in devices.stderr, devices.stderr

@@ -75,12 +75,14 @@ def test_another_subject_with_the_same_email_is_refused(directory_server: Fieldp
     server = directory_server
     email = unique_email()
     sub_a, sub_b = idp_users(server, email, 2)
-    first = sign_in_as(server, email, sub_a)
+    # One phone (one installation): the attempt registers the very device that signed in.
+    phone = {"name": "Pixel 8", "platform": "android", "install_id": f"phone-of-{sub_a}"}
+    first = sign_in_as(server, email, sub_a, phone)
     seen = audit_ids(server, admin)
     devices = f"/admin/users/{first.user_id}/devices"
     devices_before = standing(call(server, admin.access_token, "GET", devices))
 
-    assert_sign_in_refused(server, email, "identity_mismatch", sub_b, callback_statuses={400})
+    assert_sign_in_refused(server, email, "identity_mismatch", sub_b, callback_statuses={400}, device=phone)
 
     after = standing(call(server, admin.access_token, "GET", devices))
     assert after == devices_before, "the refused sign-in reached a device"

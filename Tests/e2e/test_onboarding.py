@@ -36,6 +36,8 @@ from helpers import (
 )
 
 DEVICE = {"name": "Pixel 8", "platform": "android"}
+# The same phone's app, registering again: its installation id names the device.
+INSTALLED = {**DEVICE, "install_id": "pixel-8-installation-0001"}
 PRIVATE_JWK_MEMBERS = {"d", "p", "q", "dp", "dq", "qi", "oth", "k"}
 
 
@@ -132,9 +134,9 @@ def test_happy_path(server: FieldpassServer, email: str) -> None:
 
 
 def test_returning_user_on_same_device_gets_data_ready_at_once(server: FieldpassServer, email: str) -> None:
-    first = onboard_to_data_ready(server, email, DEVICE)
+    first = onboard_to_data_ready(server, email, INSTALLED)
 
-    registration = server.register(email, dict(DEVICE))
+    registration = server.register(email, dict(INSTALLED))
     with ws_connect(registration.websocket_url) as ws:
         callback = browser_login(registration.login_url, email)
         assert callback.status_code == 200 and is_html(callback), describe(callback)
@@ -228,3 +230,51 @@ def test_tampered_token_fails_verification(server: FieldpassServer, email: str) 
     unsigned = b64url_encode(json.dumps({**jwt.get_unverified_header(token), "alg": "none"}).encode())
     with pytest.raises(jwt.InvalidTokenError):
         verify(".".join([unsigned, payload, ""]))
+
+
+# --------------------------------------------------------------------------- a device is one installation
+
+
+def test_two_phones_with_one_name_are_two_devices(server: FieldpassServer, email: str) -> None:
+    """Since iOS 16 every iPhone calls itself "iPhone": two phones without an installation id
+    are two devices, and signing one out leaves the other signed in."""
+    iphone = {"name": "iPhone", "platform": "ios"}
+    first = sign_in(server, email, iphone)
+    second = sign_in(server, email, iphone)
+    listed = server.api("GET", "/me/devices", token=second.access_token)
+    signed_out = server.api("DELETE", f"/me/devices/{first.claims['device_id']}", token=first.access_token)
+
+    assert first.claims["device_id"] != second.claims["device_id"], (first.claims, second.claims)
+    assert listed.status_code == 200, describe(listed)
+    ids = {device["id"] for device in listed.json()["devices"]}
+    assert {first.claims["device_id"], second.claims["device_id"]} <= ids, listed.json()
+    assert signed_out.status_code == 204, describe(signed_out)
+    assert server.refresh(first.refresh_token).status_code == 400
+    refreshed = server.refresh(second.refresh_token)
+    assert refreshed.status_code == 200, describe(refreshed)
+
+
+def test_one_installation_is_one_device_and_its_new_sign_in_replaces_the_old_token(server: FieldpassServer, email: str) -> None:
+    installed = {"name": "iPhone", "platform": "ios", "install_id": uuid.uuid4().hex}
+    first = sign_in(server, email, installed)
+    second = sign_in(server, email, installed)
+
+    assert first.claims["device_id"] == second.claims["device_id"], (first.claims, second.claims)
+    refused = server.refresh(first.refresh_token)
+    assert refused.status_code == 400 and refused.json()["error"] == "invalid_grant", describe(refused)
+    # Refused as replaced, not taken for a stolen copy: the new sign-in's token still works.
+    refreshed = server.refresh(second.refresh_token)
+    assert refreshed.status_code == 200, describe(refreshed)
+
+
+@pytest.mark.parametrize("install_id", ["short", "x" * 129, "has space in it!", "ünïcödé-installation", 12345678901234567, None])
+def test_a_bad_installation_id_is_refused(server: FieldpassServer, email: str, install_id: object) -> None:
+    device = {"name": "iPhone", "platform": "ios", "install_id": install_id}
+    refused = server.post_register({"email": email, "device": device})
+    if install_id is None:
+        # JSON null is "none given": a new device, as without the key.
+        assert refused.status_code == 201, describe(refused)
+        return
+    assert refused.status_code == 400 and refused.json()["error"] == "invalid_request", describe(refused)
+    if isinstance(install_id, str):
+        assert "install_id" in refused.json()["error_description"], refused.json()

@@ -12,7 +12,7 @@ enum ConfigurationKeys {
             ["storage", "postgres", "tls"], ["storage", "postgres", "ca_file"],
             ["tokens", "keys_dir"], ["tokens", "audience"], ["tokens", "access_token_ttl"], ["tokens", "refresh_token_ttl"],
             ["tokens", "refresh_token_max_lifetime"], ["tokens", "refresh_reuse_grace"], ["tokens", "key_publish_delay"],
-            ["sessions", "ttl"], ["sessions", "sweep_interval"], ["sessions", "retention"],
+            ["sessions", "ttl"], ["sessions", "sweep_interval"], ["sessions", "delivery_grace"], ["sessions", "retention"],
             ["sessions", "max_sockets_per_session"], ["sessions", "max_sockets"],
             ["console", "idle_timeout"], ["console", "lifetime"],
             ["environments"],

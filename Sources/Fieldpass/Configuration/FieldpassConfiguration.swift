@@ -112,7 +112,7 @@ public struct FieldpassConfiguration: Sendable {
     private static func checkRealmPrefixes(_ environments: [EnvironmentSettings]) throws(ConfigurationError) {
         let prefixed = environments.filter { !$0.realmPrefix.isEmpty }
         for environment in prefixed {
-            for other in prefixed where other.id != environment.id && (environment.realmPrefix + "/").hasPrefix(other.realmPrefix + "/") {
+            for other in prefixed where other.id != environment.id && RealmPrefixes.reaches(environment.realmPrefix, other.realmPrefix) {
                 throw ConfigurationError(
                     key: "environments.\(environment.id).realm_prefix",
                     "'\(environment.realmPrefix)' is, or lies under, environment '\(other.id)''s prefix '\(other.realmPrefix)'"

@@ -9,8 +9,9 @@ import ServiceLifecycle
 /// The answer is `{"events": [...], "ended": bool}`: the very frames the socket sends, every
 /// stored one with `seq > after`, in order. With none stored, it waits up to `wait` seconds
 /// (at most 30) for the next and answers as soon as one is stored, by any instance. The
-/// close rules are the socket's: an answer that carries a terminal event ends the session,
-/// and a session that has ended answers at once, with what is stored after `after`. A
+/// close rules are the socket's: `ended` says that no event follows these, a finished
+/// session answers at once with what is stored after `after`, and a poll that asks past its
+/// terminal event acknowledges it (``OnboardingStore/acknowledgeEvents(sessionID:after:now:)``). A
 /// waiting poll holds one of the session's socket places while it waits; a newer poll of the
 /// session ends its wait (``WaitingPolls``), and so does the server's graceful shutdown.
 struct EventPollController: Sendable {
@@ -61,24 +62,23 @@ struct EventPollController: Sendable {
 
     /// The stored events after `query.after`; with none and `live` given, the next ones the
     /// hub hands over within its wait. Subscribed before this reads, nothing falls between.
+    /// A finished session with nothing after `after` has been read whole: that is the
+    /// device's acknowledgement, and the session ends.
     private func answer(_ query: EventQuery, live: (events: AsyncStream<StoredEvent>, wait: Duration)?) async throws -> Response {
-        // Read before the events: a session that ends after this sends its end as an event.
-        let hasEnded = try await store.session(id: query.sessionID)?.hasEnded ?? true
+        // Read before the events: a session that finishes after this sends its end as an event.
+        let isFinished = try await store.session(id: query.sessionID)?.isFinished ?? true
         var events = try await store.events(sessionID: query.sessionID, after: query.after)
         var waited = false
-        if events.isEmpty, !hasEnded, let live {
+        if events.isEmpty, !isFinished, let live {
             await Self.next(after: query.after, in: live.events, within: live.wait)
             events = try await store.events(sessionID: query.sessionID, after: query.after)
             waited = true
         }
-        var ended = hasEnded
-        for event in events {
-            if waited { FieldpassMetrics.eventDelivered(storedAt: event.storedAt) }
-            if event.isTerminal {
-                try await store.endSession(id: event.sessionID, now: Date())
-                ended = true
-            }
+        if waited { events.forEach { FieldpassMetrics.eventDelivered(storedAt: $0.storedAt) } }
+        if isFinished, events.isEmpty {
+            _ = try await store.acknowledgeEvents(sessionID: query.sessionID, after: query.after, now: Date())
         }
+        let ended = isFinished || events.contains(where: \.isTerminal)
         let body = "{\"events\":[" + (try events.map { try $0.frame() }.joined(separator: ",")) + "],\"ended\":\(ended)}"
         return Response(
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],

@@ -9,9 +9,14 @@ import CoreMetrics
 ///
 /// Checks run before the upgrade, so a bad request gets a plain HTTP error. After the
 /// upgrade the socket gets the stored events with `seq > after`, then live ones, each
-/// exactly once and in order; after a terminal event the session ends and the socket closes
-/// normally. A session that has ended already can produce no more events: its socket gets
-/// what was stored after `after` and is closed at once.
+/// exactly once and in order; after a terminal event the socket closes normally. A finished
+/// session can produce no more events: its socket gets what was stored after `after` and is
+/// closed at once, and one that asks past the terminal event acknowledges it, as a poll does.
+///
+/// Sending a frame is not delivering it: the session does not end when its terminal frame is
+/// written. A device's close reply and a connection cut on the way end the inbound stream
+/// alike, so the socket cannot tell that the device has the frame; the device's next request
+/// with `after` at or past it, or the grace, ends the session.
 public struct EventSocketController: Sendable {
     let store: any OnboardingStore
     let hub: SessionEventHub
@@ -41,10 +46,10 @@ public struct EventSocketController: Sendable {
             defer { FieldpassMetrics.openSockets.decrement() }
             var failure: (any Error)?
             do {
-                // Read after subscribing: a session that ends from here on sends its end live.
-                let hasEnded = try await store.session(id: query.sessionID)?.hasEnded ?? true
+                // Read after subscribing: a session that finishes from here on sends its end live.
+                let isFinished = try await store.session(id: query.sessionID)?.isFinished ?? true
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await stream(query, subscription.events, hasEnded: hasEnded, to: outbound) }
+                    group.addTask { try await stream(query, subscription.events, isFinished: isFinished, to: outbound) }
                     // Frames from the device mean nothing; the loop ends when the device goes away.
                     group.addTask { for try await _ in inbound {} }
                     try await group.next()
@@ -59,14 +64,16 @@ public struct EventSocketController: Sendable {
     }
 
     private func stream(
-        _ query: EventQuery, _ live: AsyncStream<StoredEvent>, hasEnded: Bool, to outbound: WebSocketOutboundWriter
+        _ query: EventQuery, _ live: AsyncStream<StoredEvent>, isFinished: Bool, to outbound: WebSocketOutboundWriter
     ) async throws {
         var lastSeq = query.after
-        for event in try await store.events(sessionID: query.sessionID, after: lastSeq) {
+        let stored = try await store.events(sessionID: query.sessionID, after: lastSeq)
+        for event in stored {
             lastSeq = event.seq
             if try await send(event, to: outbound, live: false) { return }
         }
-        if hasEnded {
+        if isFinished {
+            if stored.isEmpty { _ = try await store.acknowledgeEvents(sessionID: query.sessionID, after: query.after, now: Date()) }
             try await outbound.close(.normalClosure, reason: nil)
             return
         }
@@ -80,13 +87,12 @@ public struct EventSocketController: Sendable {
         }
     }
 
-    /// Sends one event; after a terminal one, ends the session and closes. Returns whether it closed.
+    /// Sends one event; after a terminal one, closes. Returns whether it closed.
     private func send(_ event: StoredEvent, to outbound: WebSocketOutboundWriter, live: Bool) async throws -> Bool {
         try await outbound.write(.text(try event.frame()))
         // Only live events are timed: a replayed one was stored before the device connected.
         if live { FieldpassMetrics.eventDelivered(storedAt: event.storedAt) }
         guard event.isTerminal else { return false }
-        try await store.endSession(id: event.sessionID, now: Date())
         try await outbound.close(.normalClosure, reason: nil)
         return true
     }

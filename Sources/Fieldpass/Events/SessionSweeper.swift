@@ -22,7 +22,8 @@ public struct SessionSweeper: Service {
     func sweep(now: Date) async {
         do {
             let events = try await store.sweepSessions(
-                now: now, deleteBefore: now.addingTimeInterval(-TimeInterval(settings.retention))
+                now: now, deliveredBefore: now.addingTimeInterval(-TimeInterval(settings.deliveryGrace)),
+                deleteBefore: now.addingTimeInterval(-TimeInterval(settings.retention))
             )
             FieldpassMetrics.onboarding(.expired, count: events.count)
             if !events.isEmpty {

@@ -27,9 +27,15 @@ struct FeedCursor: Sendable {
         self.environmentID = environmentID
     }
 
+    /// Every position is sealed as the 19 digits of the largest `Int64`, so a cursor's length
+    /// is the same wherever the feed stands: a sealed box is as long as what it holds.
     func encode(_ position: Int64, feed: Feed) throws -> String {
-        Crypto.base64URLEncode(try SealedBox.seal(Array(prefix(feed).utf8) + Array(String(position).utf8), key: key))
+        let digits = String(position)
+        let padded = String(repeating: "0", count: max(0, Self.positionDigits - digits.count)) + digits
+        return Crypto.base64URLEncode(try SealedBox.seal(Array(prefix(feed).utf8) + Array(padded.utf8), key: key))
     }
+
+    private static let positionDigits = String(Int64.max).count
 
     /// The position, or `nil` for anything the server did not issue to this account for this feed.
     func decode(_ cursor: String, feed: Feed) -> Int64? {

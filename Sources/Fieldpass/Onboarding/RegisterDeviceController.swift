@@ -55,7 +55,7 @@ struct RegisterDeviceController: Sendable {
         _ = try await store.registerDevice(
             DeviceRegistration(
                 email: email.value, environmentID: environment.settings.id, deviceName: device.name,
-                platform: device.platform, sessionID: sessionID, state: state, nonce: nonce,
+                platform: device.platform, installID: device.installID, sessionID: sessionID, state: state, nonce: nonce,
                 codeVerifier: verifier, userCode: userCode, confirmation: confirmation, appReturn: appReturn, now: now,
                 expiresAt: expiresAt
             )
@@ -111,12 +111,21 @@ struct RegisterDeviceController: Sendable {
     struct DeviceInfo: Decodable {
         var name: String
         var platform: String
+        /// The installation: a value the app generates once and keeps. A device is matched by
+        /// it alone, never by its name or platform ("iPhone" names every iPhone).
+        var installID: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name, platform
+            case installID = "install_id"
+        }
 
         /// What a registration without `device` is recorded as.
         static let unnamed = DeviceInfo(name: "Unnamed device", platform: "unknown")
 
-        /// A name a person can read (1–100 characters, no control characters) and a short
-        /// lower-case platform tag such as `ios`, `android` or `cli`.
+        /// A name a person can read (1–100 characters, no control characters), a short
+        /// lower-case platform tag such as `ios`, `android` or `cli`, and an installation id of
+        /// 16 to 128 URL-safe characters (RFC 4648 §5's alphabet), if any.
         func validated() throws -> DeviceInfo {
             let trimmedName = try DisplayName.validated(name, field: "device.name")
             let tag = platform.lowercased()
@@ -125,7 +134,17 @@ struct RegisterDeviceController: Sendable {
             else {
                 throw APIError.invalidRequest("device.platform must be 1 to 32 letters, digits, '-' or '_'.")
             }
-            return DeviceInfo(name: trimmedName, platform: tag)
+            if let installID {
+                guard (16...128).contains(installID.utf8.count), installID.utf8.allSatisfy(Self.isURLSafe) else {
+                    throw APIError.invalidRequest("device.install_id must be 16 to 128 letters, digits, '-' or '_'.")
+                }
+            }
+            return DeviceInfo(name: trimmedName, platform: tag, installID: installID)
+        }
+
+        private static func isURLSafe(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
         }
     }
 }

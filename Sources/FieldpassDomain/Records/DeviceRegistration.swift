@@ -6,6 +6,10 @@ public struct DeviceRegistration: Sendable {
     public var environmentID: String
     public var deviceName: String
     public var platform: String
+    /// The app's installation id: a registration with one of the person's live devices' is
+    /// that device; without one, or with a new one, it is a new device. Names and platforms
+    /// never match (since iOS 16 every iPhone calls itself "iPhone").
+    public var installID: String?
     public var sessionID: String
     public var state: String
     public var nonce: String
@@ -20,7 +24,7 @@ public struct DeviceRegistration: Sendable {
     public var expiresAt: Date
 
     public init(
-        email: String, environmentID: String, deviceName: String, platform: String,
+        email: String, environmentID: String, deviceName: String, platform: String, installID: String? = nil,
         sessionID: String, state: String, nonce: String, codeVerifier: String,
         userCode: String, confirmation: (loginID: String, csrfToken: String)?, appReturn: AppReturn? = nil, now: Date,
         expiresAt: Date
@@ -29,6 +33,7 @@ public struct DeviceRegistration: Sendable {
         self.environmentID = environmentID
         self.deviceName = deviceName
         self.platform = platform
+        self.installID = installID
         self.sessionID = sessionID
         self.state = state
         self.nonce = nonce

@@ -57,8 +57,9 @@ public struct OnboardingSession: Sendable, Equatable {
         self.appReturn = appReturn
     }
 
-    /// No event can follow: the session's terminal event is stored.
-    public var hasEnded: Bool { [.completed, .failed, .expired].contains(status) }
+    /// No event can follow: the session's terminal event is stored. The session itself ends
+    /// when the device acknowledges that event, or at the grace (``SessionRules``).
+    public var isFinished: Bool { SessionRules.finished.contains(status) }
 
     /// The user's personal realm.
     public var realmPath: String { RealmPath.personal(userID: userID) }

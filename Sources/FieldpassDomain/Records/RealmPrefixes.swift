@@ -8,8 +8,10 @@
 ///
 /// The sync server trusts every token Fieldpass signs, whichever environment it names, so one
 /// rule holds for every path an environment hands out or takes in: it never equals, lies
-/// under, or (as a pattern) covers another environment's prefix (``reachesAnother(_:environmentID:)``).
-/// An environment without a prefix may name any other path.
+/// under, or (as a pattern) covers another environment's prefix (``reachesAnother(_:environmentID:)``),
+/// compared without regard to case: a sync server on a case-folding file system, or one that
+/// folds paths, would take `/ACME/common` for `/acme/common`. An environment without a prefix
+/// may name any other path.
 public struct RealmPrefixes: Sendable, Equatable {
     private let prefixes: [String: String]
 
@@ -67,7 +69,11 @@ public struct RealmPrefixes: Sendable, Equatable {
             .map { (id: $0.key, prefix: $0.value) }
     }
 
-    private static func reaches(_ path: String, _ prefix: String) -> Bool {
+    /// Realm paths are ASCII (``RealmPath/isValid(_:allowingPattern:)``), so lower-casing them
+    /// folds every spelling a case-insensitive reader would take as one.
+    package static func reaches(_ path: String, _ prefix: String) -> Bool {
+        let path = path.lowercased()
+        let prefix = prefix.lowercased()
         if path == prefix || path.hasPrefix(prefix + "/") { return true }
         guard path.hasSuffix("/*") else { return false }
         return (prefix + "/").hasPrefix(String(path.dropLast(1)))

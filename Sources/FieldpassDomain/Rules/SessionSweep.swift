@@ -3,11 +3,12 @@ package enum SessionSweepStep: Sendable, Equatable {
     /// Sessions past their expiry and still under way move by ``SessionRules/expiry``; each is
     /// counted as an expired onboarding and gets a `session_expired` event.
     case expireOverdue(now: Double)
-    /// The token events of sessions past their expiry and not yet ended are deleted: no token
-    /// outlives its sign-in in the store, whether or not the device heard the end.
-    case dropTokenEvents(now: Double)
-    /// Sessions past their expiry are marked ended.
-    case markEnded(now: Double)
+    /// The token events of lapsed sessions (past their expiry, not ended, no event stored
+    /// since `deliveredBefore`) are deleted: no token outlives its sign-in in the store,
+    /// whether or not the device acknowledged it.
+    case dropTokenEvents(now: Double, deliveredBefore: Double)
+    /// Lapsed sessions are marked ended.
+    case markEnded(now: Double, deliveredBefore: Double)
     /// Sessions that expired before `before` are deleted with their events.
     case deleteExpired(before: Double)
     /// What ``TokenPurge`` says no answer depends on any more is deleted.
@@ -15,10 +16,14 @@ package enum SessionSweepStep: Sendable, Equatable {
 }
 
 extension SessionRules {
-    /// The sweep's steps, in the order a store runs them in one transaction.
-    package static func sweep(now: Double, deleteBefore: Double) -> [SessionSweepStep] {
+    /// The sweep's steps, in the order a store runs them in one transaction. A session that
+    /// no device acknowledged ends at the later of its expiry and `deliveredBefore`'s grace
+    /// after its last event: a device that lost the answer with its token has that long to
+    /// ask again, even when its sign-in finished just before the session's expiry.
+    package static func sweep(now: Double, deliveredBefore: Double, deleteBefore: Double) -> [SessionSweepStep] {
         [
-            .expireOverdue(now: now), .dropTokenEvents(now: now), .markEnded(now: now), .deleteExpired(before: deleteBefore),
+            .expireOverdue(now: now), .dropTokenEvents(now: now, deliveredBefore: deliveredBefore),
+            .markEnded(now: now, deliveredBefore: deliveredBefore), .deleteExpired(before: deleteBefore),
             .purgeSpentTokens(now: now),
         ]
     }

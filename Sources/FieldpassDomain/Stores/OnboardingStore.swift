@@ -40,7 +40,9 @@ public protocol OnboardingStore: Sendable {
     func expiredAppReturn(state: String, now: Date) async throws -> AppReturn?
 
     /// Stores the refresh token hash and the token, `realm_initialized` and, if the realm is
-    /// initialized already, `data_ready` events. Returns the events stored.
+    /// initialized already, `data_ready` events. The device's earlier live refresh token (the
+    /// same installation's previous sign-in) is revoked: the new one replaces it. Returns the
+    /// events stored.
     func completeLogin(_ login: CompletedLogin, now: Date) async throws -> [StoredEvent]
 
     /// Stores `login_failed` and fails the session; when `audited`, the refusal goes into the
@@ -59,14 +61,17 @@ public protocol OnboardingStore: Sendable {
     /// The highest event row id so far (0 when none).
     func latestEventRowID() async throws -> Int64
 
-    /// Ends a session whose terminal event reached the device: its token event is purged.
-    func endSession(id: String, now: Date) async throws
+    /// The device asked for the session's events after `after`: when that acknowledges its
+    /// terminal event (``SessionRules/acknowledges(after:lastSeq:status:)``), the session ends
+    /// and its token event is purged. Returns whether it ended now.
+    func acknowledgeEvents(sessionID: String, after: Int, now: Date) async throws -> Bool
 
-    /// Expires every unfinished session past its expiry (storing `session_expired`), purges
-    /// token events of sessions past their expiry, deletes sessions expired before
-    /// `deleteBefore`, and forgets tokens that no longer matter (``TokenPurge``). Returns the
-    /// events stored.
-    func sweepSessions(now: Date, deleteBefore: Date) async throws -> [StoredEvent]
+    /// Expires every unfinished session past its expiry (storing `session_expired`), ends the
+    /// sessions past their expiry whose last event was stored before `deliveredBefore` (the
+    /// grace of a device that never acknowledged) and purges their token events, deletes
+    /// sessions expired before `deleteBefore`, and forgets tokens that no longer matter
+    /// (``TokenPurge``). Returns the events stored.
+    func sweepSessions(now: Date, deliveredBefore: Date, deleteBefore: Date) async throws -> [StoredEvent]
 
     /// Deletes the users who never completed a sign-in and last registered before
     /// `registeredBefore` (``UnconfirmedUsers``), with their personal realm, devices,

@@ -194,6 +194,7 @@ enum PostgresSchema {
         ("11-placing-functions", PostgresFeed.allCases.map(\.firstPlacingFunctionSQL).joined() + PostgresFeed.sessionEventsAfterSQL),
         // The placing functions' checks read the `*_unplaced` index (see ``PostgresFeed/placingFunctionSQL``).
         ("12-placing-checks-by-index", PostgresFeed.allCases.map(\.placingFunctionSQL).joined()),
+        ("13-device-installations", DeviceInstallations.sql),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

@@ -35,6 +35,10 @@ extension PostgresStore {
                 ), counted AS (
                     INSERT INTO onboarding_outcomes (environment_id, outcome, at)
                     SELECT environment_id, unnest(\(outcomes)::text[]), \(timestamp) FROM updated
+                ), superseded AS (
+                    UPDATE refresh_tokens SET revoked_at = \(timestamp)
+                    WHERE device_id = \(session.deviceID) AND revoked_at IS NULL AND rotated_at IS NULL
+                      AND EXISTS (SELECT 1 FROM updated)
                 )
                 SELECT 1 FROM updated
                 """
@@ -132,16 +136,22 @@ extension PostgresStore {
         }
     }
 
-    /// One statement, committed on its own: every socket that closes on a final event ends
-    /// its session, so this runs as often as sign-ins finish.
-    public func endSession(id: String, now: Date) async throws {
-        try await read { connection in
+    public func acknowledgeEvents(sessionID: String, after: Int, now: Date) async throws -> Bool {
+        try await write { connection in
+            guard
+                let row = try await connection.first(
+                    "SELECT status, last_seq FROM sessions WHERE id = \(sessionID) AND ended_at IS NULL FOR UPDATE"
+                ),
+                let status = OnboardingSession.Status(rawValue: try row.get("status")),
+                SessionRules.acknowledges(after: after, lastSeq: try row.get("last_seq"), status: status)
+            else { return false }
             try await connection.execute(
                 """
-                WITH purged AS (DELETE FROM session_events WHERE session_id = \(id) AND type = \(SessionRules.tokenEventType))
-                UPDATE sessions SET ended_at = \(now.timeIntervalSince1970) WHERE id = \(id) AND ended_at IS NULL
+                WITH purged AS (DELETE FROM session_events WHERE session_id = \(sessionID) AND type = \(SessionRules.tokenEventType))
+                UPDATE sessions SET ended_at = \(now.timeIntervalSince1970) WHERE id = \(sessionID)
                 """
             )
+            return true
         }
     }
 
@@ -166,54 +176,6 @@ extension PostgresStore {
             try await Self.forgetHistory(of: removed, connection)
             return removed.count
         }
-    }
-
-    public func sweepSessions(now: Date, deleteBefore: Date) async throws -> [StoredEvent] {
-        try await writeEvents { connection in
-            var events: [StoredEvent] = []
-            for step in SessionRules.sweep(now: now.timeIntervalSince1970, deleteBefore: deleteBefore.timeIntervalSince1970) {
-                events += try await Self.run(step, connection)
-            }
-            return events
-        }
-    }
-
-    /// One step of the session sweep; returns the events it stored.
-    private static func run(_ step: SessionSweepStep, _ connection: PostgresConnection) async throws -> [StoredEvent] {
-        switch step {
-        case .expireOverdue(let now):
-            // Conditional, so two instances sweeping at once expire each session once.
-            let expiry = SessionRules.expiry
-            let expired = try await connection.values(
-                """
-                WITH expired AS (
-                    UPDATE sessions SET status = \(expiry.to.rawValue)
-                    WHERE expires_at <= \(now) AND status = ANY(\(expiry.fromValues))
-                    RETURNING id, environment_id
-                ), counted AS (
-                    INSERT INTO onboarding_outcomes (environment_id, outcome, at)
-                    SELECT environment_id, \(OnboardingOutcome.expired.rawValue), \(now) FROM expired
-                )
-                SELECT id FROM expired
-                """,
-                as: String.self
-            )
-            return try await append(expired.sorted().map { (.sessionExpired, $0) }, on: connection, now: now)
-        case .dropTokenEvents(let now):
-            try await connection.execute(
-                """
-                DELETE FROM session_events WHERE type = \(SessionRules.tokenEventType)
-                AND session_id IN (SELECT id FROM sessions WHERE expires_at <= \(now) AND ended_at IS NULL)
-                """
-            )
-        case .markEnded(let now):
-            try await connection.execute("UPDATE sessions SET ended_at = \(now) WHERE expires_at <= \(now) AND ended_at IS NULL")
-        case .deleteExpired(let before):
-            try await connection.execute("DELETE FROM sessions WHERE expires_at < \(before)")
-        case .purgeSpentTokens(let now):
-            try await purgeSpentTokens(connection, now: now)
-        }
-        return []
     }
 
     public func markRealmInitialized(path: String, environmentID: String?, now: Date) async throws -> [StoredEvent]? {

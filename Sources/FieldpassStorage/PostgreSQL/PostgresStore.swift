@@ -133,18 +133,18 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
             let user = try await Self.findOrCreateUser(
                 connection, email: registration.email, environmentID: registration.environmentID, now: now
             )
-            // The live device of that name is used again, with a new session.
+            // The live device of this installation is used again, with a new session
+            // (`install_id = NULL` matches none: without an installation id, a new device).
             guard
                 let deviceID = try await connection.value(
                     """
                     WITH live AS (
                         SELECT id FROM devices
-                        WHERE user_id = \(user.id) AND name = \(registration.deviceName) AND platform = \(registration.platform)
-                          AND revoked_at IS NULL
+                        WHERE user_id = \(user.id) AND install_id = \(registration.installID) AND revoked_at IS NULL
                     ), device AS (
-                        INSERT INTO devices (id, user_id, name, platform, created_at, last_seen_at)
+                        INSERT INTO devices (id, user_id, name, platform, install_id, created_at, last_seen_at)
                         VALUES (coalesce((SELECT id FROM live), \(UUID().uuidString.lowercased())), \(user.id),
-                                \(registration.deviceName), \(registration.platform), \(now), \(now))
+                                \(registration.deviceName), \(registration.platform), \(registration.installID), \(now), \(now))
                         ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at
                         RETURNING id
                     ), counted AS (

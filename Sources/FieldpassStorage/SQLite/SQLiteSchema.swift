@@ -192,6 +192,9 @@ enum SQLiteSchema {
         migrator.registerMigration("9-app-return") { db in
             try db.execute(sql: AppReturnColumns.sql)
         }
+        migrator.registerMigration("10-device-installations") { db in
+            try db.execute(sql: DeviceInstallations.sql)
+        }
         return migrator
     }
 }

@@ -15,6 +15,10 @@ extension SQLiteStore {
             // The sweeper may have expired the session while the IdP was answering.
             guard db.changesCount == 1 else { return [] }
             try db.execute(cached: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [timestamp, session.deviceID])
+            try db.execute(
+                cached: "UPDATE refresh_tokens SET revoked_at = ? WHERE device_id = ? AND revoked_at IS NULL AND rotated_at IS NULL",
+                arguments: [timestamp, session.deviceID]
+            )
             try Self.insertRefreshToken(
                 db, hash: login.refreshTokenHash, userID: session.userID, deviceID: session.deviceID, now: timestamp,
                 expiresAt: login.refreshTokenExpiresAt.timeIntervalSince1970,
@@ -85,15 +89,21 @@ extension SQLiteStore {
         try await read { db in try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(id), 0) FROM session_events")) ?? 0 }
     }
 
-    public func endSession(id: String, now: Date) async throws {
+    public func acknowledgeEvents(sessionID: String, after: Int, now: Date) async throws -> Bool {
         try await write { db in
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT status, last_seq FROM sessions WHERE id = ? AND ended_at IS NULL"),
+                    arguments: [sessionID]
+                ),
+                let status = OnboardingSession.Status(rawValue: row["status"]),
+                SessionRules.acknowledges(after: after, lastSeq: row["last_seq"], status: status)
+            else { return false }
             try db.execute(
-                cached: "DELETE FROM session_events WHERE session_id = ? AND type = ?", arguments: [id, SessionRules.tokenEventType]
+                cached: "DELETE FROM session_events WHERE session_id = ? AND type = ?", arguments: [sessionID, SessionRules.tokenEventType]
             )
-            try db.execute(
-                cached: "UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
-                arguments: [now.timeIntervalSince1970, id]
-            )
+            try db.execute(cached: "UPDATE sessions SET ended_at = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, sessionID])
+            return true
         }
     }
 
@@ -117,15 +127,22 @@ extension SQLiteStore {
         }
     }
 
-    public func sweepSessions(now: Date, deleteBefore: Date) async throws -> [StoredEvent] {
+    public func sweepSessions(now: Date, deliveredBefore: Date, deleteBefore: Date) async throws -> [StoredEvent] {
         try await writeEvents { db in
             var events: [StoredEvent] = []
-            for step in SessionRules.sweep(now: now.timeIntervalSince1970, deleteBefore: deleteBefore.timeIntervalSince1970) {
+            let steps = SessionRules.sweep(
+                now: now.timeIntervalSince1970, deliveredBefore: deliveredBefore.timeIntervalSince1970,
+                deleteBefore: deleteBefore.timeIntervalSince1970
+            )
+            for step in steps {
                 events += try Self.run(step, db)
             }
             return events
         }
     }
+
+    /// The sessions a sweep ends, bound to (now, deliveredBefore).
+    private static let lapsed = LapsedSessions.condition(now: "?", deliveredBefore: "?")
 
     /// One step of the session sweep; returns the events it stored.
     private static func run(_ step: SessionSweepStep, _ db: Database) throws -> [StoredEvent] {
@@ -142,16 +159,13 @@ extension SQLiteStore {
                 try countOutcome(.expired, environmentID: row["environment_id"], db: db, now: now)
                 return try append(.sessionExpired, to: id, db: db, now: now)
             }
-        case .dropTokenEvents(let now):
+        case .dropTokenEvents(let now, let deliveredBefore):
             try db.execute(
-                cached: """
-                    DELETE FROM session_events WHERE type = ?
-                    AND session_id IN (SELECT id FROM sessions WHERE expires_at <= ? AND ended_at IS NULL)
-                    """,
-                arguments: [SessionRules.tokenEventType, now]
+                cached: "DELETE FROM session_events WHERE type = ? AND session_id IN (SELECT id FROM sessions WHERE \(lapsed))",
+                arguments: [SessionRules.tokenEventType, now, deliveredBefore]
             )
-        case .markEnded(let now):
-            try db.execute(cached: "UPDATE sessions SET ended_at = ? WHERE expires_at <= ? AND ended_at IS NULL", arguments: [now, now])
+        case .markEnded(let now, let deliveredBefore):
+            try db.execute(cached: "UPDATE sessions SET ended_at = ? WHERE \(lapsed)", arguments: [now, now, deliveredBefore])
         case .deleteExpired(let before):
             try db.execute(cached: "DELETE FROM sessions WHERE expires_at < ?", arguments: [before])
         case .purgeSpentTokens(let now):

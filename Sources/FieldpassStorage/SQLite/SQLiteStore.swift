@@ -102,18 +102,19 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
             let role =
                 try String.fetchOne(db.cachedStatement(sql: "SELECT role FROM users WHERE id = ?"), arguments: [userID])
                 ?? Role.worker.rawValue
+            // The person's live device of this installation is used again (`install_id = NULL`
+            // matches none: without an installation id, a registration is a new device).
             let deviceID =
                 try String.fetchOne(
-                    db.cachedStatement(
-                        sql: "SELECT id FROM devices WHERE user_id = ? AND name = ? AND platform = ? AND revoked_at IS NULL"),
-                    arguments: [userID, registration.deviceName, registration.platform]
+                    db.cachedStatement(sql: "SELECT id FROM devices WHERE user_id = ? AND install_id = ? AND revoked_at IS NULL"),
+                    arguments: [userID, registration.installID]
                 ) ?? UUID().uuidString.lowercased()
             try db.execute(
                 cached: """
-                    INSERT INTO devices (id, user_id, name, platform, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO devices (id, user_id, name, platform, install_id, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at
                     """,
-                arguments: [deviceID, userID, registration.deviceName, registration.platform, now, now]
+                arguments: [deviceID, userID, registration.deviceName, registration.platform, registration.installID, now, now]
             )
             try db.execute(
                 cached: """

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -29,9 +30,19 @@ RUNNING: list[ManagedProcess] = []
 
 
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port nobody listens on, for a server started a moment later. Not one the
+    kernel hands out for port 0: those come from the ephemeral range (32768-60999 on Linux),
+    from which every outgoing connection also takes its local port, so one could take the
+    port before the server listens on it. Ports below that range go only to listeners."""
+    for _ in range(200):
+        port = random.randrange(20_000, 32_768)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise OSError("no free loopback port below the ephemeral range")
 
 
 def tail(path: Path, lines: int = 60) -> str:

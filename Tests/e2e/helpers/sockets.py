@@ -68,8 +68,7 @@ def receive(ws: ClientConnection, count: int, timeout: float = EVENT_TIMEOUT) ->
 
 def receive_until_close(ws: ClientConnection, timeout: float = EVENT_TIMEOUT) -> Received:
     """Every event until the server closes the socket or `timeout` passes. After a terminal
-    event the server sends nothing but the close, which comes once the session has ended in
-    the store (a write, which under load may take a while): a duplicate arrives before it."""
+    event the server sends nothing but the close: a duplicate arrives before it."""
     events: list[dict[str, Any]] = []
     deadline = time.monotonic() + timeout
     while True:
