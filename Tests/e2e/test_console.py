@@ -7,21 +7,16 @@ person's tokens at /me and /token, and the audit log over the admin API.
 
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 
 import httpx
 import jwt
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from console_flows import console_sign_in
+from console_flows import console_sign_in, keep_screenshot
 from helpers import ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, Browser, FieldpassServer, SignedIn, sign_in, start_server, unique_email
 from helpers.audit import audit_entries
-
-# Where the README's screenshots are written when asked (FIELDPASS_E2E_SCREENSHOTS=Docs).
-SCREENSHOTS = os.environ.get("FIELDPASS_E2E_SCREENSHOTS")
 
 
 def person_page(browser: Browser, server: FieldpassServer, person: SignedIn) -> None:
@@ -41,12 +36,6 @@ def post_as(server: FieldpassServer, cookie: str, path: str, form: dict[str, str
 
 def me(server: FieldpassServer, token: str) -> httpx.Response:
     return server.api("GET", "/me", token=token)
-
-
-def keep_screenshot(browser: Browser, name: str) -> None:
-    if SCREENSHOTS:
-        shot = browser.screenshot(Path(SCREENSHOTS) / name)
-        assert shot.stat().st_size > 0
 
 
 def test_an_admin_runs_people_and_teams_from_the_console(
@@ -124,51 +113,6 @@ def test_an_admin_runs_people_and_teams_from_the_console(
     with httpx.Client(timeout=10) as client:
         gone = client.get(f"{server.url}/console/people", cookies={"fieldpass_console": cookie.value})
     assert gone.status_code == 303
-
-
-def test_readme_screenshots_on_a_phone(directory_server: FieldpassServer, admin: SignedIn, browsers) -> None:
-    """The People, person and audit pages at 360 px: nothing wider than the screen, and no word
-    of a table broken mid-letter (an email, an id or a path may break anywhere)."""
-    server = directory_server
-    worker = sign_in(server, unique_email("field"))
-    phone = browsers(phone=True)
-    console_sign_in(phone, server, ADMIN_EMAIL)
-    assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 360
-    assert broken_words(phone) == []
-    keep_screenshot(phone, "console-people.png")
-    person_page(phone, server, worker)
-    assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 360
-    assert broken_words(phone) == []
-    keep_screenshot(phone, "console-person.png")
-    phone.open(f"{server.url}/console/audit")
-    assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 360
-    assert broken_words(phone) == []
-
-
-# The words of table cells (but emails, ids and paths: `.token`, `.id`, `code`) that the
-# browser broke mid-letter: laid out on more than one line (a break after a hyphen is a
-# hyphen's, so each part counts alone).
-BROKEN_WORDS = """
-const broken = [];
-for (const cell of document.querySelectorAll('th, td:not(.token)')) {
-  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const node = walker.currentNode;
-    if (node.parentElement.closest('.token, .id, code')) continue;
-    for (const match of node.data.matchAll(/[^\\s-]+/g)) {
-      const range = document.createRange();
-      range.setStart(node, match.index);
-      range.setEnd(node, match.index + match[0].length);
-      if (new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size > 1) broken.push(match[0]);
-    }
-  }
-}
-return broken;
-"""
-
-
-def broken_words(browser: Browser) -> list[str]:
-    return browser.driver.execute_script(BROKEN_WORDS)
 
 
 def test_a_manager_sees_people_but_can_change_nothing(
