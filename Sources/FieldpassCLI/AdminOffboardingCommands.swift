@@ -46,8 +46,10 @@ extension AdminCommand {
         func run() async throws {
             try await target.withUser { store, _, user, _ in
                 for device in try await store.devices(userID: user.id, environmentID: user.environmentID) {
-                    let state = device.revokedAt == nil ? "active " : "revoked"
-                    print("\(device.id)  \(state)  \(device.platform)  \(device.name)  last seen \(device.lastSeenAt.formatted(.iso8601))")
+                    print(
+                        "\(device.id)  \(device.state.rawValue)  \(device.platform)  \(device.name)"
+                            + "  registered \(device.createdAt.formatted(.iso8601))  last seen \(device.lastSeenAt.formatted(.iso8601))"
+                    )
                 }
             }
         }

@@ -22,13 +22,17 @@ struct RealmsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let path = path
-            let events = try await options.withStore { configuration, store in
+            let marked = try await options.withStore { configuration, store in
                 // A prefixed path names its environment; a plain one is found in whichever has it.
                 let (environmentID, stored) = configuration.realmPrefixes.resolve(path)
                 return try await store.markRealmInitialized(path: stored, environmentID: environmentID, now: Date())
             }
-            guard let events else { throw CommandFailure("no realm \(path)") }
-            print("Realm \(path) initialized; data_ready sent to \(events.count) waiting session(s).")
+            guard let marked else { throw CommandFailure("no realm \(path)") }
+            if marked.wasInitialized && marked.events.isEmpty {
+                print("Realm \(path) was initialized already; nothing changed.")
+            } else {
+                print("Realm \(path) initialized; data_ready sent to \(marked.events.count) waiting session(s).")
+            }
         }
     }
 }

@@ -9,22 +9,31 @@ struct RefreshRulesTests {
 
     static func token(
         rotatedAt: Double? = nil, sealed: [UInt8]? = nil, expiresAt: Double = 20_000, maxExpiresAt: Double = 50_000,
-        revokedAt: Double? = nil, userDisabledAt: Double? = nil, deviceRevokedAt: Double? = nil
+        revokedAt: Double? = nil, userDisabledAt: Double? = nil, deviceRevokedAt: Double? = nil, lastSeenAt: Double = now - 900
     ) -> RefreshRules.Token {
         RefreshRules.Token(
             grant: grant, createdAt: 1_000, expiresAt: expiresAt, maxExpiresAt: maxExpiresAt, revokedAt: revokedAt, rotatedAt: rotatedAt,
             successorHash: rotatedAt == nil ? nil : "next", successorSealed: sealed, userDisabledAt: userDisabledAt,
-            deviceRevokedAt: deviceRevokedAt
+            deviceRevokedAt: deviceRevokedAt, deviceLastSeenAt: lastSeenAt
         )
     }
 
     @Test func aLiveTokenRotatesOnceAndItsSuccessorNeverOutlivesTheSignIn() {
         #expect(
             RefreshRules.decide(Self.token(), successorUnrotated: false, rotation: Self.rotation, now: Self.now)
-                == .rotate(successorExpiresAt: Self.now + 600))
+                == .rotate(successorExpiresAt: Self.now + 600, audit: nil))
         #expect(
             RefreshRules.decide(Self.token(maxExpiresAt: Self.now + 60), successorUnrotated: false, rotation: Self.rotation, now: Self.now)
-                == .rotate(successorExpiresAt: Self.now + 60))
+                == .rotate(successorExpiresAt: Self.now + 60, audit: nil))
+    }
+
+    @Test func aRotationOnADayTheDeviceWasNotSeenYetIsAudited() {
+        let dayLater = Self.now + DeviceActivityAudit.day
+        #expect(
+            RefreshRules.decide(
+                Self.token(expiresAt: dayLater + 1, maxExpiresAt: dayLater + 3600), successorUnrotated: false, rotation: Self.rotation,
+                now: dayLater)
+                == .rotate(successorExpiresAt: dayLater + 600, audit: .tokenRefreshed(Self.grant)))
     }
 
     @Test(arguments: [

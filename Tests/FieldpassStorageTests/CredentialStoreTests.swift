@@ -119,7 +119,7 @@ struct CredentialStoreTests {
             let after = try await store.standing(jti: "j", userID: session.userID, deviceID: session.deviceID, environmentID: "dev")
             #expect(after.revoked && after.user?.disabled == false)
             let actions = try await store.auditLog(environmentID: "dev", before: nil, limit: 10).map(\.action)
-            #expect(actions == ["user.enable", "user.disable", "user.create"])
+            #expect(actions == ["user.enable", "user.disable", "device.sign_in", "device.create", "user.create"])
         }
     }
 

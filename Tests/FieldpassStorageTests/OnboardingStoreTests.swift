@@ -89,10 +89,13 @@ struct OnboardingStoreTests {
             #expect(stored[1].seq == 2 && stored[1].event == .realmInitialized(realmPath: session.realmPath))
 
             let ready = try #require(try await store.markRealmInitialized(path: session.realmPath, environmentID: nil, now: Date()))
-            #expect(ready.map(\.seq) == [3])
-            #expect(ready.first?.isTerminal == true)
+            #expect(!ready.wasInitialized)
+            #expect(ready.events.map(\.seq) == [3])
+            #expect(ready.events.first?.isTerminal == true)
             #expect(try await store.events(sessionID: session.id, after: 1).map(\.seq) == [2, 3])
-            #expect(try await store.markRealmInitialized(path: session.realmPath, environmentID: nil, now: Date()) == [])
+            #expect(
+                try await store.markRealmInitialized(path: session.realmPath, environmentID: nil, now: Date())
+                    == RealmInitialization(wasInitialized: true, events: []))
             #expect(try await store.markRealmInitialized(path: "/users/nobody", environmentID: nil, now: Date()) == nil)
         }
     }

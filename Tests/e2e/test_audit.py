@@ -17,6 +17,7 @@ from helpers import (
     DEV_BACKEND,
     FieldpassServer,
     SignedIn,
+    admin_cli,
     assert_api_error,
     assert_json,
     audit_entries,
@@ -205,6 +206,61 @@ def test_audit_log_pages_newest_first(directory_server: FieldpassServer, admin: 
     ids = [entry["id"] for page in pages for entry in page]
     assert ids == sorted(ids, reverse=True) and len(set(ids)) == len(ids), ids
     assert ids == [entry["id"] for entry in everything], "paging lost or repeated entries"
+
+
+def device_activity(server: FieldpassServer, admin: SignedIn, device_id: str) -> list[tuple[str, str]]:
+    """(actor, action) of the log's entries about one device, oldest first."""
+    entries = [entry for entry in audit_entries(server, admin) if (entry.get("after") or {}).get("device_id") == device_id]
+    return [(entry["actor"], entry["action"]) for entry in reversed(entries)]
+
+
+def utc_day() -> int:
+    return int(time.time() // 86_400)
+
+
+def test_a_devices_creation_sign_ins_and_revocation_are_audited_and_its_refreshes_at_most_daily(
+    directory_server: FieldpassServer, admin: SignedIn
+) -> None:
+    server = directory_server
+    email = unique_email()
+    van = {"name": "Van 12", "platform": "android", "install_id": uuid.uuid4().hex}
+    day = utc_day()
+    first = sign_in(server, email, van)
+    device_id, actor = first.claims["device_id"], f"user:{first.user_id}"
+    refresh_ok(server, refresh_ok(server, first.refresh_token)["refresh_token"])
+    second = sign_in(server, email, van)
+    assert second.claims["device_id"] == device_id
+    (listed,) = admin_cli(server, "devices", email).splitlines()
+    assert listed.split()[:4] == [device_id, "active", "android", "Van"], listed
+    signed_out = server.api("DELETE", f"/me/devices/{device_id}", token=second.access_token)
+    assert signed_out.status_code == 204, describe(signed_out)
+    crossed_midnight = utc_day() != day
+
+    activity = device_activity(server, admin, device_id)
+    if crossed_midnight:
+        # A refresh after midnight UTC is that day's first for the device: one entry at most.
+        assert activity.count((actor, "token.refresh")) <= 1, activity
+        activity = [entry for entry in activity if entry[1] != "token.refresh"]
+    # Refreshed twice on the day of its sign-in: no entry for either.
+    assert activity == [
+        (actor, "device.create"), (actor, "device.sign_in"), (actor, "device.sign_in"), (actor, "device.revoke")
+    ], activity
+    (revoked,) = admin_cli(server, "devices", email).splitlines()
+    assert revoked.split()[:2] == [device_id, "revoked"], revoked
+
+
+def test_a_registered_device_that_never_signed_in_is_listed_as_registered_and_not_audited(
+    directory_server: FieldpassServer, admin: SignedIn
+) -> None:
+    server = directory_server
+    email = unique_email()
+    sign_in(server, email)
+    registered = server.register(email, {"name": "Spare", "platform": "ios", "install_id": uuid.uuid4().hex})
+    assert registered.user_code
+    states = {line.split()[1] for line in admin_cli(server, "devices", email).splitlines()}
+    assert states == {"active", "registered"}, admin_cli(server, "devices", email)
+    spare = next(line.split()[0] for line in admin_cli(server, "devices", email).splitlines() if "Spare" in line)
+    assert device_activity(server, admin, spare) == []
 
 
 # --------------------------------------------------------------------------- refresh tokens

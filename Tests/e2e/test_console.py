@@ -68,8 +68,14 @@ def test_an_admin_runs_people_and_teams_from_the_console(
     assert "disabled" in browser.text
     assert me(server, leaver.access_token).status_code == 401
 
-    # Revoke a device: its refresh token stops working.
+    # Revoke a device: its refresh token stops working. Its row names it as the CLI and the
+    # API do, with when it registered and where it stands.
     person_page(browser, server, phone_owner)
+    devices = browser.driver.find_element(By.XPATH, "//h2[text()='Devices']/following-sibling::table[1]")
+    headers = [cell.text for cell in devices.find_elements(By.CSS_SELECTOR, "thead th")]
+    assert headers == ["Device", "Registered", "Last seen", "State"], headers
+    (row,) = devices.find_elements(By.CSS_SELECTOR, "tbody tr")
+    assert phone_owner.claims["device_id"] in row.text and "active" in row.text, row.text
     browser.confirm("Revoke")
     assert server.refresh(phone_owner.refresh_token).status_code == 400
 

@@ -169,7 +169,7 @@ def test_email_only_registration_confirms_on_the_page_and_signs_in(server: Field
     assert_idp_request(server, idp_url, email)
     (device,) = admin_cli(server, "devices", email).splitlines()
     assert device.split(maxsplit=3)[:3] == [claims["device_id"], "active", "unknown"], device
-    assert device.split(maxsplit=3)[3].startswith("Unnamed device  last seen "), device
+    assert device.split(maxsplit=3)[3].startswith("Unnamed device  registered "), device
     assert link_status(registration) == 410, "the link still works after the confirmation"
 
 

@@ -100,6 +100,10 @@ def test_happy_path(server: FieldpassServer, email: str) -> None:
     assert rest.types == ["data_ready"] and rest.seqs == [3], rest
     assert rest.events[0]["realm_path"] == realm_path
     assert rest.closed and rest.close_code == 1000, rest
+    assert "data_ready sent to 1 waiting session(s)" in result.stdout, cli_output(result)
+    # The backend saying it twice changes nothing, and is told so.
+    again = server.mark_initialized(realm_path)
+    assert again.returncode == 0 and again.stdout.strip() == f"Realm {realm_path} was initialized already; nothing changed.", cli_output(again)
 
     assert token_event.get("token_type") == "Bearer", token_event
     assert token_event.get("expires_in") == ACCESS_TOKEN_TTL, token_event

@@ -50,7 +50,9 @@ struct ConsolePersonController: Sendable {
             realms: permissions.realms.sorted { $0.key < $1.key }.map { Grant(path: $0.key, access: $0.value.rawValue, levels: []) },
             devices: devices.map { device in
                 Device(
-                    id: device.id, name: device.name, platform: device.platform, lastSeen: ConsolePages.time(device.lastSeenAt),
+                    id: device.id, name: device.name, platform: device.platform, registered: ConsolePages.time(device.createdAt),
+                    lastSeen: ConsolePages.time(device.lastSeenAt),
+                    state: device.state == .registered ? "not signed in yet" : device.state.rawValue,
                     revoked: ConsolePages.time(device.revokedAt)
                 )
             },
@@ -139,7 +141,9 @@ struct ConsolePersonController: Sendable {
         let id: String
         let name: String
         let platform: String
+        let registered: String?
         let lastSeen: String?
+        let state: String
         let revoked: String?
     }
 

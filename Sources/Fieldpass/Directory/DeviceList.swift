@@ -9,8 +9,10 @@ struct DeviceList: ResponseEncodable {
         var name: String
         var platform: String
         var createdAt: Date
-        /// The last sign-in or refresh.
+        /// The last registration, sign-in or refresh.
         var lastSeenAt: Date
+        /// The first sign-in; absent while the installation has never signed in.
+        var signedInAt: Date?
         var revokedAt: Date?
         var active: Bool
         /// Whether this is the device whose token made the request.
@@ -20,6 +22,7 @@ struct DeviceList: ResponseEncodable {
             case id, name, platform, active, current
             case createdAt = "created_at"
             case lastSeenAt = "last_seen_at"
+            case signedInAt = "signed_in_at"
             case revokedAt = "revoked_at"
         }
     }
@@ -30,7 +33,7 @@ struct DeviceList: ResponseEncodable {
         devices = records.map { record in
             Device(
                 id: record.id, name: record.name, platform: record.platform, createdAt: record.createdAt,
-                lastSeenAt: record.lastSeenAt, revokedAt: record.revokedAt, active: record.revokedAt == nil,
+                lastSeenAt: record.lastSeenAt, signedInAt: record.signedInAt, revokedAt: record.revokedAt, active: record.revokedAt == nil,
                 current: record.id == currentDeviceID
             )
         }

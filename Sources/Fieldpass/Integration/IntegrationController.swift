@@ -158,10 +158,10 @@ struct IntegrationController: Sendable {
             let prefix = realmPrefixes.prefix(of: environmentID)
             throw APIError(.badRequest, DirectoryErrorCode.invalidRealmPath, "realm_path must be a user realm, \(prefix)/users/<user id>.")
         }
-        guard let events = try await store.markRealmInitialized(path: path, environmentID: environmentID, now: Date()) else {
+        guard let marked = try await store.markRealmInitialized(path: path, environmentID: environmentID, now: Date()) else {
             throw DirectoryError.unknownRealm
         }
-        FieldpassMetrics.onboarding(.dataReady, count: events.count)
-        return InitializedResponse(realmPath: body.realmPath, devicesNotified: events.count)
+        FieldpassMetrics.onboarding(.dataReady, count: marked.events.count)
+        return InitializedResponse(realmPath: body.realmPath, devicesNotified: marked.events.count)
     }
 }

@@ -36,20 +36,30 @@ public struct UserRecord: Codable, Sendable, Equatable {
     }
 }
 
-/// One of a person's devices. A revoked device's tokens are dead for good; registering the
-/// same name and platform again makes a new device.
+/// One of a person's devices: one installation of the app (its `install_id`). A revoked
+/// device's tokens are dead for good; the installation registering again is a new device.
 public struct DeviceRecord: Sendable, Equatable {
+    /// Where a device stands: registered and never signed in, holding tokens, or revoked.
+    public enum State: String, Sendable {
+        case registered
+        case active
+        case revoked
+    }
+
     public var id: String
     public var userID: String
     public var name: String
     public var platform: String
     public var createdAt: Date
-    /// The last sign-in or refresh.
+    /// The last registration, sign-in or refresh.
     public var lastSeenAt: Date
+    /// The installation's first sign-in; `nil` while it has registered and never signed in.
+    public var signedInAt: Date?
     public var revokedAt: Date?
 
     public init(
-        id: String, userID: String, name: String, platform: String, createdAt: Date, lastSeenAt: Date, revokedAt: Date? = nil
+        id: String, userID: String, name: String, platform: String, createdAt: Date, lastSeenAt: Date, signedInAt: Date? = nil,
+        revokedAt: Date? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -57,7 +67,13 @@ public struct DeviceRecord: Sendable, Equatable {
         self.platform = platform
         self.createdAt = createdAt
         self.lastSeenAt = lastSeenAt
+        self.signedInAt = signedInAt
         self.revokedAt = revokedAt
+    }
+
+    public var state: State {
+        if revokedAt != nil { return .revoked }
+        return signedInAt == nil ? .registered : .active
     }
 }
 

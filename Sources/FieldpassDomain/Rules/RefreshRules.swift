@@ -14,11 +14,13 @@ package enum RefreshRules {
         package var successorSealed: [UInt8]?
         package var userDisabledAt: Double?
         package var deviceRevokedAt: Double?
+        /// The device's last registration, sign-in or refresh.
+        package var deviceLastSeenAt: Double?
 
         package init(
             grant: RefreshGrant, createdAt: Double, expiresAt: Double, maxExpiresAt: Double, revokedAt: Double? = nil,
             rotatedAt: Double? = nil, successorHash: String? = nil, successorSealed: [UInt8]? = nil, userDisabledAt: Double? = nil,
-            deviceRevokedAt: Double? = nil
+            deviceRevokedAt: Double? = nil, deviceLastSeenAt: Double? = nil
         ) {
             self.grant = grant
             self.createdAt = createdAt
@@ -30,6 +32,7 @@ package enum RefreshRules {
             self.successorSealed = successorSealed
             self.userDisabledAt = userDisabledAt
             self.deviceRevokedAt = deviceRevokedAt
+            self.deviceLastSeenAt = deviceLastSeenAt
         }
 
         /// Not revoked, unexpired, and its device and user still in good standing.
@@ -51,8 +54,9 @@ package enum RefreshRules {
         case retry(sealedSuccessor: [UInt8])
         /// A reuse: revoke the device (and its tokens), write the entry, refuse.
         case cutOff(AuditRecord)
-        /// Mark the token rotated, store the successor until `expiresAt`.
-        case rotate(successorExpiresAt: Double)
+        /// Mark the token rotated, store the successor until `expiresAt`, and write `audit`
+        /// when there is one (``DeviceActivityAudit``).
+        case rotate(successorExpiresAt: Double, audit: AuditRecord?)
     }
 
     /// Whether the decision depends on the successor still being unrotated, which the store
@@ -67,7 +71,10 @@ package enum RefreshRules {
     package static func decide(_ token: Token, successorUnrotated: Bool, rotation: RefreshRotation, now: Double) -> Decision {
         guard token.isHonoured(now: now) else { return .refuse }
         guard token.rotatedAt != nil else {
-            return .rotate(successorExpiresAt: min(now + Double(rotation.ttl), token.maxExpiresAt))
+            return .rotate(
+                successorExpiresAt: min(now + Double(rotation.ttl), token.maxExpiresAt),
+                audit: DeviceActivityAudit.refresh(token.grant, lastSeenAt: token.deviceLastSeenAt, now: now)
+            )
         }
         if needsSuccessorLookup(token, grace: rotation.grace, now: now), successorUnrotated, let sealed = token.successorSealed {
             return .retry(sealedSuccessor: sealed)

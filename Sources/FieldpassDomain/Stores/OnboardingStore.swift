@@ -80,6 +80,6 @@ public protocol OnboardingStore: Sendable {
 
     /// Marks a realm initialized and stores `data_ready` for every session of its user that
     /// waits for it. Returns `nil` for an unknown realm (or one outside `environmentID` when
-    /// given), else the events stored.
-    func markRealmInitialized(path: String, environmentID: String?, now: Date) async throws -> [StoredEvent]?
+    /// given), else whether it was initialized already and the events stored.
+    func markRealmInitialized(path: String, environmentID: String?, now: Date) async throws -> RealmInitialization?
 }

@@ -195,6 +195,7 @@ enum PostgresSchema {
         // The placing functions' checks read the `*_unplaced` index (see ``PostgresFeed/placingFunctionSQL``).
         ("12-placing-checks-by-index", PostgresFeed.allCases.map(\.placingFunctionSQL).joined()),
         ("13-device-installations", DeviceInstallations.sql),
+        ("14-device-sign-ins", DeviceSignIns.sql),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

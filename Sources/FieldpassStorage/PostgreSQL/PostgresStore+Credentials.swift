@@ -114,6 +114,7 @@ extension PostgresStore {
                     platform: try row.get("platform"),
                     createdAt: Date(timeIntervalSince1970: try row.get("created_at")),
                     lastSeenAt: Date(timeIntervalSince1970: try row.get("last_seen_at")),
+                    signedInAt: try row.get("signed_in_at", as: Double?.self).map(Date.init(timeIntervalSince1970:)),
                     revokedAt: try row.get("revoked_at", as: Double?.self).map(Date.init(timeIntervalSince1970:))
                 )
             }

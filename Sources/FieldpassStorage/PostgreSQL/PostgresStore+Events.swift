@@ -45,6 +45,9 @@ extension PostgresStore {
             )
             // The sweeper may have expired the session while the IdP was answering.
             guard updated.count == 1 else { return [] }
+            for entry in try await Self.markSignedIn(connection, session: session, now: timestamp) {
+                try await Self.audit(connection, environmentID: session.environmentID, entry, now: now)
+            }
             try await Self.issueRefreshToken(
                 connection, hash: login.refreshTokenHash, userID: session.userID, deviceID: session.deviceID, now: timestamp,
                 expiresAt: login.refreshTokenExpiresAt.timeIntervalSince1970,
@@ -53,6 +56,27 @@ extension PostgresStore {
             let events = SessionRules.signInEvents(login, announcedRealm: announced, realmInitialized: initialized)
             return try await Self.append(events.map { ($0, session.id) }, on: connection, now: timestamp)
         }
+    }
+
+    /// Marks the session's device signed in; returns the audit entries of the sign-in (the
+    /// person's lock, taken first, keeps two sign-ins of one device from both finding it new).
+    private static func markSignedIn(
+        _ connection: PostgresConnection, session: OnboardingSession, now: Double
+    ) async throws -> [AuditRecord] {
+        let deviceID = session.deviceID
+        guard
+            let row = try await connection.first(
+                """
+                WITH found AS (SELECT name, platform, signed_in_at FROM devices WHERE id = \(deviceID)),
+                marked AS (UPDATE devices SET signed_in_at = \(now) WHERE id = \(deviceID) AND signed_in_at IS NULL)
+                SELECT name, platform, signed_in_at IS NOT NULL AS signed_in_before FROM found
+                """
+            )
+        else { throw StoreInconsistency("the session's device \(deviceID) is gone") }
+        return DeviceActivityAudit.signIn(
+            userID: session.userID, deviceID: deviceID, name: try row.get("name"), platform: try row.get("platform"),
+            signedInBefore: try row.get("signed_in_before")
+        )
     }
 
     /// One statement (ends the session and stores its event), committed on its own unless an
@@ -178,8 +202,8 @@ extension PostgresStore {
         }
     }
 
-    public func markRealmInitialized(path: String, environmentID: String?, now: Date) async throws -> [StoredEvent]? {
-        let events = try await write { [realmPrefixes] connection -> [StoredEvent]? in
+    public func markRealmInitialized(path: String, environmentID: String?, now: Date) async throws -> RealmInitialization? {
+        let marked = try await write { [realmPrefixes] connection -> RealmInitialization? in
             let timestamp = now.timeIntervalSince1970
             guard
                 let realm = try await connection.first(
@@ -207,7 +231,8 @@ extension PostgresStore {
             let announced = realmPrefixes.outward(path, environmentID: realmEnvironment)
             let events = try await Self.append(
                 waiting.sorted().map { (.dataReady(realmPath: announced), $0) }, on: connection, now: timestamp)
-            if !(try realm.get("initialized", as: Bool.self)) {
+            let wasInitialized = try realm.get("initialized", as: Bool.self)
+            if !wasInitialized {
                 // A change the integration feed shows again, now as initialized: unplaced, it
                 // takes a new position after commit.
                 try await connection.execute(
@@ -218,13 +243,13 @@ extension PostgresStore {
                     """
                 )
             }
-            return events
+            return RealmInitialization(wasInitialized: wasInitialized, events: events)
         }
-        if events != nil {
+        if marked != nil {
             publish(.realms)
             publish(.sessionEvents)
         }
-        return events
+        return marked
     }
 
     /// Appends events, each with its session's next `seq`, unplaced in the feed (see the

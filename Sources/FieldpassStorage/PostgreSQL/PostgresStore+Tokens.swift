@@ -23,12 +23,13 @@ extension PostgresStore {
                 try await Self.revokeDevice(connection, id: token.grant.deviceID, now: timestamp)
                 try await Self.audit(connection, environmentID: token.grant.environmentID, entry, now: now)
                 return .refused
-            case .rotate(let successorExpiresAt):
+            case .rotate(let successorExpiresAt, let audit):
                 try await Self.issueRefreshToken(
                     connection, hash: rotation.newHash, userID: token.grant.userID, deviceID: token.grant.deviceID,
                     now: timestamp, expiresAt: successorExpiresAt, maxExpiresAt: token.maxExpiresAt,
                     replacing: (rotation.oldHash, sealedSuccessor: rotation.sealedSuccessor.map { Data($0) })
                 )
+                if let audit { try await Self.audit(connection, environmentID: token.grant.environmentID, audit, now: now) }
                 return .rotated(token.grant)
             }
         }
@@ -169,7 +170,8 @@ extension PostgresStore {
         try await connection.first(
             """
             SELECT r.user_id, r.device_id, r.created_at, r.expires_at, r.max_expires_at, r.revoked_at, r.rotated_at,
-                   r.successor_hash, r.successor_sealed, u.environment_id, u.disabled_at, d.revoked_at AS device_revoked_at
+                   r.successor_hash, r.successor_sealed, u.environment_id, u.disabled_at, d.revoked_at AS device_revoked_at,
+                   d.last_seen_at AS device_last_seen_at
             FROM refresh_tokens r JOIN users u ON u.id = r.user_id JOIN devices d ON d.id = r.device_id
             WHERE r.token_hash = \(hash)\(unescaped: forUpdate ? " FOR UPDATE OF r" : "")
             """
@@ -181,7 +183,8 @@ extension PostgresStore {
                 createdAt: try row.get("created_at"), expiresAt: try row.get("expires_at"), maxExpiresAt: try row.get("max_expires_at"),
                 revokedAt: try row.get("revoked_at"), rotatedAt: try row.get("rotated_at"), successorHash: try row.get("successor_hash"),
                 successorSealed: try row.get("successor_sealed", as: Data?.self).map { [UInt8]($0) },
-                userDisabledAt: try row.get("disabled_at"), deviceRevokedAt: try row.get("device_revoked_at")
+                userDisabledAt: try row.get("disabled_at"), deviceRevokedAt: try row.get("device_revoked_at"),
+                deviceLastSeenAt: try row.get("device_last_seen_at")
             )
         }
     }

@@ -195,6 +195,9 @@ enum SQLiteSchema {
         migrator.registerMigration("10-device-installations") { db in
             try db.execute(sql: DeviceInstallations.sql)
         }
+        migrator.registerMigration("11-device-sign-ins") { db in
+            try db.execute(sql: DeviceSignIns.sql)
+        }
         return migrator
     }
 }

@@ -90,6 +90,7 @@ extension SQLiteStore {
                     id: row["id"], userID: row["user_id"], name: row["name"], platform: row["platform"],
                     createdAt: Date(timeIntervalSince1970: row["created_at"]),
                     lastSeenAt: Date(timeIntervalSince1970: row["last_seen_at"]),
+                    signedInAt: (row["signed_in_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
                     revokedAt: (row["revoked_at"] as Double?).map(Date.init(timeIntervalSince1970:))
                 )
             }

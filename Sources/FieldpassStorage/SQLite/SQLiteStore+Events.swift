@@ -14,7 +14,9 @@ extension SQLiteStore {
             )
             // The sweeper may have expired the session while the IdP was answering.
             guard db.changesCount == 1 else { return [] }
-            try db.execute(cached: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [timestamp, session.deviceID])
+            for entry in try Self.markSignedIn(db, session: session, now: timestamp) {
+                try Self.audit(db, environmentID: session.environmentID, entry, now: now)
+            }
             try db.execute(
                 cached: "UPDATE refresh_tokens SET revoked_at = ? WHERE device_id = ? AND revoked_at IS NULL AND rotated_at IS NULL",
                 arguments: [timestamp, session.deviceID]
@@ -37,6 +39,23 @@ extension SQLiteStore {
                 try Self.append(event, to: session.id, db: db, now: timestamp)
             }
         }
+    }
+
+    /// Marks the session's device seen and signed in; returns the audit entries of the sign-in.
+    private static func markSignedIn(_ db: Database, session: OnboardingSession, now: Double) throws -> [AuditRecord] {
+        let deviceID = session.deviceID
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT name, platform, signed_in_at FROM devices WHERE id = ?"), arguments: [deviceID])
+        else { throw StoreInconsistency("the session's device \(deviceID) is gone") }
+        try db.execute(
+            cached: "UPDATE devices SET last_seen_at = ?, signed_in_at = COALESCE(signed_in_at, ?) WHERE id = ?",
+            arguments: [now, now, deviceID]
+        )
+        return DeviceActivityAudit.signIn(
+            userID: session.userID, deviceID: deviceID, name: row["name"], platform: row["platform"],
+            signedInBefore: row["signed_in_at"] != nil
+        )
     }
 
     public func failLogin(sessionID: String, error: String, description: String, audited: Bool, now: Date) async throws -> [StoredEvent] {
@@ -174,7 +193,7 @@ extension SQLiteStore {
         return []
     }
 
-    public func markRealmInitialized(path: String, environmentID: String?, now: Date) async throws -> [StoredEvent]? {
+    public func markRealmInitialized(path: String, environmentID: String?, now: Date) async throws -> RealmInitialization? {
         defer {
             sessionEvents.signal()
             realmFeed.signal()
@@ -189,7 +208,8 @@ extension SQLiteStore {
                 return nil
             }
             let userID: String = realm["user_id"]
-            if !(realm["initialized"] as Bool) {
+            let wasInitialized: Bool = realm["initialized"]
+            if !wasInitialized {
                 // A change the integration feed shows again, now as initialized.
                 try db.execute(
                     cached: "UPDATE realms SET initialized = 1, initialized_at = ?, feed_seq = ? WHERE path = ?",
@@ -208,7 +228,7 @@ extension SQLiteStore {
                 try Self.countOutcome(.dataReady, environmentID: realm["environment_id"], db: db, now: timestamp)
                 events.append(try Self.append(.dataReady(realmPath: announced), to: id, db: db, now: timestamp))
             }
-            return events
+            return RealmInitialization(wasInitialized: wasInitialized, events: events)
         }
     }
 

@@ -20,7 +20,7 @@ extension SQLiteStore {
                 try Self.revokeDevice(db, id: token.grant.deviceID, now: timestamp)
                 try Self.audit(db, environmentID: token.grant.environmentID, entry, now: now)
                 return .refused
-            case .rotate(let successorExpiresAt):
+            case .rotate(let successorExpiresAt, let audit):
                 try db.execute(
                     cached: "UPDATE refresh_tokens SET rotated_at = ?, successor_hash = ?, successor_sealed = ? WHERE token_hash = ?",
                     arguments: [timestamp, rotation.newHash, rotation.sealedSuccessor.map { Data($0) }, rotation.oldHash]
@@ -30,6 +30,7 @@ extension SQLiteStore {
                     expiresAt: successorExpiresAt, maxExpiresAt: token.maxExpiresAt
                 )
                 try db.execute(cached: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [timestamp, token.grant.deviceID])
+                if let audit { try Self.audit(db, environmentID: token.grant.environmentID, audit, now: now) }
                 return .rotated(token.grant)
             }
         }
@@ -115,7 +116,8 @@ extension SQLiteStore {
         try Row.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT r.*, u.environment_id, u.disabled_at, d.revoked_at AS device_revoked_at
+                    SELECT r.*, u.environment_id, u.disabled_at, d.revoked_at AS device_revoked_at,
+                           d.last_seen_at AS device_last_seen_at
                     FROM refresh_tokens r JOIN users u ON u.id = r.user_id JOIN devices d ON d.id = r.device_id
                     WHERE r.token_hash = ?
                     """),
@@ -126,7 +128,7 @@ extension SQLiteStore {
                 createdAt: row["created_at"], expiresAt: row["expires_at"], maxExpiresAt: row["max_expires_at"],
                 revokedAt: row["revoked_at"], rotatedAt: row["rotated_at"], successorHash: row["successor_hash"],
                 successorSealed: (row["successor_sealed"] as Data?).map { Array($0) }, userDisabledAt: row["disabled_at"],
-                deviceRevokedAt: row["device_revoked_at"]
+                deviceRevokedAt: row["device_revoked_at"], deviceLastSeenAt: row["device_last_seen_at"]
             )
         }
     }
