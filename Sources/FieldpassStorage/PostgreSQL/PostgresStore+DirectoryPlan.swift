@@ -113,7 +113,7 @@ extension PostgresStore {
                 try await audit(connection, environmentID: environmentID, entry, now: now)
             }
         }
-        for userID in plan.affectedUsers { try await announce(.user(id: userID), on: connection) }
+        try await announce(plan.affectedUsers.map { .user(id: $0) }, on: connection)
     }
 
     /// The devices of the person not revoked yet. Callers hold the person's lock, so none can

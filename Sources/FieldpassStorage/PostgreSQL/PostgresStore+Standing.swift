@@ -8,6 +8,18 @@ extension PostgresStore {
         try await connection.execute("SELECT pg_notify(\(PostgresChangeListener.channel), \(change.payload))")
     }
 
+    /// Announces `changes` in one round trip, in their order: a SCIM change of a thousand
+    /// members tells every instance of each of them without a statement each.
+    static func announce(_ changes: [StandingChange], on connection: PostgresConnection) async throws {
+        guard !changes.isEmpty else { return }
+        try await connection.execute(
+            """
+            SELECT pg_notify(\(PostgresChangeListener.channel), change.payload)
+            FROM unnest(\(changes.map(\.payload))::text[]) WITH ORDINALITY AS change(payload, position) ORDER BY position
+            """
+        )
+    }
+
     /// Returns once this instance's revocations include what it committed so far, so that a
     /// revocation counts here as soon as the request that made it is answered.
     func revocationsCaughtUp() async {
