@@ -23,8 +23,9 @@ public actor FieldpassClient {
     private let http: FieldpassHTTP
     private let store: any TokenStore
     private let refreshMargin: TimeInterval
-    /// The read of the store (and the refresh it may lead to) under way, which every caller
-    /// that needs a token meanwhile waits for.
+    /// What the tokens wait for: the read of the store (and the refresh it may lead to) under
+    /// way, or a sign-out taking them out of the store. Every caller that needs a token meanwhile
+    /// waits for it.
     private var pending: Task<TokenSet, any Error>?
     /// This installation's id, once read from the store (or made and kept there).
     private var installation: Task<String, any Error>?
@@ -84,7 +85,8 @@ public actor FieldpassClient {
         // when the caller that started it is cancelled: the old one is used up either way.
         let current = Task { try await self.currentTokens() }
         pending = current
-        defer { pending = nil }
+        // A sign-out may have claimed it meanwhile: that claim stays.
+        defer { if pending == current { pending = nil } }
         return try await current.value.accessToken
     }
 
@@ -121,9 +123,30 @@ public actor FieldpassClient {
     /// Signs the device out: forgets the tokens, then revokes the refresh token at Fieldpass
     /// (RFC 7009), which revokes the device and its access tokens. The tokens are forgotten
     /// even when Fieldpass cannot be reached; the error then says so.
+    ///
+    /// A refresh under way finishes first, and the tokens it saves are the ones revoked; callers
+    /// that ask for a token meanwhile get ``FieldpassClientError/notSignedIn``.
     public func signOut() async throws {
-        guard let tokens = try await store.load() else { return }
-        try await store.clear()
+        // Queued behind the refresh under way, and claimed, before the first suspension. A
+        // sign-out that read the store while a refresh ran would revoke the token that refresh
+        // used up, and the refresh would then save the new tokens of a revoked device into the
+        // store just cleared; a refresh started meanwhile would use the token being revoked.
+        let refreshing = pending
+        let taken = Task { [store] () async throws -> TokenSet? in
+            _ = await refreshing?.result
+            guard let tokens = try await store.load() else { return nil }
+            try await store.clear()
+            return tokens
+        }
+        let signedOut = Task<TokenSet, any Error> {
+            _ = try await taken.value
+            throw FieldpassClientError.notSignedIn
+        }
+        pending = signedOut
+        let result = await taken.result
+        // Out of the store (or not, if it failed): callers read it again from now on.
+        if pending == signedOut { pending = nil }
+        guard let tokens = try result.get() else { return }
         let (status, data) = try await http.postForm("revoke", ["token": tokens.refreshToken, "token_type_hint": "refresh_token"])
         guard status == 200 else { throw FieldpassHTTP.failure(status: status, body: data) }
     }

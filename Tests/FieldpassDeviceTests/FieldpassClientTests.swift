@@ -201,6 +201,32 @@ import FoundationNetworking
         }
     }
 
+    @Test func aSignOutDuringARefreshRevokesTheRefreshedTokensAndLeavesNoneInTheStore() async throws {
+        try await withServer { server in
+            let (_, _, issued) = try await onboarded(server, email: "mary@example.com")
+            let store = HeldSaveStore(TokenSet(accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: Date()))
+            let client = FieldpassClient(server: server.url, store: store)
+            let asking = Task { try await client.accessToken() }
+            // Fieldpass has rotated the refresh token; the new pair is being saved.
+            try await store.saveBegun()
+            let signingOut = Task { try await client.signOut() }
+            // A sign-out that does not wait for the refresh clears the store at once; one that
+            // waits leaves it alone until the save is let go.
+            try await store.release(whenClearedOrAfter: .seconds(1))
+            let handedOut = try await asking.value
+            try await signingOut.value
+
+            // Compared, never shown: a failure prints no token.
+            let left = await store.load() != nil
+            #expect(!left, "the refreshed tokens were saved after the sign-out cleared the store")
+            #expect(await store.clears == 1)
+            await #expect(throws: FieldpassClientError.notSignedIn) { _ = try await client.accessToken() }
+            let refreshed = handedOut != issued.accessToken
+            let active = try await Backend(server: server).isActive(handedOut)
+            #expect(refreshed && !active, "the refreshed device was not revoked")
+        }
+    }
+
     @Test func signingOutWithoutTheServerStillForgetsTheTokens() async throws {
         try await withServer { server in
             let (client, store, _) = try await onboarded(server, email: "alan@example.com")

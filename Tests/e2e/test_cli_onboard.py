@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import queue
 import re
-import subprocess
-import threading
-import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,6 +13,7 @@ from cryptography.hazmat.primitives.serialization import load_pem_private_key
 from helpers import (
     server_in,
     FieldpassServer,
+    WatchedCommand,
     browser_login,
     http_client,
     open_confirmation,
@@ -32,82 +28,16 @@ CODE_PREFIX = "Code: "
 LOGIN_PREFIX = "Login URL: "
 
 
-class OnboardProcess:
-    """`fieldpass onboard` with its stdout read line by line on a thread."""
-
-    def __init__(self, server: FieldpassServer, email: str, log_dir: Path) -> None:
-        self.stderr_path = log_dir / "onboard.stderr.log"
-        with open(self.stderr_path, "w") as stderr:
-            self.proc = subprocess.Popen(
-                [str(server.binary), "onboard", email, "--server", server.public_url],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=stderr,
-                env=server.env,
-                text=True,
-                bufsize=1,
-            )
-        self.lines: list[str] = []
-        self._queue: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self._queue.put(line.rstrip("\n"))
-        self._queue.put(None)
-
-    def output(self) -> str:
-        stderr = self.stderr_path.read_text(errors="replace")
-        return "--- stdout ---\n" + "\n".join(self.lines) + "\n--- stderr ---\n" + stderr
-
-    def wait_for_line(self, matches: Callable[[str], bool], what: str, timeout: float = 15.0) -> str:
-        for line in self.lines:
-            if matches(line):
-                return line
-        deadline = time.monotonic() + timeout
-        while (remaining := deadline - time.monotonic()) > 0:
-            try:
-                line = self._queue.get(timeout=remaining)
-            except queue.Empty:
-                break
-            if line is None:
-                pytest.fail(f"onboard ended its output before {what}\n{self.output()}")
-            self.lines.append(line)
-            if matches(line):
-                return line
-        pytest.fail(f"no {what} on stdout within {timeout} s (is stdout flushed?)\n{self.output()}")
-
-    def wait_exit(self, timeout: float = 20.0) -> int:
-        try:
-            code = self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            pytest.fail(f"onboard did not exit within {timeout} s\n{self.output()}")
-        # Drain what is left of stdout.
-        while True:
-            try:
-                line = self._queue.get(timeout=2)
-            except queue.Empty:
-                break
-            if line is None:
-                break
-            self.lines.append(line)
-        return code
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(5)
-
-
 @pytest.fixture
 def onboard(server: FieldpassServer, email: str, tmp_path: Path):
-    started: list[OnboardProcess] = []
+    """Starts `fieldpass onboard EMAIL` against the server, its stdout read as it comes
+    (`fieldpass onboard` flushes each line)."""
+    started: list[WatchedCommand] = []
 
-    def start() -> OnboardProcess:
-        process = OnboardProcess(server, email, tmp_path)
-        started.append(process)
-        return process
+    def start() -> WatchedCommand:
+        argv = [str(server.binary), "onboard", email, "--server", server.public_url]
+        started.append(WatchedCommand("onboard", argv, server.env, tmp_path))
+        return started[-1]
 
     yield start
     for process in started:

@@ -79,6 +79,7 @@ from .polling import Polled, WaitingPoll, poll, poll_response, poll_until
 from .processes import (
     RUNNING,
     ManagedProcess,
+    WatchedCommand,
     clean_env,
     cli_output,
     free_port,
@@ -184,6 +185,7 @@ __all__ = [
     "EventsReader",
     "IntegrationClient",
     "ManagedProcess",
+    "WatchedCommand",
     "MockIdP",
     "Onboarded",
     "Received",

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import ctypes
 import os
+import pty
+import queue
 import random
 import signal
 import socket
 import subprocess
+import threading
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -171,3 +174,91 @@ def cli_output(result: subprocess.CompletedProcess[str]) -> str:
         f"exit status {result.returncode}\n--- stdout ---\n{result.stdout}"
         f"\n--- stderr ---\n{result.stderr}"
     )
+
+
+class WatchedCommand:
+    """A command whose stdout a test reads line by line as it comes, as a person watches it.
+
+    With `terminal=True` its stdout is a pseudo-terminal, as when a person runs it in one: C's
+    stdio (and so Swift's `print`) flushes a terminal at each line, a pipe only when its buffer
+    fills or the program ends. Its stderr goes to `log_dir`/`name`.stderr.log."""
+
+    def __init__(
+        self, name: str, argv: Sequence[str], env: Mapping[str, str], log_dir: Path, *, terminal: bool = False
+    ) -> None:
+        self.name = name
+        self.stderr_path = log_dir / f"{name}.stderr.log"
+        self.lines: list[str] = []
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        reader, writer = pty.openpty() if terminal else os.pipe()
+        with open(self.stderr_path, "wb") as stderr:
+            try:
+                self.proc = subprocess.Popen(
+                    list(argv), stdin=subprocess.DEVNULL, stdout=writer, stderr=stderr, env=dict(env),
+                    preexec_fn=_die_with_parent,
+                )
+            finally:
+                os.close(writer)
+        threading.Thread(target=self._read, args=(reader,), daemon=True).start()
+
+    def _read(self, fd: int) -> None:
+        pending = b""
+        while True:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:  # EIO: the terminal's last writer is gone
+                chunk = b""
+            if not chunk:
+                break
+            pending += chunk
+            *complete, pending = pending.split(b"\n")
+            for line in complete:
+                # A terminal ends its lines with \r\n.
+                self._queue.put(line.decode(errors="replace").removesuffix("\r"))
+        if pending:
+            self._queue.put(pending.decode(errors="replace"))
+        os.close(fd)
+        self._queue.put(None)
+
+    def output(self) -> str:
+        stderr = tail(self.stderr_path)
+        return f"--- {self.name} stdout ---\n" + "\n".join(self.lines) + f"\n--- {self.name} stderr ---\n" + stderr
+
+    def wait_for_line(self, matches: Callable[[str], bool], what: str, timeout: float = 15.0) -> str:
+        """The first line (seen or to come) that `matches`; fails after `timeout` s, or when the
+        output ends without one."""
+        for line in self.lines:
+            if matches(line):
+                return line
+        deadline = time.monotonic() + timeout
+        while (remaining := deadline - time.monotonic()) > 0:
+            try:
+                line = self._queue.get(timeout=remaining)
+            except queue.Empty:
+                break
+            if line is None:
+                pytest.fail(f"{self.name} ended its output before {what}\n{self.output()}")
+            self.lines.append(line)
+            if matches(line):
+                return line
+        pytest.fail(f"no {what} on {self.name}'s stdout within {timeout:g} s\n{self.output()}")
+
+    def wait_exit(self, timeout: float = 20.0) -> int:
+        """Its exit status, once it has exited and all its output is read."""
+        try:
+            code = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{self.name} did not exit within {timeout:g} s\n{self.output()}")
+        while True:
+            try:
+                line = self._queue.get(timeout=5)
+            except queue.Empty:
+                pytest.fail(f"{self.name} exited but its stdout did not end\n{self.output()}")
+            if line is None:
+                return code
+            self.lines.append(line)
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
