@@ -53,8 +53,10 @@ struct OnboardingSummaryStoreTests {
             let (bob2, _) = try await environment.register(email: "bob@example.com")
             _ = try await store.failLogin(sessionID: bob2.id, error: "made_up", description: "no", audited: true, now: now)
             _ = try await environment.register(email: "cy@example.com", expiresIn: 60)
-            _ = try await store.sweepSessions(
-                now: now.addingTimeInterval(120), deliveredBefore: now.addingTimeInterval(120), deleteBefore: .distantPast)
+            // Cy's session expires 60 s after its registration by the clock, which a busy
+            // machine may reach well after `now`: the sweep runs 120 s after that.
+            let sweptAt = Date().addingTimeInterval(120)
+            _ = try await store.sweepSessions(now: sweptAt, deliveredBefore: sweptAt, deleteBefore: .distantPast)
             _ = try await store.ensureUser(email: "x@other.test", environmentID: "other", now: now)
 
             let summary = try await store.onboardingSummary(environmentID: "dev", since: now.addingTimeInterval(-60), waitingLimit: 10)
