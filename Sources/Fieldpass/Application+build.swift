@@ -49,7 +49,8 @@ public func buildApplication(
     )
 }
 
-/// Every route, each behind its middleware: what `/openapi.json` describes.
+/// Every route, each behind its middleware: what `/openapi.json` describes; then the answer
+/// to a request none of them takes (``UnroutedRequestMiddleware``).
 func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     let configuration = parts.configuration
     let store = parts.store
@@ -106,9 +107,10 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
         serviceAccounts: parts.serviceAccounts
     )
     .addRoutes(to: authenticated("integration"))
-    ScimRoutes.add(to: router, parts)
-    ConsoleRoutes.add(to: router, signIn: limited(.confirmation), parts)
-
+    let scim = ScimRoutes.add(to: router, parts)
+    let console = ConsoleRoutes.add(to: router, signIn: limited(.confirmation), parts)
+    // Last, after every route: 405 or 404 for what none of them takes.
+    router.add(middleware: UnroutedRequestMiddleware(routes: RouteTable(router.routes), areas: [scim, console]))
     return router
 }
 

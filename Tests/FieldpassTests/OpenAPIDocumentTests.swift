@@ -1,8 +1,6 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Logging
-import Prometheus
 import Testing
 @testable import Fieldpass
 @testable import FieldpassDomain
@@ -46,14 +44,7 @@ struct OpenAPIDocumentTests {
     func routesMatchTheDocument() async throws {
         let documented = documentedOperations
         let routed = try await TestEnvironment.with { environment in
-            let logger = Logger(label: "test")
-            let router = buildRouter(
-                ServiceParts(
-                    configuration: environment.configuration, store: environment.store,
-                    keys: try KeyRotation(settings: environment.configuration.tokens, issuer: "http://fieldpass.test", logger: logger),
-                    hub: SessionEventHub(store: environment.store, logger: logger), readiness: Readiness(),
-                    metrics: PrometheusCollectorRegistry()
-                ))
+            let router = try environment.router()
             // Hummingbird writes parameters as `:name`; OpenAPI as `{name}`. SCIM (`/scim/v2`) is
             // RFC 7644's protocol, which describes itself at its own discovery endpoints
             // (`/ServiceProviderConfig`, `/ResourceTypes`, `/Schemas`) and is checked by scim2-tester.

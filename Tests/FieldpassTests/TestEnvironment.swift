@@ -3,6 +3,7 @@ import GRDB
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Prometheus
 import Testing
 import Tokens
 @testable import Fieldpass
@@ -14,6 +15,9 @@ import StoreTestSupport
 /// SQLite store and a configuration; all removed afterwards. (The store suites, on both
 /// stores, are in `FieldpassStorageTests`.)
 struct TestEnvironment {
+    /// The bearer token of `dev`'s SCIM endpoint.
+    static let scimToken = "dev-scim-token-of-at-least-32-characters"
+
     let folder: URL
     let configuration: FieldpassConfiguration
     let store: any FieldpassStore
@@ -48,6 +52,7 @@ struct TestEnvironment {
                 service_accounts:
                   - id: backend
                     secret_env: TEST_BACKEND_SECRET
+                scim: { token_env: TEST_SCIM_TOKEN }
                 idp:
                   issuer: "\(issuer)"
                   client_id: fieldpass
@@ -64,7 +69,7 @@ struct TestEnvironment {
             """
         let secrets = [
             "TEST_IDP_SECRET": "test-secret", "TEST_BACKEND_SECRET": "backend-secret-of-at-least-32-characters",
-            "TEST_OTHER_BACKEND_SECRET": "other-secret-of-at-least-32-characters",
+            "TEST_OTHER_BACKEND_SECRET": "other-secret-of-at-least-32-characters", "TEST_SCIM_TOKEN": scimToken,
         ]
         let configuration = try FieldpassConfiguration.parse(yaml: yaml, environment: secrets.merging(extraEnvironment) { $1 })
         let logger = Logger(label: "test")
@@ -78,6 +83,17 @@ struct TestEnvironment {
     /// The service, built exactly as `fieldpass serve` builds it (on the SQLite store).
     func application() async throws -> some ApplicationProtocol {
         try await buildApplication(configuration: configuration, store: OpenedStore(store: store), logger: Logger(label: "test"))
+    }
+
+    /// The service's router alone, built as ``application()`` builds it, for its route table.
+    func router() throws -> Router<AppRequestContext> {
+        let logger = Logger(label: "test")
+        return buildRouter(
+            ServiceParts(
+                configuration: configuration, store: store,
+                keys: try KeyRotation(settings: configuration.tokens, issuer: configuration.server.publicURL, logger: logger),
+                hub: SessionEventHub(store: store, logger: logger), readiness: Readiness(), metrics: PrometheusCollectorRegistry()
+            ))
     }
 
     /// Row counts of every table, to prove that a rejected request stored nothing (SQLite).

@@ -378,7 +378,7 @@ def targets(directory_server: FieldpassServer, admin: SignedIn) -> dict[str, str
 
 
 # (id, caller, method, path, status, error); caller: worker | admin | none.
-# A method a path does not take is an unknown endpoint (404 not_found), as on every route.
+# A method a path does not take is refused (405 method_not_allowed, with `Allow`), as on every route.
 BAD_INPUT = [
     ("me-device-garbage", "worker", "DELETE", "/me/devices/not-a-device", 404, "unknown_device"),
     ("me-device-1KB", "worker", "DELETE", "/me/devices/" + "d" * 1024, 404, "unknown_device"),
@@ -395,16 +395,16 @@ BAD_INPUT = [
     ("enable-1KB", "admin", "POST", "/admin/users/" + "u" * 1024 + "/enable", 404, "unknown_user"),
     ("identity-unknown", "admin", "DELETE", "/admin/users/{unknown}/identity", 404, "unknown_user"),
     ("identity-device-id", "admin", "DELETE", "/admin/users/{worker_device}/identity", 404, "unknown_user"),
-    ("me-devices-post", "worker", "POST", "/me/devices", 404, "not_found"),
-    ("me-devices-delete-all", "worker", "DELETE", "/me/devices", 404, "not_found"),
-    ("me-device-get", "worker", "GET", "/me/devices/{worker_device}", 404, "not_found"),
-    ("me-device-put", "worker", "PUT", "/me/devices/{worker_device}", 404, "not_found"),
-    ("user-devices-post", "admin", "POST", "/admin/users/{worker}/devices", 404, "not_found"),
-    ("user-device-patch", "admin", "PATCH", "/admin/users/{worker}/devices/{worker_device}", 404, "not_found"),
-    ("disable-get", "admin", "GET", "/admin/users/{worker}/disable", 404, "not_found"),
-    ("enable-delete", "admin", "DELETE", "/admin/users/{worker}/enable", 404, "not_found"),
-    ("identity-get", "admin", "GET", "/admin/users/{worker}/identity", 404, "not_found"),
-    ("identity-put", "admin", "PUT", "/admin/users/{worker}/identity", 404, "not_found"),
+    ("me-devices-post", "worker", "POST", "/me/devices", 405, "method_not_allowed"),
+    ("me-devices-delete-all", "worker", "DELETE", "/me/devices", 405, "method_not_allowed"),
+    ("me-device-get", "worker", "GET", "/me/devices/{worker_device}", 405, "method_not_allowed"),
+    ("me-device-put", "worker", "PUT", "/me/devices/{worker_device}", 405, "method_not_allowed"),
+    ("user-devices-post", "admin", "POST", "/admin/users/{worker}/devices", 405, "method_not_allowed"),
+    ("user-device-patch", "admin", "PATCH", "/admin/users/{worker}/devices/{worker_device}", 405, "method_not_allowed"),
+    ("disable-get", "admin", "GET", "/admin/users/{worker}/disable", 405, "method_not_allowed"),
+    ("enable-delete", "admin", "DELETE", "/admin/users/{worker}/enable", 405, "method_not_allowed"),
+    ("identity-get", "admin", "GET", "/admin/users/{worker}/identity", 405, "method_not_allowed"),
+    ("identity-put", "admin", "PUT", "/admin/users/{worker}/identity", 405, "method_not_allowed"),
     ("anon-me-devices", "none", "GET", "/me/devices", 401, None),
     ("anon-me-device-delete", "none", "DELETE", "/me/devices/{worker_device}", 401, None),
     ("anon-user-devices", "none", "GET", "/admin/users/{worker}/devices", 401, None),

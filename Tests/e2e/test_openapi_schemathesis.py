@@ -1,6 +1,7 @@
 """The live server against its own `/openapi.json`, with schemathesis generating requests
 for every operation from the document: no response may be a 5xx, and every response must
-match the document (status code, content type, headers, body schema).
+match the document (status code, content type, headers, body schema); a method the document
+does not declare for a path must answer 405 with an `Allow` that matches the document.
 
 Admin routes are called with the bootstrap admin's token, integration routes with the
 service account's, the rest as the document says (mostly without credentials), so both
@@ -19,11 +20,14 @@ import schemathesis
 from schemathesis import GenerationMode
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
+from schemathesis.generation.meta import CoverageScenario, coverage_scenario
 from schemathesis.specs.openapi.checks import (
+    allow_header_conformance,
     content_type_conformance,
     response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
+    unsupported_method,
 )
 
 from helpers import (
@@ -115,3 +119,18 @@ def test_every_response_matches_the_document(    openapi_schema, live_api: LiveA
         case.call_and_validate(headers=headers, checks=CHECKS, timeout=40)
 
     call()
+
+
+@pytest.mark.parametrize("path", json.loads(DOCUMENT.read_text())["paths"])
+def test_undeclared_methods_are_refused_as_the_document_says(openapi_schema, live_api: LiveAPI, path: str) -> None:
+    """schemathesis' own probes of the methods the document does not declare for `path`
+    (its coverage phase), checked by its own rules: 405, with an `Allow` header."""
+    probes = []
+    for method in HTTP_METHODS & openapi_schema.raw_schema["paths"][path].keys():
+        operation = openapi_schema[path][method.upper()]
+        generation = openapi_schema.config.generation_for(operation=operation, phase="coverage")
+        cases = openapi_schema.iter_coverage_cases(operation, generation_modes=[GenerationMode.NEGATIVE], generation_config=generation)
+        probes += [case for case in cases if coverage_scenario(case) == CoverageScenario.UNSPECIFIED_HTTP_METHOD]
+    assert probes, path
+    for case in probes:
+        case.call_and_validate(headers=live_api.headers_for(path), checks=[not_a_server_error, unsupported_method, allow_header_conformance])

@@ -4,9 +4,11 @@ import Hummingbird
 
 /// The admin console's routes: the sign-in page and its stylesheet in front, everything else
 /// behind ``ConsoleSessionMiddleware``; all of them but the stylesheet answer as pages
-/// (``ConsoleErrorMiddleware``).
+/// (``ConsoleErrorMiddleware``), and so do the requests they do not take (the returned area).
 enum ConsoleRoutes {
-    static func add(to router: Router<AppRequestContext>, signIn: RouterGroup<AppRequestContext>, _ parts: ServiceParts) {
+    static func add(
+        to router: Router<AppRequestContext>, signIn: RouterGroup<AppRequestContext>, _ parts: ServiceParts
+    ) -> UnroutedRequestMiddleware.Area {
         let configuration = parts.configuration
         let store = parts.store
         let renderer = parts.consoleRenderer
@@ -50,5 +52,6 @@ enum ConsoleRoutes {
         ConsoleOnboardingController(store: store, pages: pages).addRoutes(to: group)
         ConsoleAuditController(store: store, pages: pages).addRoutes(to: group)
         ConsoleKeysController(keys: parts.keys, serviceAccounts: parts.serviceAccounts, pages: pages).addRoutes(to: group)
+        return UnroutedRequestMiddleware.Area(prefix: "/console", errors: ConsoleErrorMiddleware<AppRequestContext>(renderer: renderer))
     }
 }

@@ -43,5 +43,11 @@ public struct APIError: HTTPResponseError, Equatable {
         APIError(.badRequest, HTTPErrorCode.invalidRequest, description)
     }
 
+    /// A path routed for other methods than the request's (RFC 9110 §15.5.6): `Allow` lists them.
+    static func methodNotAllowed(_ allowed: [HTTPRequest.Method]) -> APIError {
+        let allow = allowed.map(\.rawValue).joined(separator: ", ")
+        return APIError(.methodNotAllowed, HTTPErrorCode.methodNotAllowed, "This address takes only \(allow).", headers: [.allow: allow])
+    }
+
     static let serverError = APIError(.internalServerError, HTTPErrorCode.serverError, "The server could not complete the request.")
 }

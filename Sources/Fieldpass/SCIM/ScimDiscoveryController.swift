@@ -41,9 +41,6 @@ struct ScimDiscoveryController: Sendable {
         router.on(group, "ResourceTypes/:id", .get) { _, context in try one(resourceTypes, context) }
         router.on(group, "Schemas", .get) { _, _ in try list(schemas) }
         router.on(group, "Schemas/:id", .get) { _, context in try one(schemas, context) }
-        for path: RouterPath in ["ServiceProviderConfig", "ResourceTypes", "ResourceTypes/:id", "Schemas", "Schemas/:id"] {
-            router.refuse(group, path, except: [.get])
-        }
     }
 
     private func list(_ items: [String: ScimJSON]) throws -> Response {

@@ -34,7 +34,6 @@ extension ScimResourceController {
         router.on(group, Self.item, .put, use: replace)
         router.on(group, Self.item, .patch, use: patch)
         router.on(group, Self.item, .delete, use: delete)
-        router.refuse(group, Self.collection, except: [.get, .post])
     }
 
     /// A list or search request: `filter` on one of ``filterable``, `startIndex` and `count`,

@@ -18,27 +18,17 @@ struct ScimRouter: Sendable {
     typealias Handler = @Sendable (ScimCall, AppRequestContext) async throws -> Response
 
     func on(_ group: RouterGroup<AppRequestContext>, _ path: RouterPath, _ method: HTTPRequest.Method, use handler: @escaping Handler) {
-        group.on(path, method: method) { request, context in
-            do {
-                return try await handler(try open(request, context), context)
-            } catch {
-                return Self.response(for: error, logger: context.logger)
-            }
-        }
+        group.on(path, method: method) { request, context in await answer(request, context, handler) }
     }
 
-    /// Refuses every method but the listed ones on `path` with 405, and any path no route
-    /// serves with 404, as SCIM errors.
-    func refuse(_ group: RouterGroup<AppRequestContext>, _ path: RouterPath, except allowed: [HTTPRequest.Method]) {
-        let all: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]
-        for method in all where !allowed.contains(method) {
-            on(group, path, method) { _, _ in throw ScimError(status: 405, "\(method.rawValue) is not supported here.") }
-        }
-    }
-
-    func notFound(_ group: RouterGroup<AppRequestContext>) {
-        for method: HTTPRequest.Method in [.get, .post, .put, .patch, .delete] {
-            on(group, "**", method) { _, _ in throw ScimError.notFound("No such SCIM endpoint.") }
+    /// `handler`'s answer, behind the token and the limits; any error as SCIM's.
+    func answer(
+        _ request: Request, _ context: AppRequestContext, _ handler: (ScimCall, AppRequestContext) async throws -> Response
+    ) async -> Response {
+        do {
+            return try await handler(try open(request, context), context)
+        } catch {
+            return Self.response(for: error, logger: context.logger)
         }
     }
 
@@ -76,6 +66,12 @@ struct ScimRouter: Sendable {
                 ScimError(status: 429, "Too many requests \(limited.limit.refusedClient); try again in \(limited.seconds) s."),
                 retryAfter: limited.seconds
             )
+        case let error as APIError:  // a method the path is not routed for (``UnroutedRequestMiddleware``)
+            var response = ScimResponse.error(ScimError(status: Int(error.status.code), error.description))
+            response.headers.append(contentsOf: error.headers)
+            return response
+        case let error as HTTPError where error.status == .notFound:  // a path no route has
+            return ScimResponse.error(.notFound("No such SCIM endpoint."))
         case DirectoryError.unknownUser:
             return ScimResponse.error(.notFound("No such user."))
         case DirectoryError.unknownTeam:
@@ -90,5 +86,15 @@ struct ScimRouter: Sendable {
             logger.error("Unhandled SCIM error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
             return ScimResponse.error(ScimError(status: 500, "The server could not complete the request."))
         }
+    }
+}
+
+/// SCIM's answer to a request under `/scim/v2` that no route takes (``UnroutedRequestMiddleware``):
+/// the token first, as on every SCIM route, then 404 or 405 as a SCIM error.
+extension ScimRouter: RouterMiddleware {
+    func handle(
+        _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
+    ) async throws -> Response {
+        await answer(request, context) { _, context in try await next(request, context) }
     }
 }

@@ -1,8 +1,9 @@
 import Hummingbird
 
-/// Every SCIM route at `/scim/v2`, for ``buildRouter(_:)``.
+/// Every SCIM route at `/scim/v2`, for ``buildRouter(_:)``, which answers the requests they
+/// do not take with the returned area's SCIM errors.
 enum ScimRoutes {
-    static func add(to router: Router<AppRequestContext>, _ parts: ServiceParts) {
+    static func add(to router: Router<AppRequestContext>, _ parts: ServiceParts) -> UnroutedRequestMiddleware.Area {
         let scim = ScimRouter(
             tokens: ScimTokenDirectory(environments: parts.configuration.environments), limiter: parts.limiters[.scim],
             failures: parts.limiters[.scimAuthentication], clientAddress: parts.clientAddress,
@@ -17,6 +18,6 @@ enum ScimRoutes {
         groups.addRoutes(to: group)
         let search = ScimRootSearch(users: users, groups: groups)
         scim.on(group, ".search", .post) { call, _ in try await search.answer(call) }
-        scim.notFound(group)
+        return UnroutedRequestMiddleware.Area(prefix: "/scim/v2", errors: scim)
     }
 }
