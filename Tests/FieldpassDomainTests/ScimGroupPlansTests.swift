@@ -15,11 +15,14 @@ struct ScimGroupPlansTests {
         ScimGroupRecord(id: id, teamID: team, displayName: name, externalID: nil, members: members, createdAt: now, updatedAt: now)
     }
 
+    /// Everyone in `people` is listed by SCIM unless `unlisted` names them.
     static func facts(
-        team: TeamRecord? = nil, holder: String? = nil, people: [UserRecord], keys: [String: [String]] = [:]
+        team: TeamRecord? = nil, holder: String? = nil, people: [UserRecord], keys: [String: [String]] = [:], unlisted: Set<String> = []
     ) -> ScimGroupFacts {
         ScimGroupFacts(
-            team: team, holderOfName: holder, people: Dictionary(uniqueKeysWithValues: people.map { ($0.id, $0) }), otherRoleGroupKeys: keys
+            team: team, holderOfName: holder, people: Dictionary(uniqueKeysWithValues: people.map { ($0.id, $0) }),
+            otherRoleGroupKeys: keys,
+            listed: Set(people.map(\.id)).subtracting(unlisted)
         )
     }
 
@@ -51,7 +54,7 @@ struct ScimGroupPlansTests {
                 .recomputeRoles(try #require(RoleRecompute(groupID: "g1", mapping: Self.roles, actor: "scim"))),
             ])
         let stranger = ScimGroupResource(displayName: "Leads", externalID: nil, members: ["u1", "x"])
-        #expect(throws: DirectoryError.unknownUser) {
+        #expect(throws: ScimError.invalidValue("Member x is not a user of this environment.")) {
             try ScimGroupPlans.save(group, as: stranger, facts: Self.facts(people: [Self.person("u1")]), roles: Self.roles, actor: "scim")
         }
     }
@@ -143,5 +146,44 @@ struct ScimGroupPlansTests {
 
     @Test func aMemberNamedTwiceJoinsOnce() {
         #expect(ScimGroupRules.membershipChanges(current: [], wanted: ["b", "a", "b"]).added == ["a", "b"])
+    }
+
+    /// Whoever joins must be someone SCIM lists, as the change's transaction read them: a
+    /// person SCIM removed is refused, whatever else the change does; who stays or leaves is
+    /// not asked about.
+    @Test func onlyPeopleScimListsJoinAndTheRefusalNamesThem() throws {
+        let group = Self.group(team: "g1", name: "North", members: ["u1", "u2"])
+        let team = TeamRecord(id: "g1", name: "North", members: ["u1", "u2"], createdAt: Self.now)
+        let resource = ScimGroupResource(displayName: "South", externalID: nil, members: ["u1", "u3", "u4"])
+        #expect(ScimGroupPlans.joining(group, as: resource) == ["u3", "u4"])
+        let people = ["u1", "u2", "u3", "u4"].map { Self.person($0) }
+        #expect(throws: ScimError.invalidValue("Member u4 is not a user of this environment.")) {
+            try ScimGroupPlans.save(
+                group, as: resource, facts: Self.facts(team: team, people: people, unlisted: ["u2", "u4"]), roles: nil, actor: "scim")
+        }
+        let plan = try ScimGroupPlans.save(
+            group, as: resource, facts: Self.facts(team: team, people: people, unlisted: ["u2"]), roles: nil, actor: "scim")
+        #expect(
+            plan.writes.contains(.addMember(teamID: "g1", userID: "u3")) && plan.writes.contains(.removeMember(teamID: "g1", userID: "u2")))
+    }
+
+    /// A group stays what it was created as: its name (or external id) may not turn a team
+    /// into a role group or back.
+    @Test func aGroupKeepsItsKind() throws {
+        let mappings = ClaimMappings(roles: Self.roles)
+        let team = Self.group(team: "g1", name: "North", members: [])
+        let roleGroup = Self.group(name: "Leads", members: [])
+        try ScimGroupRules.checkKind(
+            of: team, as: ScimGroupResource(displayName: "South", externalID: nil, members: []), mappings: mappings)
+        try ScimGroupRules.checkKind(
+            of: roleGroup, as: ScimGroupResource(displayName: "Chiefs", externalID: nil, members: []), mappings: mappings)
+        #expect(throws: ScimError.self) {
+            try ScimGroupRules.checkKind(
+                of: team, as: ScimGroupResource(displayName: "Leads", externalID: nil, members: []), mappings: mappings)
+        }
+        #expect(throws: ScimError.self) {
+            try ScimGroupRules.checkKind(
+                of: roleGroup, as: ScimGroupResource(displayName: "Others", externalID: nil, members: []), mappings: mappings)
+        }
     }
 }

@@ -23,6 +23,22 @@ struct DirectoryStoreTests {
         }
     }
 
+    /// A role given by email creates a person who never signed in and gives them the role in
+    /// one transaction; for someone known, it only sets the role.
+    @Test(arguments: StoreKind.allCases) func aRoleByEmailCreatesThePersonAndSetsTheRoleAtOnce(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let created = try await store.setRole(.manager, email: "new@example.com", environmentID: "dev", actor: "cli", now: Date())
+            let again = try await store.setRole(.admin, email: "new@example.com", environmentID: "dev", actor: "cli", now: Date())
+            #expect(created.role == .manager && created.email == "new@example.com" && again.id == created.id && again.role == .admin)
+            #expect(try await store.user(id: created.id, environmentID: "dev")?.role == .admin)
+            let log = try await store.auditLog(environmentID: "dev", before: nil, limit: 10)
+            #expect(log.map(\.action) == ["user.role", "user.role", "user.create"] && log.allSatisfy { $0.actor == "cli" })
+            let feed = try await store.realmFeed(environmentID: "dev", after: 0, initialized: nil, limit: 10)
+            #expect(feed.map(\.userID) == [created.id])
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func aBootstrapAdminIsPromotedAtTheFirstSignInOnly(_ kind: StoreKind) async throws {
         try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store

@@ -40,7 +40,7 @@ struct RoleRecomputeStoreTests {
             let before = try await store.auditLog(environmentID: "dev", before: nil, limit: 1).first?.id ?? 0
             let feed = try await store.lifecycleFeedPosition()
 
-            _ = try await store.saveScimGroup(
+            _ = try await store.replaceScimGroup(
                 id: leads.id, displayName: "Captains", externalID: nil, members: [stays, chief, joins], roles: Self.roles,
                 environmentID: "dev", actor: "scim", now: Date())
 
@@ -62,7 +62,7 @@ struct RoleRecomputeStoreTests {
             // A name that maps to nothing: the other role groups decide, else the default.
             var withDefault = Self.roles
             withDefault.defaultRole = .worker
-            _ = try await store.saveScimGroup(
+            _ = try await store.replaceScimGroup(
                 id: leads.id, displayName: "Others", externalID: nil, members: [stays, chief, joins], roles: withDefault,
                 environmentID: "dev", actor: "scim", now: Date())
             #expect(try await roles(stays, chief, joins, removed) == [.worker, .admin, .worker, .manager])

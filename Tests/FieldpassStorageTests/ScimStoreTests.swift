@@ -37,16 +37,16 @@ struct ScimStoreTests {
             let record = try await store.provisionScimUser(
                 email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             _ = try await store.ensureUser(email: "taken@example.com", environmentID: "dev", now: Date())
-            let updated = try await store.updateScimUser(
+            let updated = try await store.replaceScimUser(
                 id: record.user.id, email: "b@example.com", profile: ScimProfile(displayName: "B"), active: nil, environmentID: "dev",
                 actor: "scim", now: Date()
             )
-            _ = try await store.updateScimUser(
+            _ = try await store.replaceScimUser(
                 id: record.user.id, email: "b@example.com", profile: ScimProfile(displayName: "B"), active: nil, environmentID: "dev",
                 actor: "scim", now: Date()
             )
             await #expect(throws: ScimError.self) {
-                _ = try await store.updateScimUser(
+                _ = try await store.replaceScimUser(
                     id: record.user.id, email: "taken@example.com", profile: ScimProfile(), active: nil, environmentID: "dev",
                     actor: "scim", now: Date()
                 )
@@ -130,13 +130,13 @@ struct ScimStoreTests {
             )
             #expect(try await store.user(id: person.user.id, environmentID: "dev")?.role == .manager)
 
-            _ = try await store.saveScimGroup(
+            _ = try await store.replaceScimGroup(
                 id: group.id, displayName: "Chiefs", externalID: nil, members: group.members, roles: Self.roles,
                 environmentID: "dev", actor: "scim", now: Date()
             )
             #expect(try await store.user(id: person.user.id, environmentID: "dev")?.role == .admin)
             // A rename to a name that maps to nothing keeps the role.
-            _ = try await store.saveScimGroup(
+            _ = try await store.replaceScimGroup(
                 id: group.id, displayName: "Others", externalID: nil, members: group.members, roles: Self.roles,
                 environmentID: "dev", actor: "scim", now: Date()
             )
@@ -146,8 +146,8 @@ struct ScimStoreTests {
         }
     }
 
-    /// A member who is no person of the environment fails the whole change: the rename and
-    /// the other members with it.
+    /// A member who is no person SCIM lists in the environment fails the whole change: the
+    /// rename and the other members with it.
     @Test(arguments: StoreKind.allCases) func aGroupChangeIsWholeOrNothing(_ kind: StoreKind) async throws {
         try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
@@ -159,8 +159,8 @@ struct ScimStoreTests {
                 actor: "scim",
                 now: Date()
             )
-            await #expect(throws: DirectoryError.self) {
-                _ = try await store.saveScimGroup(
+            await #expect(throws: ScimError.invalidValue("Member \(stranger.id) is not a user of this environment.")) {
+                _ = try await store.replaceScimGroup(
                     id: group.id, displayName: "Chiefs", externalID: nil, members: [person.user.id, stranger.id], roles: Self.roles,
                     environmentID: "dev", actor: "scim", now: Date()
                 )
@@ -182,7 +182,7 @@ struct ScimStoreTests {
                 actor: "scim",
                 now: Date()
             )
-            await #expect(throws: DirectoryError.unknownUser) {
+            await #expect(throws: ScimError.invalidValue("Member \(stranger.id) is not a user of this environment.")) {
                 _ = try await store.createScimGroup(
                     kind: .team, displayName: "South", externalID: nil, members: [stranger.id], roles: Self.roles, environmentID: "dev",
                     actor: "scim", now: Date()
@@ -209,7 +209,7 @@ struct ScimStoreTests {
                 email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
             _ = try await store.ensureUser(email: "taken@example.com", environmentID: "dev", now: Date())
             await #expect(throws: ScimError.self) {
-                _ = try await store.updateScimUser(
+                _ = try await store.replaceScimUser(
                     id: record.user.id, email: "taken@example.com", profile: ScimProfile(), active: false, environmentID: "dev",
                     actor: "scim", now: Date()
                 )
@@ -218,13 +218,61 @@ struct ScimStoreTests {
             let inactive = try await store.provisionScimUser(
                 email: "c@example.com", profile: ScimProfile(), active: false, environmentID: "dev", actor: "scim", now: Date())
             #expect(inactive.user.disabled)
-            let removed = try await store.updateScimUser(
+            let removed = try await store.replaceScimUser(
                 id: record.user.id, email: "a@example.com", profile: ScimProfile(), active: false, environmentID: "dev", actor: "scim",
                 now: Date()
             )
             #expect(removed.user.disabled)
             try await store.removeScimUser(id: inactive.user.id, environmentID: "dev", actor: "scim", now: Date())
             #expect(try await store.user(id: inactive.user.id, environmentID: "dev")?.disabled == true)
+        }
+    }
+
+    /// A change is made of the person and the group as its transaction reads them; what the
+    /// change throws reaches the caller as thrown and undoes everything, and so does a person
+    /// joining whom SCIM removed (read in the same transaction).
+    @Test(arguments: StoreKind.allCases) func aChangeSeesWhatIsStoredAndWhatItThrowsChangesNothing(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let person = try await store.provisionScimUser(
+                email: "a@example.com", profile: ScimProfile(displayName: "Ada"), active: true, environmentID: "dev", actor: "scim",
+                now: Date())
+            let refusal = ScimError.mutability("refused by the change")
+            await #expect(throws: refusal) {
+                _ = try await store.updateScimUser(id: person.user.id, environmentID: "dev", actor: "scim", now: Date()) { current in
+                    guard current.profile.displayName == "Ada" else {
+                        return ScimUserResource(userName: "x@example.com", profile: ScimProfile(), active: nil)
+                    }
+                    throw refusal
+                }
+            }
+            #expect(try await store.scimUser(id: person.user.id, environmentID: "dev") == person)
+
+            let removed = try await store.provisionScimUser(
+                email: "gone@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
+            try await store.removeScimUser(id: removed.user.id, environmentID: "dev", actor: "scim", now: Date())
+            let group = try await store.createScimGroup(
+                kind: .team, displayName: "North", externalID: nil, members: [], roles: Self.roles, environmentID: "dev", actor: "scim",
+                now: Date())
+            await #expect(throws: ScimError.invalidValue("Member \(removed.user.id) is not a user of this environment.")) {
+                _ = try await store.updateScimGroup(id: group.id, roles: Self.roles, environmentID: "dev", actor: "scim", now: Date()) {
+                    current in
+                    ScimGroupResource(displayName: "South", externalID: nil, members: current.members + [person.user.id, removed.user.id])
+                }
+            }
+            await #expect(throws: refusal) {
+                _ = try await store.updateScimGroup(id: group.id, roles: Self.roles, environmentID: "dev", actor: "scim", now: Date()) {
+                    _ in
+                    throw refusal
+                }
+            }
+            #expect(try await store.scimGroup(id: group.id, environmentID: "dev") == group)
+            #expect(try await store.team(id: group.id, environmentID: "dev")?.name == "North")
+            await #expect(throws: DirectoryError.unknownTeam) {
+                _ = try await store.updateScimGroup(id: "nobody", roles: Self.roles, environmentID: "dev", actor: "scim", now: Date()) {
+                    _ in throw refusal
+                }
+            }
         }
     }
 
@@ -253,6 +301,26 @@ struct ScimStoreTests {
                 }
                 #expect(outcomes.sorted { ($0 ?? false) && !($1 ?? false) } == [true, false], "round \(round): \(outcomes)")
             }
+        }
+    }
+}
+
+/// A PUT, as the SCIM service hands it to the store: a change that ignores what is stored.
+extension ScimStore {
+    func replaceScimUser(
+        id: String, email: String, profile: ScimProfile, active: Bool?, environmentID: String, actor: String, now: Date
+    ) async throws -> ScimUserRecord {
+        try await updateScimUser(id: id, environmentID: environmentID, actor: actor, now: now) { _ in
+            ScimUserResource(userName: email, profile: profile, active: active)
+        }
+    }
+
+    func replaceScimGroup(
+        id: String, displayName: String, externalID: String?, members: [String], roles: RoleClaimMapping?, environmentID: String,
+        actor: String, now: Date
+    ) async throws -> ScimGroupRecord {
+        try await updateScimGroup(id: id, roles: roles, environmentID: environmentID, actor: actor, now: now) { _ in
+            ScimGroupResource(displayName: displayName, externalID: externalID, members: members)
         }
     }
 }

@@ -36,13 +36,12 @@ package struct DirectoryChanges: Sendable {
 
     /// Gives the person with this email `role`, creating them (a worker first, as at a first
     /// sign-in) when they never signed in: people are set up ahead of their first registration.
-    /// A role the IdP manages is refused before anyone is created.
+    /// A role the IdP manages is refused before anyone is created; the creation and the role
+    /// are one transaction.
     package func setRole(_ role: Role, email: String, by caller: DirectoryCaller) async throws -> UserRecord {
         try authorize(caller, .administer)
         try checkRoleChange(caller)
-        let (environmentID, actor) = (caller.environmentID, caller.actor)
-        let user = try await store.ensureUser(email: email, environmentID: environmentID, actor: actor, now: Date())
-        return try await store.setRole(role, userID: user.id, environmentID: environmentID, actor: actor, now: Date())
+        return try await store.setRole(role, email: email, environmentID: caller.environmentID, actor: caller.actor, now: Date())
     }
 
     /// Sets, or with `nil` removes, one explicit grant.

@@ -33,7 +33,6 @@ struct ScimGroupsController: ScimResourceController {
     @Sendable func create(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
         let resource = try ScimGroupResource.parse(try await call.body())
         let environmentID = call.environment.id
-        try await checkJoining(resource.members, call)
         let mappings = claimMappings.mappings(environmentID: environmentID)
         let isRoleGroup = ScimGroupRules.isRoleGroup(displayName: resource.displayName, externalID: resource.externalID, mappings: mappings)
         let saved = try await store.createScimGroup(
@@ -48,16 +47,16 @@ struct ScimGroupsController: ScimResourceController {
 
     @Sendable func replace(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
         let id = try call.id(context)
-        let current = try await existing(id, call)
-        return try await save(try ScimGroupResource.parse(try await call.body()), over: current, call)
+        let body = try await call.body()
+        return try await update(id, call) { _ in try ScimGroupResource.parse(body) }
     }
 
     @Sendable func patch(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
         let id = try call.id(context)
         let operations = try ScimPatch.operations(try await call.body())
-        let current = try await existing(id, call)
-        let patched = try ScimPatch.apply(operations, to: ScimGroupResource.attributes(of: current))
-        return try await save(try ScimGroupResource.parse(.object(patched)), over: current, call)
+        return try await update(id, call) { current in
+            try ScimGroupResource.parse(.object(try ScimPatch.apply(operations, to: ScimGroupResource.attributes(of: current))))
+        }
     }
 
     @Sendable func delete(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
@@ -73,29 +72,24 @@ struct ScimGroupsController: ScimResourceController {
         return Response(status: .noContent)
     }
 
-    /// PUT and PATCH alike: the whole group as it should be, stored in one transaction.
-    private func save(_ resource: ScimGroupResource, over current: ScimGroupRecord, _ call: ScimCall) async throws -> Response {
+    /// PUT and PATCH alike: `resource` makes the whole group as it should be of the group as
+    /// stored, inside the transaction that writes it
+    /// (``ScimStore/updateScimGroup(id:roles:environmentID:actor:now:change:)``), which also
+    /// reads whether everyone joining is a person SCIM lists. A group stays a team or a role
+    /// group, as the transaction read it.
+    private func update(
+        _ id: String, _ call: ScimCall, _ resource: @escaping @Sendable (ScimGroupRecord) throws -> ScimGroupResource
+    ) async throws -> Response {
         let environmentID = call.environment.id
-        try await checkJoining(ScimGroupRules.membershipChanges(current: current.members, wanted: resource.members).added, call)
         let mappings = claimMappings.mappings(environmentID: environmentID)
-        let isRoleGroup = ScimGroupRules.isRoleGroup(displayName: resource.displayName, externalID: resource.externalID, mappings: mappings)
-        guard isRoleGroup == (current.teamID == nil) else {
-            throw ScimError.mutability("A group cannot change between a team and a role group; delete it and create it anew.")
+        let saved = try await store.updateScimGroup(
+            id: id, roles: mappings.roles, environmentID: environmentID, actor: call.caller.actor, now: Date()
+        ) { current in
+            let wanted = try resource(current)
+            try ScimGroupRules.checkKind(of: current, as: wanted, mappings: mappings)
+            return wanted
         }
-        let saved = try await store.saveScimGroup(
-            id: current.id, displayName: resource.displayName, externalID: resource.externalID, members: resource.members,
-            roles: mappings.roles, environmentID: environmentID, actor: call.caller.actor, now: Date()
-        )
         return try Self.answer(ScimRepresentation.group(saved, baseURL: call.baseURL), call)
-    }
-
-    /// Everyone who joins must be a person SCIM lists in this environment; otherwise nothing
-    /// changes. Who is in the group already is one (a person SCIM removes leaves its groups'
-    /// lists), so a PATCH of one member of 10,000 reads one person, not 10,000.
-    private func checkJoining(_ members: [String], _ call: ScimCall) async throws {
-        for id in members where try await store.scimUser(id: id, environmentID: call.environment.id) == nil {
-            throw ScimError.invalidValue("Member \(id.prefix(64)) is not a user of this environment.")
-        }
     }
 
     func existing(_ id: String, _ call: ScimCall) async throws -> ScimGroupRecord {

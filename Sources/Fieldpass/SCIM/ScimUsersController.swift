@@ -39,31 +39,35 @@ struct ScimUsersController: ScimResourceController {
 
     @Sendable func replace(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
         let id = try call.id(context)
-        let current = try await existing(id, call)
-        return try await save(try ScimUserResource.parse(try await call.body()), over: current, call)
+        let body = try await call.body()
+        return try await update(id, call) { _ in try ScimUserResource.parse(body) }
     }
 
     @Sendable func patch(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
         let id = try call.id(context)
         let operations = try ScimPatch.operations(try await call.body())
-        let current = try await existing(id, call)
-        let patched = try ScimPatch.apply(operations, to: ScimUserResource.attributes(of: current))
-        return try await save(try ScimUserResource.parse(.object(patched)), over: current, call)
+        return try await update(id, call) { current in
+            try ScimUserResource.parse(.object(try ScimPatch.apply(operations, to: ScimUserResource.attributes(of: current))))
+        }
     }
 
     @Sendable func delete(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
-        let record = try await existing(try call.id(context), call)
-        try await store.removeScimUser(id: record.user.id, environmentID: call.environment.id, actor: call.caller.actor, now: Date())
+        // A person SCIM does not list is `DirectoryError.unknownUser`: 404.
+        try await store.removeScimUser(id: try call.id(context), environmentID: call.environment.id, actor: call.caller.actor, now: Date())
         return Response(status: .noContent)
     }
 
-    /// PUT and PATCH alike: the whole resource as it should be.
-    private func save(_ resource: ScimUserResource, over current: ScimUserRecord, _ call: ScimCall) async throws -> Response {
-        let email = try call.workEmail(resource.userName)
-        let record = try await store.updateScimUser(
-            id: current.user.id, email: email, profile: resource.profile, active: resource.active, environmentID: call.environment.id,
-            actor: call.caller.actor, now: Date()
-        )
+    /// PUT and PATCH alike: `resource` makes the whole resource as it should be of the person
+    /// as stored, inside the transaction that writes it (``ScimStore/updateScimUser(id:environmentID:actor:now:change:)``).
+    private func update(
+        _ id: String, _ call: ScimCall, _ resource: @escaping @Sendable (ScimUserRecord) throws -> ScimUserResource
+    ) async throws -> Response {
+        let record = try await store.updateScimUser(id: id, environmentID: call.environment.id, actor: call.caller.actor, now: Date()) {
+            current in
+            var wanted = try resource(current)
+            wanted.userName = try call.workEmail(wanted.userName)
+            return wanted
+        }
         return try Self.answer(ScimRepresentation.user(record, baseURL: call.baseURL), call)
     }
 

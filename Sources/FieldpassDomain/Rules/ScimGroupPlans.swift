@@ -10,12 +10,18 @@ package struct ScimGroupFacts: Sendable {
     package var people: [String: UserRecord]
     /// For a role group: the names and external ids of each of those people's other role groups.
     package var otherRoleGroupKeys: [String: [String]]
+    /// Who of those joining the group SCIM lists in the environment (people it removed are not).
+    package var listed: Set<String>
 
-    package init(team: TeamRecord?, holderOfName: String?, people: [String: UserRecord], otherRoleGroupKeys: [String: [String]]) {
+    package init(
+        team: TeamRecord?, holderOfName: String?, people: [String: UserRecord], otherRoleGroupKeys: [String: [String]],
+        listed: Set<String>
+    ) {
         self.team = team
         self.holderOfName = holderOfName
         self.people = people
         self.otherRoleGroupKeys = otherRoleGroupKeys
+        self.listed = listed
     }
 }
 
@@ -29,6 +35,12 @@ package enum ScimGroupPlans {
     package static func peopleToRead(_ group: ScimGroupRecord, as resource: ScimGroupResource) -> [String] {
         let (added, removed) = ScimGroupRules.membershipChanges(current: group.members, wanted: resource.members)
         return (added + removed).sorted()
+    }
+
+    /// Who joins the group in a change of `group` to `resource`, in id order: whom the store
+    /// reads ``ScimGroupFacts/listed`` of.
+    package static func joining(_ group: ScimGroupRecord, as resource: ScimGroupResource) -> [String] {
+        ScimGroupRules.membershipChanges(current: group.members, wanted: resource.members).added
     }
 
     /// Whether the change gives every member of `group` their role anew, at once: a role
@@ -61,11 +73,17 @@ package enum ScimGroupPlans {
     /// Making `group` what `resource` says: a renamed team group renames its team; members join
     /// and leave in id order; in a role group, everyone whose role groups changed gets the role
     /// `roles` (`roles_from_idp`) gives their role groups now (`nil` keeps a role): who joined
-    /// or left one by one, and after a rename every member at once. A member who is not of
-    /// the environment fails the whole change.
+    /// or left one by one, and after a rename every member at once. Whoever joins must be a
+    /// person SCIM lists in the environment (``ScimGroupFacts/listed``); who is in the group
+    /// already is one (a person SCIM removes leaves its groups' lists). Otherwise the whole
+    /// change fails.
     package static func save(
         _ group: ScimGroupRecord, as resource: ScimGroupResource, facts: ScimGroupFacts, roles: RoleClaimMapping?, actor: String
     ) throws -> DirectoryPlan {
+        let (added, removed) = ScimGroupRules.membershipChanges(current: group.members, wanted: resource.members)
+        if let stranger = added.first(where: { !facts.listed.contains($0) }) {
+            throw ScimError.invalidValue("Member \(stranger.prefix(64)) is not a user of this environment.")
+        }
         var plan = DirectoryPlan()
         let renamed = isRenamed(group, resource)
         if renamed {
@@ -75,7 +93,6 @@ package enum ScimGroupPlans {
             }
             plan.writes.append(.updateScimGroup(id: group.id, displayName: resource.displayName, externalID: resource.externalID))
         }
-        let (added, removed) = ScimGroupRules.membershipChanges(current: group.members, wanted: resource.members)
         // The team's members as stored, people SCIM removed included (the group leaves them out).
         let onTeam = Set(facts.team?.members ?? [])
         for (userID, member) in (added.map { ($0, true) } + removed.map { ($0, false) }).sorted(by: { $0.0 < $1.0 }) {

@@ -1,13 +1,15 @@
 import Foundation
 /// A `Group` resource as sent in a POST or PUT, or as a PATCH leaves it: a team (its
-/// `displayName` the team's name, its `members` the people on it) or a role group.
-package struct ScimGroupResource: Sendable, Equatable {
-    package var displayName: String
-    package var externalID: String?
+/// `displayName` the team's name, its `members` the people on it) or a role group. What a
+/// change of a group (``ScimStore/updateScimGroup(id:roles:environmentID:actor:now:change:)``)
+/// makes of it.
+public struct ScimGroupResource: Sendable, Equatable {
+    public var displayName: String
+    public var externalID: String?
     /// Member user ids, in the order sent, without repeats.
-    package var members: [String]
+    public var members: [String]
 
-    package init(displayName: String, externalID: String?, members: [String]) {
+    public init(displayName: String, externalID: String?, members: [String]) {
         self.displayName = displayName
         self.externalID = externalID
         self.members = members

@@ -7,6 +7,13 @@ package enum ScimGroupRules {
         return map[displayName] != nil || externalID.map { map[$0] != nil } ?? false
     }
 
+    /// Refuses a change that would turn `group` from a team into a role group or back: a group
+    /// stays what it was created as. `group` is as the change's transaction read it.
+    package static func checkKind(of group: ScimGroupRecord, as resource: ScimGroupResource, mappings: ClaimMappings) throws(ScimError) {
+        guard isRoleGroup(displayName: resource.displayName, externalID: resource.externalID, mappings: mappings) == (group.teamID == nil)
+        else { throw .mutability("A group cannot change between a team and a role group; delete it and create it anew.") }
+    }
+
     /// Whose role a change of a role group changes one by one, in id order: who joined or
     /// left; after a rename (of its name or external id) only who left, since everyone in it
     /// then gets their role at once (``RoleRecompute``).

@@ -1,14 +1,17 @@
 import Foundation
 /// A `User` resource as sent in a POST or PUT, or as a PATCH leaves it, checked against the
 /// schema Fieldpass publishes: anything else is refused, so nothing an IdP maps is silently lost.
-package struct ScimUserResource: Sendable, Equatable {
-    /// As sent; the service checks it is a work email of the environment.
-    package var userName: String
-    package var profile: ScimProfile
+/// What a change of a person (``ScimStore/updateScimUser(id:environmentID:actor:now:change:)``)
+/// makes of them.
+public struct ScimUserResource: Sendable, Equatable {
+    /// As sent; the service checks it is a work email of the environment, and hands the store
+    /// that email.
+    public var userName: String
+    public var profile: ScimProfile
     /// `nil` when not sent.
-    package var active: Bool?
+    public var active: Bool?
 
-    package init(userName: String, profile: ScimProfile, active: Bool?) {
+    public init(userName: String, profile: ScimProfile, active: Bool?) {
         self.userName = userName
         self.profile = profile
         self.active = active

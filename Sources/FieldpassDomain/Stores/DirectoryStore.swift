@@ -12,6 +12,9 @@ public protocol DirectoryStore: Sendable {
     /// who the audit log and the lifecycle events name for a creation.
     func ensureUser(email: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord
     func setRole(_ role: Role, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord
+    /// Gives the person with this email `role`, created first (with their personal realm, a
+    /// worker as at a first sign-in) when absent: one transaction.
+    func setRole(_ role: Role, email: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord
 
     func accessFacts(userID: String, environmentID: String) async throws -> AccessFacts?
 

@@ -65,15 +65,18 @@ extension PostgresStore: ScimStore {
     }
 
     public func updateScimUser(
-        id: String, email: String, profile: ScimProfile, active: Bool?, environmentID: String, actor: String, now: Date
+        id: String, environmentID: String, actor: String, now: Date,
+        change: @escaping @Sendable (ScimUserRecord) throws -> ScimUserResource
     ) async throws -> ScimUserRecord {
         let record = try await write { connection in
+            // Locked first: a concurrent change of this person waits, then reads what this one wrote.
             let old = try await Self.lockScimUser(connection, id: id, environmentID: environmentID)
+            let new = try change(old)
             let holder = try await connection.value(
-                "SELECT id FROM users WHERE environment_id = \(environmentID) AND email = \(email)", as: String.self
+                "SELECT id FROM users WHERE environment_id = \(environmentID) AND email = \(new.userName)", as: String.self
             )
             let plan = try ScimUserPlans.update(
-                old, email: email, emailTaken: holder != nil && holder != id, profile: profile, active: active,
+                old, email: new.userName, emailTaken: holder != nil && holder != id, profile: new.profile, active: new.active,
                 liveDevices: try await Self.liveDeviceIDs(connection, userID: id), actor: actor
             )
             try await Self.apply(plan, connection, environmentID: environmentID, now: now)

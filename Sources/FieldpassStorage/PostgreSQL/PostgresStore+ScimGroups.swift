@@ -59,13 +59,13 @@ extension PostgresStore {
         return group
     }
 
-    public func saveScimGroup(
-        id: String, displayName: String, externalID: String?, members: [String], roles: RoleClaimMapping?,
-        environmentID: String, actor: String, now: Date
+    public func updateScimGroup(
+        id: String, roles: RoleClaimMapping?, environmentID: String, actor: String, now: Date,
+        change: @escaping @Sendable (ScimGroupRecord) throws -> ScimGroupResource
     ) async throws -> ScimGroupRecord {
         let group = try await write { connection in
             let group = try await Self.lockScimGroup(connection, id: id, environmentID: environmentID)
-            let resource = ScimGroupResource(displayName: displayName, externalID: externalID, members: members)
+            let resource = try change(group)
             return try await Self.save(group, as: resource, roles: roles, environmentID: environmentID, actor: actor, now: now, connection)
         }
         await revocationsCaughtUp()
@@ -138,7 +138,20 @@ extension PostgresStore {
                 holder = try await Self.teamID(connection, named: resource.displayName, environmentID: environmentID)
             }
         }
-        return ScimGroupFacts(team: team, holderOfName: holder, people: people, otherRoleGroupKeys: keys)
+        let listed = try await listedPeople(connection, among: ScimGroupPlans.joining(group, as: resource), environmentID: environmentID)
+        return ScimGroupFacts(team: team, holderOfName: holder, people: people, otherRoleGroupKeys: keys, listed: listed)
+    }
+
+    /// Who of `ids` SCIM lists in the environment: one statement, however many they are.
+    private static func listedPeople(
+        _ connection: PostgresConnection, among ids: [String], environmentID: String
+    ) async throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        return Set(
+            try await connection.values(
+                "SELECT u.id \(unescaped: ScimColumns.listedUsers)\(environmentID) AND s.removed_at IS NULL AND u.id = ANY(\(ids))",
+                as: String.self
+            ))
     }
 
     private static func requireScimGroup(

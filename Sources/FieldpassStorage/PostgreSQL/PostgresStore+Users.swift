@@ -41,6 +41,19 @@ extension PostgresStore {
         return user
     }
 
+    public func setRole(_ role: Role, email: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
+        let user = try await write { connection in
+            // Found locked, or created: the role is set on the row this transaction holds.
+            let id = try await Self.findOrCreateUser(
+                connection, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor
+            ).id
+            return try await Self.setRole(connection, role, userID: id, environmentID: environmentID, actor: actor, now: now)
+        }
+        publish(.realms)
+        await revocationsCaughtUp()
+        return user
+    }
+
     static func setRole(
         _ connection: PostgresConnection, _ role: Role, userID: String, environmentID: String, actor: String, now: Date
     ) async throws -> UserRecord {

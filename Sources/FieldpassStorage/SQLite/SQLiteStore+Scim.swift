@@ -42,13 +42,16 @@ extension SQLiteStore: ScimStore {
     }
 
     public func updateScimUser(
-        id: String, email: String, profile: ScimProfile, active: Bool?, environmentID: String, actor: String, now: Date
+        id: String, environmentID: String, actor: String, now: Date,
+        change: @escaping @Sendable (ScimUserRecord) throws -> ScimUserResource
     ) async throws -> ScimUserRecord {
+        // The write transaction is exclusive: the person read here is the one the change writes over.
         try await write { db in
             let old = try Self.requireScimUser(db, id: id, environmentID: environmentID)
-            let holder = try Self.userID(db, email: email, environmentID: environmentID)
+            let new = try change(old)
+            let holder = try Self.userID(db, email: new.userName, environmentID: environmentID)
             let plan = try ScimUserPlans.update(
-                old, email: email, emailTaken: holder != nil && holder != id, profile: profile, active: active,
+                old, email: new.userName, emailTaken: holder != nil && holder != id, profile: new.profile, active: new.active,
                 liveDevices: try Self.liveDeviceIDs(db, userID: id), actor: actor
             )
             try Self.apply(plan, db, environmentID: environmentID, now: now)
@@ -115,14 +118,14 @@ extension SQLiteStore: ScimStore {
         }
     }
 
-    public func saveScimGroup(
-        id: String, displayName: String, externalID: String?, members: [String], roles: RoleClaimMapping?,
-        environmentID: String, actor: String, now: Date
+    public func updateScimGroup(
+        id: String, roles: RoleClaimMapping?, environmentID: String, actor: String, now: Date,
+        change: @escaping @Sendable (ScimGroupRecord) throws -> ScimGroupResource
     ) async throws -> ScimGroupRecord {
+        // The write transaction is exclusive: the group read here is the one the change writes over.
         try await write { db in
             let group = try Self.requireScimGroup(db, id: id, environmentID: environmentID)
-            let resource = ScimGroupResource(displayName: displayName, externalID: externalID, members: members)
-            return try Self.save(group, as: resource, roles: roles, environmentID: environmentID, actor: actor, now: now, db)
+            return try Self.save(group, as: try change(group), roles: roles, environmentID: environmentID, actor: actor, now: now, db)
         }
     }
 
@@ -165,7 +168,19 @@ extension SQLiteStore: ScimStore {
             people[userID] = person
             if group.teamID == nil { keys[userID] = try roleGroupKeys(db, userID: userID, except: group.id, environmentID: environmentID) }
         }
-        return ScimGroupFacts(team: team, holderOfName: holder, people: people, otherRoleGroupKeys: keys)
+        let listed = try listedPeople(db, among: ScimGroupPlans.joining(group, as: resource), environmentID: environmentID)
+        return ScimGroupFacts(team: team, holderOfName: holder, people: people, otherRoleGroupKeys: keys, listed: listed)
+    }
+
+    /// Who of `ids` SCIM lists in the environment: one statement, however many they are.
+    private static func listedPeople(_ db: Database, among ids: [String], environmentID: String) throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        return Set(
+            try String.fetchAll(
+                db.cachedStatement(
+                    sql: "SELECT u.id \(ScimColumns.listedUsers)? AND s.removed_at IS NULL AND u.id IN (SELECT value FROM json_each(?))"),
+                arguments: [environmentID, String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)]
+            ))
     }
 
     private static func requireScimGroup(_ db: Database, id: String, environmentID: String) throws -> ScimGroupRecord {

@@ -29,6 +29,15 @@ extension SQLiteStore {
         try await write { db in try Self.setRole(db, role, userID: userID, environmentID: environmentID, actor: actor, now: now) }
     }
 
+    public func setRole(_ role: Role, email: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
+        // The realm feed may have a new realm.
+        defer { realmFeed.signal() }
+        return try await write { db in
+            let id = try Self.findOrCreateUser(db, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor)
+            return try Self.setRole(db, role, userID: id, environmentID: environmentID, actor: actor, now: now)
+        }
+    }
+
     static func setRole(_ db: Database, _ role: Role, userID: String, environmentID: String, actor: String, now: Date) throws -> UserRecord
     {
         let plan = try DirectoryRules.setRole(role, of: try fetchUser(db, id: userID, environmentID: environmentID), actor: actor)
