@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import Tokens
-@testable import FieldpassStorage
+import FieldpassStorage
 
 /// The test server's database with every migration applied, from which each test's database
 /// is copied (`CREATE DATABASE … TEMPLATE`).

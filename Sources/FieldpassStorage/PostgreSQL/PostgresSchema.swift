@@ -5,9 +5,9 @@ import PostgresNIO
 ///
 /// It mirrors the SQLite schema (timestamps are seconds since 1970 as `double precision`),
 /// so both stores share their records and their rules.
-enum PostgresSchema {
+package enum PostgresSchema {
     /// Each migration runs in its own transaction, recorded in `fieldpass_migrations`.
-    static let migrations: [(id: String, sql: String)] = [
+    package static let migrations: [(id: String, sql: String)] = [
         (
             "1-initial",
             """
