@@ -20,7 +20,6 @@ harness cannot rot; only a full run on a release build says anything about the g
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import sys
@@ -34,6 +33,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "Tests" / "e2e"))
 
+import scim_bulk  # noqa: E402
 from helpers import RUNNING, EMAIL_DOMAIN, OTHER_DOMAIN, EnvironmentSpec, sign_in, start_idp, start_server  # noqa: E402
 
 TOKEN = "bench-scim-token-0123456789-0123456789-abcdefgh"
@@ -42,8 +42,6 @@ ENVIRONMENTS = (
     EnvironmentSpec("dev", (EMAIL_DOMAIN,), roles_from_idp=ROLES, scim_token_env="DEV_SCIM_TOKEN", scim_token=TOKEN),
     EnvironmentSpec("other", (OTHER_DOMAIN,)),
 )
-USER = "urn:ietf:params:scim:schemas:core:2.0:User"
-GROUP = "urn:ietf:params:scim:schemas:core:2.0:Group"
 PATCH_OP = "urn:ietf:params:scim:api:messages:2.0:PatchOp"
 SCIM_HEADERS = {"authorization": f"Bearer {TOKEN}", "content-type": "application/scim+json"}
 CHANGED = 50
@@ -51,60 +49,12 @@ GOAL_MS = 100.0
 
 
 def request(port: int, method: str, path: str, body: object = None, headers: dict[str, str] = SCIM_HEADERS) -> tuple[int, bytes]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-    try:
-        connection.request(method, path, None if body is None else json.dumps(body), headers)
-        response = connection.getresponse()
-        return response.status, response.read()
-    finally:
-        connection.close()
+    return scim_bulk.request(port, method, path, body, headers)
 
 
 def expect(status: int, answer: bytes, wanted: int) -> None:
     if status != wanted:
         raise RuntimeError(f"answered {status}, not {wanted}: {answer[:300]!r}")
-
-
-def provision(port: int, count: int) -> list[str]:
-    """`count` people through SCIM, eight connections at once; their ids in order."""
-    numbers = iter(range(count))
-    lock = threading.Lock()
-    ids: dict[int, str] = {}
-
-    def some() -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        try:
-            while True:
-                with lock:
-                    number = next(numbers, None)
-                if number is None:
-                    return
-                body = {"schemas": [USER], "userName": f"crew-{number:05d}@{EMAIL_DOMAIN}", "active": True}
-                connection.request("POST", "/scim/v2/Users", json.dumps(body), SCIM_HEADERS)
-                response = connection.getresponse()
-                answer = response.read()
-                expect(response.status, answer, 201)
-                ids[number] = json.loads(answer)["id"]
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(8) as pool:
-        for done in [pool.submit(some) for _ in range(8)]:
-            done.result()
-    return [ids[number] for number in range(count)]
-
-
-def group_of(port: int, name: str, members: list[str]) -> str:
-    """A group with `members`, added 1,000 a value list (the PATCH limits allow that)."""
-    status, answer = request(port, "POST", "/scim/v2/Groups", {"schemas": [GROUP], "displayName": name})
-    expect(status, answer, 201)
-    group = json.loads(answer)["id"]
-    for start in range(0, len(members), 1000):
-        values = [{"value": member} for member in members[start:start + 1000]]
-        operations = [{"op": "add", "path": "members", "value": values}]
-        status, answer = request(port, "PATCH", f"/scim/v2/Groups/{group}", {"schemas": [PATCH_OP], "Operations": operations})
-        expect(status, answer, 200)
-    return group
 
 
 class Timer(threading.Thread):
@@ -156,7 +106,7 @@ def timed(send: Callable[[], tuple[int, bytes]]) -> tuple[int, float]:
 def measure_patches(port: int, people: list[str], members: int, rounds: int, me: Callable[[], int]) -> float:
     """The largest `/me` time while two PATCHes run, over every round."""
     crew, extra = people[:members], people[members:]
-    team = group_of(port, "Field Crew", crew)
+    team = scim_bulk.group_of(port, "Field Crew", crew, SCIM_HEADERS)
     operations = [{"op": "remove", "path": f'members[value eq "{member}"]'} for member in crew[:CHANGED]] + [
         {"op": "add", "path": "members", "value": [{"value": member}]} for member in extra
     ]
@@ -181,7 +131,7 @@ def measure_patches(port: int, people: list[str], members: int, rounds: int, me:
 
 
 def measure_rename(port: int, people: list[str], members: int, rounds: int) -> None:
-    leads = group_of(port, "Crew Leads", people[:members])
+    leads = scim_bulk.group_of(port, "Crew Leads", people[:members], SCIM_HEADERS)
     names = ["Fieldpass Admins", "Crew Leads"]
     counter = iter(range(10**9))
     json_headers = {"content-type": "application/json"}
@@ -225,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         idp = start_idp(sys.executable, workdir / "idp")
         server = start_server(binary, idp, workdir / "server", environments=ENVIRONMENTS)
         started = time.perf_counter()
-        people = provision(server.port, members + CHANGED)
+        people = scim_bulk.provision(server.port, members + CHANGED, SCIM_HEADERS, EMAIL_DOMAIN)
         print(f"{binary} ({'short' if args.short else 'full'}): provisioned {len(people)} people in "
               f"{time.perf_counter() - started:.1f} s", flush=True)
         worker = sign_in(server, f"worker@{OTHER_DOMAIN}")

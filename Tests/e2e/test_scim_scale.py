@@ -11,7 +11,6 @@ for reading, not asserted: this is the debug build).
 
 from __future__ import annotations
 
-import http.client
 import json
 import threading
 import time
@@ -38,7 +37,8 @@ from helpers import (
     start_server,
     store_kind,
 )
-from scim_flows import GROUP_SCHEMA, USER_SCHEMA, assert_scim_error, patch, scim
+import scim_bulk
+from scim_flows import assert_scim_error, patch, scim
 
 MEMBERS = 10_000
 EXTRA = 50
@@ -72,56 +72,7 @@ class Company:
 
 
 def request(server: FieldpassServer, method: str, path: str, body: Any = None, headers: dict[str, str] = HEADERS) -> tuple[int, bytes]:
-    """One request over a connection of its own, with Python's http.client: it costs the
-    machine a sixth of what httpx does, which on two cores would otherwise slow the server."""
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
-    try:
-        connection.request(method, path, None if body is None else json.dumps(body), headers)
-        response = connection.getresponse()
-        return response.status, response.read()
-    finally:
-        connection.close()
-
-
-def provision(server: FieldpassServer, count: int) -> list[str]:
-    """`count` people provisioned over IN_FLIGHT kept-alive connections; their SCIM ids in order."""
-    numbers = iter(range(count))
-    ids: dict[int, str] = {}
-
-    def provision_some() -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
-        try:
-            for number in numbers:
-                body = {"schemas": [USER_SCHEMA], "userName": f"crew-{number:05d}@{EMAIL_DOMAIN}", "active": True}
-                connection.request("POST", "/scim/v2/Users", json.dumps(body), HEADERS)
-                response = connection.getresponse()
-                answer = response.read()
-                assert response.status == 201, f"{response.status} {answer[:500]!r}"
-                ids[number] = json.loads(answer)["id"]
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(IN_FLIGHT) as pool:
-        for done in [pool.submit(provision_some) for _ in range(IN_FLIGHT)]:
-            done.result()
-    return [ids[number] for number in range(count)]
-
-
-# Members added by one PATCH while the group is built: each is a few writes of one transaction,
-# which on PostgreSQL must end within the store's 5 s deadline on a busy machine too.
-CHUNK = 250
-
-
-def group_of(server: FieldpassServer, name: str, members: list[str]) -> str:
-    """A new group of `members`, added CHUNK at a time (answered without them)."""
-    status, answer = request(server, "POST", "/scim/v2/Groups", {"schemas": [GROUP_SCHEMA], "displayName": name})
-    assert status == 201, answer[:500]
-    group = json.loads(answer)["id"]
-    for start in range(0, len(members), CHUNK):
-        add = {"op": "add", "path": "members", "value": [{"value": m} for m in members[start:start + CHUNK]]}
-        status, answer = request(server, "PATCH", f"/scim/v2/Groups/{group}?excludedAttributes=members", patch(add))
-        assert status == 200, answer[:500]
-    return group
+    return scim_bulk.request(server.port, method, path, body, headers)
 
 
 @pytest.fixture(scope="module")
@@ -129,8 +80,8 @@ def company(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPath
     server = start_server(fieldpass_bin, idp, tmp_path_factory.mktemp("server-scim-scale"), environments=ENVIRONMENTS)
     try:
         started = time.perf_counter()
-        people = provision(server, MEMBERS + EXTRA)
-        team = group_of(server, "Field Crew", people[:MEMBERS])
+        people = scim_bulk.provision(server.port, MEMBERS + EXTRA, HEADERS, EMAIL_DOMAIN, IN_FLIGHT)
+        team = scim_bulk.group_of(server.port, "Field Crew", people[:MEMBERS], HEADERS)
         report_benchmark(
             f"{len(people)} people and a {MEMBERS}-member group provisioned over SCIM ({store_kind()}, debug build) "
             f"in {time.perf_counter() - started:.1f} s"
