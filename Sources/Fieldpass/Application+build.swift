@@ -76,7 +76,8 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     DeviceConfirmationController(store: store, environments: parts.environments, server: configuration.server)
         .addRoutes(to: limited(.confirmation))
     let consoleSignIns = ConsoleSignInCallback(
-        store: store, environments: parts.environments, server: configuration.server, settings: configuration.console,
+        store: store, changes: parts.directoryChanges, environments: parts.environments, server: configuration.server,
+        settings: configuration.console,
         renderer: parts.consoleRenderer
     )
     AuthCallbackController(store: store, environments: parts.environments, tokenIssuer: parts.tokenIssuer, console: consoleSignIns)

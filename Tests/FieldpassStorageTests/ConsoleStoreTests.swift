@@ -44,7 +44,7 @@ struct ConsoleStoreTests {
             let store = environment.store
             let user = try await store.setRole(
                 .admin, userID: try await store.ensureUser(email: "boss@example.com", environmentID: "dev", now: Self.start).id,
-                environmentID: "dev", actor: "cli", now: Self.start
+                by: .cli(environmentID: "dev"), managed: .none, now: Self.start
             )
             try await store.createConsoleSession(Self.session("s", of: user))
             let found = try #require(try await store.consoleSession(idHash: "s", now: Self.at(500), idleTimeout: 600))
@@ -97,9 +97,9 @@ struct ConsoleStoreTests {
             let other = try await store.ensureUser(email: "other@example.com", environmentID: "dev", now: Self.start)
             try await store.createConsoleSession(Self.session("s", of: user))
             try await store.createConsoleSession(Self.session("o", of: other))
-            _ = try await store.setDisabled(true, userID: user.id, environmentID: "dev", actor: "cli", now: Self.start)
+            _ = try await store.setDisabled(true, userID: user.id, by: .cli(environmentID: "dev"), now: Self.start)
             // Enabled again, the person signs in anew: the session did not survive.
-            _ = try await store.setDisabled(false, userID: user.id, environmentID: "dev", actor: "cli", now: Self.start)
+            _ = try await store.setDisabled(false, userID: user.id, by: .cli(environmentID: "dev"), now: Self.start)
             #expect(try await store.consoleSession(idHash: "s", now: Self.at(1), idleTimeout: 600) == nil)
             #expect(try await store.consoleSession(idHash: "o", now: Self.at(1), idleTimeout: 600)?.user == other)
         }
@@ -109,11 +109,11 @@ struct ConsoleStoreTests {
         try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let user = try await store.ensureUser(email: "boss@example.com", environmentID: "dev", now: Self.start)
-            _ = try await store.setDisabled(true, userID: user.id, environmentID: "dev", actor: "cli", now: Self.start)
+            _ = try await store.setDisabled(true, userID: user.id, by: .cli(environmentID: "dev"), now: Self.start)
             // Created after the disabling, as a sign-in racing it could.
             try await store.createConsoleSession(Self.session("s", of: user))
             #expect(try await store.consoleSession(idHash: "s", now: Self.at(1), idleTimeout: 600) == nil)
-            _ = try await store.setDisabled(false, userID: user.id, environmentID: "dev", actor: "cli", now: Self.start)
+            _ = try await store.setDisabled(false, userID: user.id, by: .cli(environmentID: "dev"), now: Self.start)
             #expect(try await store.consoleSession(idHash: "s", now: Self.at(1), idleTimeout: 600) == nil)
         }
     }
@@ -139,14 +139,14 @@ struct ConsoleStoreTests {
             try await store.createConsoleSession(Self.session("idle", of: user, idle: 100))
             try await store.createConsoleSession(Self.session("over", of: user, idle: 100, lifetime: 100))
             try await store.createConsoleSession(Self.session("live", of: user, idle: 300))
-            _ = try await store.setDisabled(true, userID: disabled.id, environmentID: "dev", actor: "cli", now: Self.start)
+            _ = try await store.setDisabled(true, userID: disabled.id, by: .cli(environmentID: "dev"), now: Self.start)
             try await store.createConsoleSession(Self.session("disabled", of: disabled))
 
             try await store.sweepConsole(now: Self.at(200))
             // Asked as of before their ends: only rows the sweep kept can answer.
             #expect(try await store.takeConsoleSignIn(stateHash: "expired", now: Self.at(1)) == nil)
             #expect(try await store.takeConsoleSignIn(stateHash: "pending", now: Self.at(1)) != nil)
-            _ = try await store.setDisabled(false, userID: disabled.id, environmentID: "dev", actor: "cli", now: Self.start)
+            _ = try await store.setDisabled(false, userID: disabled.id, by: .cli(environmentID: "dev"), now: Self.start)
             for hash in ["idle", "over", "disabled"] {
                 #expect(try await store.consoleSession(idHash: hash, now: Self.at(1), idleTimeout: 1) == nil, "\(hash)")
             }

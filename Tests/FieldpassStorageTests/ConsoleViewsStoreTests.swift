@@ -65,11 +65,12 @@ struct ConsoleViewsStoreTests {
                 _ = try await store.recordSignIn(attempt, now: signedInAt)
             }
             _ = try await store.setDisabled(
-                true, userID: try #require(ids["disabled"]), environmentID: "dev", actor: "cli", now: Self.start)
-            _ = try await store.setRole(.manager, userID: try #require(ids["manager"]), environmentID: "dev", actor: "cli", now: Self.start)
-            let team = try await store.createTeam(name: "Field", environmentID: "dev", actor: "cli", now: Self.start)
+                true, userID: try #require(ids["disabled"]), by: .cli(environmentID: "dev"), now: Self.start)
+            _ = try await store.setRole(
+                .manager, userID: try #require(ids["manager"]), by: .cli(environmentID: "dev"), managed: .none, now: Self.start)
+            let team = try await store.createTeam(name: "Field", by: .cli(environmentID: "dev"), now: Self.start)
             _ = try await store.addMember(
-                userID: try #require(ids["member"]), teamID: team.id, environmentID: "dev", actor: "cli", now: Self.start)
+                userID: try #require(ids["member"]), teamID: team.id, by: .cli(environmentID: "dev"), managed: .none, now: Self.start)
             func names(_ query: PeopleQuery) async throws -> [String] {
                 try await store.people(query, environmentID: "dev").map { String($0.user.email.prefix { $0 != "@" }) }
             }

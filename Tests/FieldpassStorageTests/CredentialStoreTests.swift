@@ -38,7 +38,7 @@ struct CredentialStoreTests {
             #expect(audit.filter { $0.action == "identity.mismatch" }.count == 2)
             #expect(audit.first?.after == ["issuer": "https://other.test", "subject": "sub-1"])
 
-            try await store.resetIdentity(userID: user.id, environmentID: "dev", actor: "user:admin", now: Date())
+            try await store.resetIdentity(userID: user.id, by: .cli(environmentID: "dev"), now: Date())
             guard case .signedIn = try await store.recordSignIn(stranger, now: Date()) else {
                 Issue.record("rebinding refused")
                 return
@@ -69,7 +69,7 @@ struct CredentialStoreTests {
             #expect(entry.action == "identity.in_use" && entry.target == "user:\(boss.id)")
             #expect(entry.after?["bound_to"] == "user:\(alice.id)")
             // Once alice's binding is reset, the account is free for whoever signs in with it next.
-            try await store.resetIdentity(userID: alice.id, environmentID: "dev", actor: "cli", now: Date())
+            try await store.resetIdentity(userID: alice.id, by: .cli(environmentID: "dev"), now: Date())
             guard case .signedIn = try await store.recordSignIn(asBoss, now: Date()) else {
                 Issue.record("free account refused")
                 return
@@ -87,7 +87,7 @@ struct CredentialStoreTests {
                 return
             }
 
-            try await store.resetIdentity(userID: session.userID, environmentID: "dev", actor: "cli", now: Date())
+            try await store.resetIdentity(userID: session.userID, by: .cli(environmentID: "dev"), now: Date())
 
             #expect(try await store.rotateRefreshToken(Self.rotation("hash-\(session.id)", "next"), now: Date()) == .refused)
             let standing = try await store.standing(jti: "j", userID: session.userID, deviceID: session.deviceID, environmentID: "dev")
@@ -107,14 +107,14 @@ struct CredentialStoreTests {
             let session = try await Self.signedIn(environment)
             let attempt = SignInAttempt(userID: session.userID, issuer: "https://idp.test", subject: "s", promoteToAdmin: false)
 
-            let disabled = try await store.setDisabled(true, userID: session.userID, environmentID: "dev", actor: "cli", now: Date())
+            let disabled = try await store.setDisabled(true, userID: session.userID, by: .cli(environmentID: "dev"), now: Date())
 
             #expect(disabled.disabled)
             #expect(try await store.recordSignIn(attempt, now: Date()) == .userDisabled)
             #expect(try await store.rotateRefreshToken(Self.rotation("hash-\(session.id)", "next"), now: Date()) == .refused)
             let standing = try await store.standing(jti: "j", userID: session.userID, deviceID: session.deviceID, environmentID: "dev")
             #expect(standing.revoked && standing.user?.disabled == true)
-            _ = try await store.setDisabled(false, userID: session.userID, environmentID: "dev", actor: "cli", now: Date())
+            _ = try await store.setDisabled(false, userID: session.userID, by: .cli(environmentID: "dev"), now: Date())
             // Enabled again, but the old device stays revoked.
             let after = try await store.standing(jti: "j", userID: session.userID, deviceID: session.deviceID, environmentID: "dev")
             #expect(after.revoked && after.user?.disabled == false)
@@ -127,13 +127,13 @@ struct CredentialStoreTests {
         try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let session = try await Self.signedIn(environment)
-            try await store.revokeDevice(id: session.deviceID, userID: session.userID, environmentID: "dev", actor: "cli", now: Date())
+            try await store.revokeDevice(id: session.deviceID, userID: session.userID, by: .cli(environmentID: "dev"), now: Date())
             await #expect(throws: DirectoryError.unknownUser) {
                 try await store.revokeDevice(
-                    id: session.deviceID, userID: session.userID, environmentID: "other", actor: "cli", now: Date())
+                    id: session.deviceID, userID: session.userID, by: .cli(environmentID: "other"), now: Date())
             }
             await #expect(throws: DirectoryError.unknownDevice) {
-                try await store.revokeDevice(id: "no-such-device", userID: session.userID, environmentID: "dev", actor: "cli", now: Date())
+                try await store.revokeDevice(id: "no-such-device", userID: session.userID, by: .cli(environmentID: "dev"), now: Date())
             }
 
             let (again, _) = try await environment.register()
@@ -262,9 +262,9 @@ struct CredentialStoreTests {
             let alice = try await store.ensureUser(email: "alice@example.com", environmentID: "dev", now: Date())
             let bob = try await store.ensureUser(email: "bob@example.com", environmentID: "dev", now: Date())
             let stranger = try await store.ensureUser(email: "eve@other.test", environmentID: "other", now: Date())
-            let theirTeam = try await store.createTeam(name: "Theirs", environmentID: "other", actor: "cli", now: Date())
+            let theirTeam = try await store.createTeam(name: "Theirs", by: .cli(environmentID: "other"), now: Date())
             func grant(_ path: String) async throws -> AccessFacts {
-                try await store.grant(.read, realmPath: path, userID: alice.id, environmentID: "dev", actor: "cli", now: Date())
+                try await store.changeGrant(.read, realmPath: path, userID: alice.id, by: .cli(environmentID: "dev"), now: Date())
             }
 
             for foreign in ["/users/\(stranger.id)", "/teams/\(theirTeam.id)", "/users/\(stranger.id)/notes", "/users/nobody"] {

@@ -9,16 +9,17 @@ struct DirectoryStoreTests {
     @Test(arguments: StoreKind.allCases) func repeatingAChangeLogsItOnce(_ kind: StoreKind) async throws {
         try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
+            let admin = try await environment.admin()
             let user = try await store.ensureUser(email: "w@example.com", environmentID: "dev", now: Date())
             for _ in 0..<2 {
-                _ = try await store.setRole(.manager, userID: user.id, environmentID: "dev", actor: "user:a", now: Date())
-                _ = try await store.grant(.read, realmPath: "/tasks", userID: user.id, environmentID: "dev", actor: "user:a", now: Date())
+                _ = try await store.setRole(.manager, userID: user.id, by: admin, managed: .none, now: Date())
+                _ = try await store.changeGrant(.read, realmPath: "/tasks", userID: user.id, by: admin, now: Date())
             }
             let log = try await store.auditLog(environmentID: "dev", before: nil, limit: 10)
-            try #require(log.map(\.action) == ["grant.set", "user.role", "user.create"])
+            try #require(log.map(\.action).prefix(3) == ["grant.set", "user.role", "user.create"])
             #expect(log[1].before == ["role": "worker"])
             #expect(log[1].after == ["role": "manager"])
-            #expect(log[1].actor == "user:a")
+            #expect(log[1].actor == admin.actor)
             #expect(try await store.auditLog(environmentID: "other", before: nil, limit: 10).isEmpty)
         }
     }
@@ -28,8 +29,10 @@ struct DirectoryStoreTests {
     @Test(arguments: StoreKind.allCases) func aRoleByEmailCreatesThePersonAndSetsTheRoleAtOnce(_ kind: StoreKind) async throws {
         try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
-            let created = try await store.setRole(.manager, email: "new@example.com", environmentID: "dev", actor: "cli", now: Date())
-            let again = try await store.setRole(.admin, email: "new@example.com", environmentID: "dev", actor: "cli", now: Date())
+            let created = try await store.setRole(
+                .manager, email: "new@example.com", by: .cli(environmentID: "dev"), managed: .none, now: Date())
+            let again = try await store.setRole(
+                .admin, email: "new@example.com", by: .cli(environmentID: "dev"), managed: .none, now: Date())
             #expect(created.role == .manager && created.email == "new@example.com" && again.id == created.id && again.role == .admin)
             #expect(try await store.user(id: created.id, environmentID: "dev")?.role == .admin)
             let log = try await store.auditLog(environmentID: "dev", before: nil, limit: 10)
@@ -49,9 +52,9 @@ struct DirectoryStoreTests {
                 return
             }
             #expect(first.user.role == .admin)
-            _ = try await store.setRole(.worker, userID: user.id, environmentID: "dev", actor: "user:x", now: Date())
+            _ = try await store.setRole(.worker, userID: user.id, by: .cli(environmentID: "dev"), managed: .none, now: Date())
             // An identity reset does not make the person new again.
-            try await store.resetIdentity(userID: user.id, environmentID: "dev", actor: "user:x", now: Date())
+            try await store.resetIdentity(userID: user.id, by: .cli(environmentID: "dev"), now: Date())
             guard case .signedIn(let second) = try await store.recordSignIn(attempt, now: Date()) else {
                 Issue.record("second sign-in refused")
                 return
@@ -104,6 +107,51 @@ struct DirectoryStoreTests {
             #expect(try await rotate("second", to: "fourth") == .refused)
             let devices = try await store.devices(userID: session.userID, environmentID: "dev")
             #expect(devices.map(\.revokedAt).allSatisfy { $0 != nil })
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func theCallersStandingIsReadInsideTheChange(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            // The caller as their request was authenticated: an admin then.
+            let stale = try await environment.admin()
+            let worker = try await store.ensureUser(email: "w@example.com", environmentID: "dev", now: Date())
+            let bossID = try #require(stale.person?.id)
+            _ = try await store.setRole(.worker, userID: bossID, by: .cli(environmentID: "dev"), managed: .none, now: Date())
+            await #expect(throws: DirectoryError.notAllowed(.administer)) {
+                _ = try await store.setRole(.admin, userID: worker.id, by: stale, managed: .none, now: Date())
+            }
+            await #expect(throws: DirectoryError.notAllowed(.administer)) {
+                _ = try await store.createTeam(name: "North", by: stale, now: Date())
+            }
+            // Signing out one's own device needs no role.
+            await #expect(throws: DirectoryError.unknownDevice) {
+                try await store.revokeDevice(id: "none", userID: bossID, by: stale, now: Date())
+            }
+            #expect(try await store.user(id: worker.id, environmentID: "dev")?.role == .worker)
+            #expect(try await store.teams(environmentID: "dev").isEmpty)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func aScimGroupsTeamIsChangedByTheIdPAlone(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let admin = try await environment.admin()
+            let worker = try await store.ensureUser(email: "w@example.com", environmentID: "dev", now: Date())
+            let group = try await store.createScimGroup(
+                kind: .team, displayName: "North", externalID: nil, members: [], roles: nil, environmentID: "dev", actor: "scim",
+                now: Date())
+            let teamID = try #require(group.teamID)
+            await #expect(throws: DirectoryError.teamManagedByScim) {
+                _ = try await store.renameTeam(id: teamID, to: "South", by: admin, now: Date())
+            }
+            await #expect(throws: DirectoryError.teamManagedByScim) {
+                _ = try await store.addMember(userID: worker.id, teamID: teamID, by: admin, managed: .none, now: Date())
+            }
+            await #expect(throws: DirectoryError.teamManagedByScim) { try await store.deleteTeam(id: teamID, by: admin, now: Date()) }
+            #expect(try await store.team(id: teamID, environmentID: "dev")?.name == "North")
+            _ = try await store.renameTeam(id: teamID, to: "South", by: .scim(environmentID: "dev"), now: Date())
+            #expect(try await store.team(id: teamID, environmentID: "dev")?.name == "South")
         }
     }
 }

@@ -16,19 +16,21 @@ struct LifecycleEventStoreTests {
     @Test(arguments: StoreKind.allCases) func eachChangeGivesItsEventsOnceInOrder(_ kind: StoreKind) async throws {
         try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
+            let boss = try await environment.admin()
+            let start = try await store.lifecycleFeedPosition()
             let (session, _) = try await environment.register(email: "w@example.com")
             let userID = session.userID
-            _ = try await store.setRole(.manager, userID: userID, environmentID: "dev", actor: "user:boss", now: Date())
-            _ = try await store.setRole(.manager, userID: userID, environmentID: "dev", actor: "user:boss", now: Date())
-            let team = try await store.createTeam(name: "North", environmentID: "dev", actor: "cli", now: Date())
-            _ = try await store.addMember(userID: userID, teamID: team.id, environmentID: "dev", actor: "user:boss", now: Date())
-            _ = try await store.renameTeam(id: team.id, to: "South", environmentID: "dev", actor: "cli", now: Date())
-            _ = try await store.setDisabled(true, userID: userID, environmentID: "dev", actor: "user:boss", now: Date())
-            _ = try await store.setDisabled(true, userID: userID, environmentID: "dev", actor: "user:boss", now: Date())
-            _ = try await store.setDisabled(false, userID: userID, environmentID: "dev", actor: "cli", now: Date())
-            try await store.deleteTeam(id: team.id, environmentID: "dev", actor: "cli", now: Date())
+            _ = try await store.setRole(.manager, userID: userID, by: boss, managed: .none, now: Date())
+            _ = try await store.setRole(.manager, userID: userID, by: boss, managed: .none, now: Date())
+            let team = try await store.createTeam(name: "North", by: .cli(environmentID: "dev"), now: Date())
+            _ = try await store.addMember(userID: userID, teamID: team.id, by: boss, managed: .none, now: Date())
+            _ = try await store.renameTeam(id: team.id, to: "South", by: .cli(environmentID: "dev"), now: Date())
+            _ = try await store.setDisabled(true, userID: userID, by: boss, now: Date())
+            _ = try await store.setDisabled(true, userID: userID, by: boss, now: Date())
+            _ = try await store.setDisabled(false, userID: userID, by: .cli(environmentID: "dev"), now: Date())
+            try await store.deleteTeam(id: team.id, by: .cli(environmentID: "dev"), now: Date())
 
-            let entries = try await Self.events(store)
+            let entries = try await Self.events(store, after: start)
             try #require(
                 entries.map(\.event.type) == [
                     .userCreated, .userUpdated, .teamCreated, .userUpdated, .teamRenamed, .userDisabled, .deviceRevoked,
@@ -83,7 +85,7 @@ struct LifecycleEventStoreTests {
                     Issue.record("unknown store")
                 }
             }
-            _ = try await store.setRole(.manager, userID: user.id, environmentID: "dev", actor: "cli", now: Date())
+            _ = try await store.setRole(.manager, userID: user.id, by: .cli(environmentID: "dev"), managed: .none, now: Date())
             let entries = try await Self.events(store)
             #expect(entries.map(\.event.type) == [.userCreated, .userUpdated])
             #expect(entries.last?.event.after == ["role": "manager"])

@@ -116,7 +116,7 @@ struct OnboardingSummaryStoreTests {
                 let session = try #require(try await store.consumeState(state, now: Date()))
                 _ = try await store.completeLogin(CompletedLogin.test(session), now: Date())
             }
-            _ = try await store.setDisabled(true, userID: ids[3], environmentID: "dev", actor: "cli", now: start)
+            _ = try await store.setDisabled(true, userID: ids[3], by: .cli(environmentID: "dev"), now: start)
             _ = try await store.markRealmInitialized(path: RealmPath.personal(userID: ids[4]), environmentID: "dev", now: start)
             let summary = try await store.onboardingSummary(environmentID: "dev", since: .distantPast, waitingLimit: 2)
             #expect(summary.waitingForData.map(\.user.email) == ["c@example.com", "a@example.com"])

@@ -86,7 +86,7 @@ struct ScimStoreTests {
             let store = environment.store
             let person = try await store.provisionScimUser(
                 email: "a@example.com", profile: ScimProfile(), active: true, environmentID: "dev", actor: "scim", now: Date())
-            let team = try await store.createTeam(name: "North", environmentID: "dev", actor: "scim", now: Date())
+            let team = try await store.createTeam(name: "North", by: .scim(environmentID: "dev"), now: Date())
             let teamGroup = try await store.createScimGroup(
                 kind: .team, displayName: "north", externalID: "oid-north", members: [person.user.id], roles: Self.roles,
                 environmentID: "dev", actor: "scim", now: Date()
@@ -108,7 +108,7 @@ struct ScimStoreTests {
             #expect(try await !store.isScimManaged(userID: nil, teamID: team.id, environmentID: "other"))
             #expect(try await store.scimGroups(environmentID: "other", filter: nil, offset: 0, limit: 10).total == 0)
 
-            try await store.deleteTeam(id: team.id, environmentID: "dev", actor: "scim", now: Date())
+            try await store.deleteTeam(id: team.id, by: .scim(environmentID: "dev"), now: Date())
             try await store.deleteScimGroup(id: roleGroup.id, roles: Self.roles, environmentID: "dev", actor: "scim", now: Date())
             #expect(try await store.scimGroups(environmentID: "dev", filter: nil, offset: 0, limit: 10).total == 0)
             let actions = try await store.auditLog(environmentID: "dev", before: nil, limit: 20).map(\.action)

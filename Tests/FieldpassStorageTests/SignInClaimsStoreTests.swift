@@ -26,9 +26,9 @@ struct SignInClaimsStoreTests {
         try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             let user = try await store.ensureUser(email: "alice@example.com", environmentID: "dev", now: Date())
-            let north = try await store.createTeam(name: "north", environmentID: "dev", actor: "cli", now: Date())
-            let office = try await store.createTeam(name: "Office", environmentID: "dev", actor: "cli", now: Date())
-            _ = try await store.addMember(userID: user.id, teamID: office.id, environmentID: "dev", actor: "cli", now: Date())
+            let north = try await store.createTeam(name: "north", by: .cli(environmentID: "dev"), now: Date())
+            let office = try await store.createTeam(name: "Office", by: .cli(environmentID: "dev"), now: Date())
+            _ = try await store.addMember(userID: user.id, teamID: office.id, by: .cli(environmentID: "dev"), managed: .none, now: Date())
 
             let first = try #require(
                 Self.facts(

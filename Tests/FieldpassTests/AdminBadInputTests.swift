@@ -74,7 +74,7 @@ struct AdminBadInputTests {
         try await TestEnvironment.with { environment in
             let (user, _) = try await environment.person("u@example.com", role: .worker)
             let (other, _) = try await environment.person("u@other.test", role: .worker, environmentID: "other")
-            let team = try await environment.store.createTeam(name: "North", environmentID: "dev", actor: "test", now: Date())
+            let team = try await environment.store.createTeam(name: "North", by: .cli(environmentID: "dev"), now: Date())
             let token =
                 testCase.asService ? try environment.serviceToken() : try await environment.person("a@example.com", role: .admin).token
             let before = try await environment.rowCounts()

@@ -84,7 +84,7 @@ struct AuthorizationMatrixTests {
     func eachCallerGetsTheStatusItMust(endpoint: Endpoint, caller: Caller) async throws {
         try await TestEnvironment.with { environment in
             let (target, _) = try await environment.person("target@example.com", role: .worker)
-            let team = try await environment.store.createTeam(name: "North", environmentID: "dev", actor: "test", now: Date())
+            let team = try await environment.store.createTeam(name: "North", by: .cli(environmentID: "dev"), now: Date())
             let token: String? =
                 switch caller {
                 case .anonymous: nil
@@ -136,7 +136,7 @@ struct AuthorizationMatrixTests {
     @Test func aDemotedAdminLosesTheAdminAPIAtOnce() async throws {
         try await TestEnvironment.with { environment in
             let (admin, token) = try await environment.person("a@example.com", role: .admin)
-            _ = try await environment.store.setRole(.worker, userID: admin.id, environmentID: "dev", actor: "test", now: Date())
+            _ = try await environment.store.setRole(.worker, userID: admin.id, by: .cli(environmentID: "dev"), managed: .none, now: Date())
             try await environment.application().test(.router) { client in
                 try await client.execute(uri: "/admin/users", method: .get, headers: [.authorization: "Bearer \(token)"]) { response in
                     #expect(response.status == .forbidden)

@@ -168,8 +168,9 @@ struct ConsoleRouterTests {
             let idle = try await Self.session(for: admin, in: environment, idleFor: -1)
             let disabled = try await Self.session(for: manager, in: environment)
             let worker = try await Self.session(for: demoted, in: environment)
-            _ = try await environment.store.setDisabled(true, userID: manager.id, environmentID: "dev", actor: "test", now: Date())
-            _ = try await environment.store.setRole(.worker, userID: demoted.id, environmentID: "dev", actor: "test", now: Date())
+            _ = try await environment.store.setDisabled(true, userID: manager.id, by: .cli(environmentID: "dev"), now: Date())
+            _ = try await environment.store.setRole(
+                .worker, userID: demoted.id, by: .cli(environmentID: "dev"), managed: .none, now: Date())
             try await environment.application().test(.router) { client in
                 for cookie in [idle, disabled, worker, try ConsoleCookie.make()] {
                     let response = try await Self.get("/console/people", cookie, client)

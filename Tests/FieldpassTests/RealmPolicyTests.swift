@@ -69,12 +69,13 @@ struct RealmPolicyTests {
         try await TestEnvironment.with { environment in
             let store = environment.store
             let (worker, _) = try await environment.person("w@example.com", role: .worker)
-            let team = try await store.createTeam(name: "North", environmentID: "dev", actor: "test", now: Date())
-            _ = try await store.addMember(userID: worker.id, teamID: team.id, environmentID: "dev", actor: "test", now: Date())
+            let team = try await store.createTeam(name: "North", by: .cli(environmentID: "dev"), now: Date())
+            _ = try await store.addMember(userID: worker.id, teamID: team.id, by: .cli(environmentID: "dev"), managed: .none, now: Date())
             let joined = try #require(try await store.accessFacts(userID: worker.id, environmentID: "dev"))
             #expect(policy.realms(for: joined)[team.realmPath] == .write)
 
-            _ = try await store.removeMember(userID: worker.id, teamID: team.id, environmentID: "dev", actor: "test", now: Date())
+            _ = try await store.removeMember(
+                userID: worker.id, teamID: team.id, by: .cli(environmentID: "dev"), managed: .none, now: Date())
             let left = try #require(try await store.accessFacts(userID: worker.id, environmentID: "dev"))
             #expect(policy.realms(for: left)[team.realmPath] == nil)
         }

@@ -116,7 +116,7 @@ struct TestEnvironment {
     /// An access token for a person with `role`, minted with the server's own key.
     func person(_ email: String, role: Role, environmentID: String = "dev") async throws -> (UserRecord, token: String) {
         let user = try await store.ensureUser(email: email, environmentID: environmentID, now: Date())
-        let updated = try await store.setRole(role, userID: user.id, environmentID: environmentID, actor: "test", now: Date())
+        let updated = try await store.setRole(role, userID: user.id, by: .cli(environmentID: environmentID), managed: .none, now: Date())
         let facts = try #require(try await store.accessFacts(userID: user.id, environmentID: environmentID))
         return (updated, try issuer().deviceAccessToken(facts: facts, deviceID: "device", now: Date()))
     }

@@ -60,6 +60,12 @@ public struct StoreTestEnvironment: Sendable {
         try await (other ?? store).register(
             email: email, sessionID: sessionID, expiresIn: expiresIn, appReturn: appReturn, installID: installID)
     }
+
+    /// An admin of `dev` at the admin API, made by the CLI: a change they make is checked
+    /// against their record as the change's transaction reads it.
+    public func admin(email: String = "boss@example.com") async throws -> DirectoryCaller {
+        .admin(try await store.setRole(.admin, email: email, by: .cli(environmentID: "dev"), managed: .none, now: Date()))
+    }
 }
 
 /// What the tests' registrations are made of.

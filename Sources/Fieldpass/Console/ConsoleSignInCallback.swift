@@ -8,6 +8,7 @@ import Logging
 /// binding as a device's (``IdPSignIn``), and only an admin or a manager gets a session.
 struct ConsoleSignInCallback: Sendable {
     let store: any FieldpassStore
+    let changes: DirectoryChanges
     let environments: EnvironmentDirectory
     let server: ServerSettings
     let settings: ConsoleSettings
@@ -58,7 +59,8 @@ struct ConsoleSignInCallback: Sendable {
     private func knownPerson(_ signIn: ConsoleSignIn, promoteToAdmin: Bool) async throws -> UserRecord? {
         if let person = try await store.person(email: signIn.email, environmentID: signIn.environmentID) { return person }
         guard promoteToAdmin else { return nil }
-        return try await store.ensureUser(email: signIn.email, environmentID: signIn.environmentID, actor: "console", now: Date())
+        // The IdP signed them in: the creation is the IdP's, as at a device's first sign-in.
+        return try await changes.ensurePerson(email: signIn.email, by: .idp(environmentID: signIn.environmentID))
     }
 
     private func startSession(for user: UserRecord) async throws -> Response {

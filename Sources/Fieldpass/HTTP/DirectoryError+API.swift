@@ -25,6 +25,12 @@ extension DirectoryError {
                 .conflict, DirectoryErrorCode.managedByIdP,
                 "This person is provisioned by the identity provider through SCIM; set them active there."
             )
+        case .teamManagedByScim:
+            APIError(
+                .conflict, DirectoryErrorCode.managedByIdP,
+                "This team is provisioned by the identity provider through SCIM; change it there."
+            )
+        case .cannotDisableSelf: APIError(.conflict, DirectoryErrorCode.cannotDisableSelf, "Admins cannot disable themselves.")
         case .notAllowed(.read): APIError(.forbidden, AuthErrorCode.forbidden, "Only admins and managers may read this.")
         case .notAllowed(.administer): APIError(.forbidden, AuthErrorCode.forbidden, "Only an admin may do this.")
         }

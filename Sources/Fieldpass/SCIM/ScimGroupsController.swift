@@ -10,10 +10,9 @@ import Hummingbird
 /// was created as: a change of name that would turn a team into a role group is refused.
 struct ScimGroupsController: ScimResourceController {
     let store: any FieldpassStore
-    /// Teams are created and deleted as every caller's are, with the caller `scim`.
+    /// Every change goes through the directory's one door, with the caller `scim`.
     let changes: DirectoryChanges
     let router: ScimRouter
-    let claimMappings: ClaimMappingDirectory
 
     static let collection: RouterPath = "Groups"
     static let item: RouterPath = "Groups/:id"
@@ -32,13 +31,8 @@ struct ScimGroupsController: ScimResourceController {
 
     @Sendable func create(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
         let resource = try ScimGroupResource.parse(try await call.body())
-        let environmentID = call.environment.id
-        let mappings = claimMappings.mappings(environmentID: environmentID)
-        let isRoleGroup = ScimGroupRules.isRoleGroup(displayName: resource.displayName, externalID: resource.externalID, mappings: mappings)
-        let saved = try await store.createScimGroup(
-            kind: isRoleGroup ? .roleGroup : .team, displayName: resource.displayName, externalID: resource.externalID,
-            members: resource.members, roles: mappings.roles, environmentID: environmentID, actor: call.caller.actor, now: Date()
-        )
+        let saved = try await changes.createScimGroup(
+            displayName: resource.displayName, externalID: resource.externalID, members: resource.members, by: call.caller)
         return try ScimResponse.json(
             .object(ScimRepresentation.group(saved, baseURL: call.baseURL)), status: .created,
             location: "\(call.baseURL)/Groups/\(saved.id)"
@@ -60,35 +54,17 @@ struct ScimGroupsController: ScimResourceController {
     }
 
     @Sendable func delete(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
-        let record = try await existing(try call.id(context), call)
-        let environmentID = call.environment.id
-        if let teamID = record.teamID {
-            try await changes.deleteTeam(id: teamID, by: call.caller)
-        } else {
-            let mappings = claimMappings.mappings(environmentID: environmentID)
-            try await store.deleteScimGroup(
-                id: record.id, roles: mappings.roles, environmentID: environmentID, actor: call.caller.actor, now: Date())
-        }
+        try await changes.deleteScimGroup(try await existing(try call.id(context), call), by: call.caller)
         return Response(status: .noContent)
     }
 
     /// PUT and PATCH alike: `resource` makes the whole group as it should be of the group as
-    /// stored, inside the transaction that writes it
-    /// (``ScimStore/updateScimGroup(id:roles:environmentID:actor:now:change:)``), which also
-    /// reads whether everyone joining is a person SCIM lists. A group stays a team or a role
-    /// group, as the transaction read it.
+    /// stored, inside the transaction that writes it (``DirectoryChanges/updateScimGroup(id:by:change:)``),
+    /// which also reads whether everyone joining is a person SCIM lists.
     private func update(
         _ id: String, _ call: ScimCall, _ resource: @escaping @Sendable (ScimGroupRecord) throws -> ScimGroupResource
     ) async throws -> Response {
-        let environmentID = call.environment.id
-        let mappings = claimMappings.mappings(environmentID: environmentID)
-        let saved = try await store.updateScimGroup(
-            id: id, roles: mappings.roles, environmentID: environmentID, actor: call.caller.actor, now: Date()
-        ) { current in
-            let wanted = try resource(current)
-            try ScimGroupRules.checkKind(of: current, as: wanted, mappings: mappings)
-            return wanted
-        }
+        let saved = try await changes.updateScimGroup(id: id, by: call.caller, change: resource)
         return try Self.answer(ScimRepresentation.group(saved, baseURL: call.baseURL), call)
     }
 

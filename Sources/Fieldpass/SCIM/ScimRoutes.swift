@@ -11,9 +11,8 @@ enum ScimRoutes {
         )
         let group = router.group("scim/v2")
         ScimDiscoveryController(router: scim).addRoutes(to: group)
-        let users = ScimUsersController(store: parts.store, router: scim)
-        let groups = ScimGroupsController(
-            store: parts.store, changes: parts.directoryChanges, router: scim, claimMappings: parts.claimMappings)
+        let users = ScimUsersController(store: parts.store, changes: parts.directoryChanges, router: scim)
+        let groups = ScimGroupsController(store: parts.store, changes: parts.directoryChanges, router: scim)
         users.addRoutes(to: group)
         groups.addRoutes(to: group)
         let search = ScimRootSearch(users: users, groups: groups)

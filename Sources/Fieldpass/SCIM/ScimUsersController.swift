@@ -9,6 +9,8 @@ import Hummingbird
 /// history and realm. Every change is audited with the actor `scim`.
 struct ScimUsersController: ScimResourceController {
     let store: any FieldpassStore
+    /// Every change goes through the directory's one door, with the caller `scim`.
+    let changes: DirectoryChanges
     let router: ScimRouter
 
     static let collection: RouterPath = "Users"
@@ -29,10 +31,8 @@ struct ScimUsersController: ScimResourceController {
     @Sendable func create(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
         let resource = try ScimUserResource.parse(try await call.body())
         let email = try call.workEmail(resource.userName)
-        let record = try await store.provisionScimUser(
-            email: email, profile: resource.profile, active: resource.active ?? true, environmentID: call.environment.id,
-            actor: call.caller.actor, now: Date()
-        )
+        let record = try await changes.provisionScimUser(
+            email: email, profile: resource.profile, active: resource.active ?? true, by: call.caller)
         let body = ScimRepresentation.user(record, baseURL: call.baseURL)
         return try ScimResponse.json(.object(body), status: .created, location: "\(call.baseURL)/Users/\(record.user.id)")
     }
@@ -53,17 +53,16 @@ struct ScimUsersController: ScimResourceController {
 
     @Sendable func delete(_ call: ScimCall, context: AppRequestContext) async throws -> Response {
         // A person SCIM does not list is `DirectoryError.unknownUser`: 404.
-        try await store.removeScimUser(id: try call.id(context), environmentID: call.environment.id, actor: call.caller.actor, now: Date())
+        try await changes.removeScimUser(id: try call.id(context), by: call.caller)
         return Response(status: .noContent)
     }
 
     /// PUT and PATCH alike: `resource` makes the whole resource as it should be of the person
-    /// as stored, inside the transaction that writes it (``ScimStore/updateScimUser(id:environmentID:actor:now:change:)``).
+    /// as stored, inside the transaction that writes it (``DirectoryChanges/updateScimUser(id:by:change:)``).
     private func update(
         _ id: String, _ call: ScimCall, _ resource: @escaping @Sendable (ScimUserRecord) throws -> ScimUserResource
     ) async throws -> Response {
-        let record = try await store.updateScimUser(id: id, environmentID: call.environment.id, actor: call.caller.actor, now: Date()) {
-            current in
+        let record = try await changes.updateScimUser(id: id, by: call.caller) { current in
             var wanted = try resource(current)
             wanted.userName = try call.workEmail(wanted.userName)
             return wanted

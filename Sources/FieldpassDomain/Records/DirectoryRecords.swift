@@ -184,6 +184,10 @@ public enum DirectoryError: Error, Sendable, Equatable {
     case membershipManagedByIdP
     /// The person is provisioned through SCIM: only the IdP may set them active again.
     case activeManagedByScim
+    /// The team is a SCIM group: its name, existence and members are the IdP's.
+    case teamManagedByScim
+    /// A person may not disable themselves (they could not undo it).
+    case cannotDisableSelf
     /// The caller may not take this action (``DirectoryCaller/may(_:)``).
     case notAllowed(DirectoryAction)
 }

@@ -1,7 +1,7 @@
 /// Who changes people and teams: one value that decides what the caller may do, whether the
 /// IdP's say over roles, memberships and SCIM groups binds them, and how the audit log names
 /// them. The admin API, the console, SCIM, the sign-in's claims and the CLI each pass theirs.
-package enum DirectoryCaller: Sendable, Equatable {
+public enum DirectoryCaller: Sendable, Equatable {
     /// A person with a bearer token at the admin API: their role decides.
     case admin(UserRecord)
     /// A person signed in at the admin console: their role decides.
@@ -56,6 +56,15 @@ package enum DirectoryCaller: Sendable, Equatable {
         switch self {
         case .scim, .idp: true
         case .admin, .console, .service, .cli: false
+        }
+    }
+
+    /// The same caller, for a person calling with their record as it is now.
+    package func replacingPerson(with current: UserRecord) -> DirectoryCaller {
+        switch self {
+        case .admin: .admin(current)
+        case .console: .console(current)
+        case .service, .scim, .idp, .cli: self
         }
     }
 

@@ -11,10 +11,10 @@ public protocol CredentialStore: Sendable {
 
     /// Forgets the user's bound IdP identity, and revokes every device (with its refresh tokens)
     /// obtained through it: their next sign-in binds anew.
-    func resetIdentity(userID: String, environmentID: String, actor: String, now: Date) async throws
+    func resetIdentity(userID: String, by caller: DirectoryCaller, now: Date) async throws
 
     /// Disables (revoking every device) or enables a person; returns them as they are now.
-    func setDisabled(_ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord
+    func setDisabled(_ disabled: Bool, userID: String, by caller: DirectoryCaller, now: Date) async throws -> UserRecord
 
     /// A person's devices, newest first.
     func devices(userID: String, environmentID: String) async throws -> [DeviceRecord]
@@ -22,7 +22,7 @@ public protocol CredentialStore: Sendable {
     /// Revokes a device: its refresh tokens stop working, its access tokens stop counting.
     /// Throws `DirectoryError.unknownUser` for a user outside the environment, and
     /// `unknownDevice` when the device is not this user's.
-    func revokeDevice(id: String, userID: String, environmentID: String, actor: String, now: Date) async throws
+    func revokeDevice(id: String, userID: String, by caller: DirectoryCaller, now: Date) async throws
 
     /// Swaps a refresh token for its successor (see ``RefreshOutcome``).
     func rotateRefreshToken(_ rotation: RefreshRotation, now: Date) async throws -> RefreshOutcome

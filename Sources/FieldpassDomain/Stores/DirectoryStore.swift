@@ -4,34 +4,39 @@ public import Foundation
 ///
 /// Every change is written with its audit entry in one transaction, and only when it
 /// changes something: repeating a change is not an error and logs once. Everything is
-/// scoped to one environment; an id from another environment is unknown.
+/// scoped to one environment; an id from another environment is unknown. A change names its
+/// caller, whose permission and the facts it depends on (the calling person's role, what the
+/// IdP manages) are checked inside that transaction (``DirectoryAuthority``); `managed` is
+/// what the environment's claim mappings take out of admins' hands. Callers go through
+/// ``DirectoryChanges``.
 public protocol DirectoryStore: Sendable {
     func users(environmentID: String) async throws -> [UserRecord]
     func user(id: String, environmentID: String) async throws -> UserRecord?
     /// The user with this email, created (with their personal realm) if absent; `actor` is
     /// who the audit log and the lifecycle events name for a creation.
     func ensureUser(email: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord
-    func setRole(_ role: Role, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord
+    func setRole(_ role: Role, userID: String, by caller: DirectoryCaller, managed: ClaimMappings, now: Date) async throws -> UserRecord
     /// Gives the person with this email `role`, created first (with their personal realm, a
     /// worker as at a first sign-in) when absent: one transaction.
-    func setRole(_ role: Role, email: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord
+    func setRole(_ role: Role, email: String, by caller: DirectoryCaller, managed: ClaimMappings, now: Date) async throws -> UserRecord
 
     func accessFacts(userID: String, environmentID: String) async throws -> AccessFacts?
 
     func teams(environmentID: String) async throws -> [TeamRecord]
     func team(id: String, environmentID: String) async throws -> TeamRecord?
-    func createTeam(name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord
-    func renameTeam(id: String, to name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord
-    func deleteTeam(id: String, environmentID: String, actor: String, now: Date) async throws
+    func createTeam(name: String, by caller: DirectoryCaller, now: Date) async throws -> TeamRecord
+    func renameTeam(id: String, to name: String, by caller: DirectoryCaller, now: Date) async throws -> TeamRecord
+    func deleteTeam(id: String, by caller: DirectoryCaller, now: Date) async throws
     /// Adds (`member: true`) or removes a person's membership of a team.
     func changeMembership(
-        userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool
+        userID: String, teamID: String, member: Bool, by caller: DirectoryCaller, managed: ClaimMappings, now: Date
     ) async throws -> TeamRecord
 
     /// Sets, or with `nil` removes, one explicit grant.
     func changeGrant(
-        _ access: RealmAccess?, realmPath: String, userID: String, environmentID: String, actor: String, now: Date
-    ) async throws -> AccessFacts
+        _ access: RealmAccess?, realmPath: String, userID: String, by caller: DirectoryCaller, now: Date
+    ) async throws
+        -> AccessFacts
 
     /// User realms of the environment with `feedSeq > after`, in feed order.
     func realmFeed(environmentID: String, after: Int64, initialized: Bool?, limit: Int) async throws -> [RealmFeedEntry]
@@ -40,22 +45,20 @@ public protocol DirectoryStore: Sendable {
 }
 
 extension DirectoryStore {
-    public func addMember(userID: String, teamID: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
-        try await changeMembership(userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: true)
+    public func addMember(
+        userID: String, teamID: String, by caller: DirectoryCaller, managed: ClaimMappings, now: Date
+    ) async throws
+        -> TeamRecord
+    {
+        try await changeMembership(userID: userID, teamID: teamID, member: true, by: caller, managed: managed, now: now)
     }
 
-    public func removeMember(userID: String, teamID: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
-        try await changeMembership(userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: false)
-    }
-
-    public func grant(
-        _ access: RealmAccess, realmPath: String, userID: String, environmentID: String, actor: String, now: Date
-    ) async throws -> AccessFacts {
-        try await changeGrant(access, realmPath: realmPath, userID: userID, environmentID: environmentID, actor: actor, now: now)
-    }
-
-    public func revoke(realmPath: String, userID: String, environmentID: String, actor: String, now: Date) async throws -> AccessFacts {
-        try await changeGrant(nil, realmPath: realmPath, userID: userID, environmentID: environmentID, actor: actor, now: now)
+    public func removeMember(
+        userID: String, teamID: String, by caller: DirectoryCaller, managed: ClaimMappings, now: Date
+    ) async throws
+        -> TeamRecord
+    {
+        try await changeMembership(userID: userID, teamID: teamID, member: false, by: caller, managed: managed, now: now)
     }
 }
 

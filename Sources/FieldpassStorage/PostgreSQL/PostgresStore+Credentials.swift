@@ -68,29 +68,35 @@ extension PostgresStore {
         return outcome
     }
 
-    public func resetIdentity(userID: String, environmentID: String, actor: String, now: Date) async throws {
+    public func resetIdentity(userID: String, by caller: DirectoryCaller, now: Date) async throws {
         try await write { connection in
-            let user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true)
+            let caller = try await Self.authorize(connection, caller)
+            let user = try await Self.fetchUser(connection, id: userID, environmentID: caller.environmentID, forUpdate: true)
             let plan = try DirectoryRules.resetIdentity(
-                of: user, liveDevices: try await Self.liveDeviceIDs(connection, userID: userID), actor: actor)
-            try await Self.apply(plan, connection, environmentID: environmentID, now: now)
+                of: user, liveDevices: try await Self.liveDeviceIDs(connection, userID: userID), actor: caller.actor)
+            try await Self.apply(plan, connection, environmentID: caller.environmentID, now: now)
         }
         publish(.sessionEvents)
         await revocationsCaughtUp()
     }
 
-    public func setDisabled(_ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
+    public func setDisabled(_ disabled: Bool, userID: String, by caller: DirectoryCaller, now: Date) async throws -> UserRecord {
         let user = try await write { connection in
-            try await Self.setDisabled(connection, disabled, userID: userID, environmentID: environmentID, actor: actor, now: now)
+            let caller = try await Self.authorize(connection, caller)
+            return try await Self.setDisabled(
+                connection, disabled, userID: userID, environmentID: caller.environmentID, actor: caller.actor, now: now
+            ) { target in try DirectoryAuthority.checkDisable(disabled, of: target, by: caller) }
         }
         await revocationsCaughtUp()
         return user
     }
 
     static func setDisabled(
-        _ connection: PostgresConnection, _ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date
+        _ connection: PostgresConnection, _ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date,
+        check: (UserRecord) throws -> Void = { _ in }
     ) async throws -> UserRecord {
         let user = try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true)
+        if let user { try check(user) }
         let provisioned = try await isProvisioned(connection, userID: userID, environmentID: environmentID)
         let plan = try DirectoryRules.setDisabled(
             disabled, of: user, provisionedByScim: provisioned, liveDevices: try await liveDeviceIDs(connection, userID: userID),
@@ -121,8 +127,11 @@ extension PostgresStore {
         }
     }
 
-    public func revokeDevice(id: String, userID: String, environmentID: String, actor: String, now: Date) async throws {
+    public func revokeDevice(id: String, userID: String, by caller: DirectoryCaller, now: Date) async throws {
         try await write { connection in
+            // Anyone may sign out their own devices.
+            let caller = caller.person?.id == userID ? caller : try await Self.authorize(connection, caller)
+            let (environmentID, actor) = (caller.environmentID, caller.actor)
             // The user lock makes the "not revoked yet" check and its audit entry happen once.
             let user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true)
             let device = try await connection.first("SELECT name, revoked_at FROM devices WHERE id = \(id) AND user_id = \(userID)").map {

@@ -3,6 +3,15 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
+    /// The caller as this transaction reads them (``DirectoryAuthority/authorize(_:current:_:)``).
+    static func authorize(
+        _ connection: PostgresConnection, _ caller: DirectoryCaller, _ action: DirectoryAction = .administer
+    ) async throws -> DirectoryCaller {
+        var current: UserRecord?
+        if let person = caller.person { current = try await fetchUser(connection, id: person.id, environmentID: caller.environmentID) }
+        return try DirectoryAuthority.authorize(caller, current: current, action)
+    }
+
     /// Applies the writes a directory rule decided, in order, in the caller's transaction,
     /// and announces to every instance whose standing they changed. Callers hold the locks of
     /// the rows the rule read.

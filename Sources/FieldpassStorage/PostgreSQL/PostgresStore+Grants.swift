@@ -4,9 +4,11 @@ import PostgresNIO
 
 extension PostgresStore {
     public func changeGrant(
-        _ access: RealmAccess?, realmPath: String, userID: String, environmentID: String, actor: String, now: Date
+        _ access: RealmAccess?, realmPath: String, userID: String, by caller: DirectoryCaller, now: Date
     ) async throws -> AccessFacts {
         let facts = try await write { connection in
+            let caller = try await Self.authorize(connection, caller)
+            let (environmentID, actor) = (caller.environmentID, caller.actor)
             // Locks the person: the previous grant read below stays theirs until commit, so a
             // concurrent change of the same grant cannot log the same "before" twice.
             let facts =

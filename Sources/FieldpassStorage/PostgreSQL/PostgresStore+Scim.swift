@@ -114,9 +114,8 @@ extension PostgresStore: ScimStore {
     public func isScimManaged(userID: String?, teamID: String?, environmentID: String) async throws -> Bool {
         try await read { connection in
             if let userID, try await Self.isProvisioned(connection, userID: userID, environmentID: environmentID) { return true }
-            return try await connection.value(
-                "SELECT EXISTS (SELECT 1 FROM scim_groups WHERE team_id = \(teamID) AND environment_id = \(environmentID))", as: Bool.self
-            ) ?? false
+            guard let teamID else { return false }
+            return try await Self.isScimGroupTeam(connection, teamID: teamID, environmentID: environmentID)
         }
     }
 

@@ -38,8 +38,10 @@ extension PostgresStore {
         try await read { connection in try await Self.fetchTeam(connection, id: id, environmentID: environmentID) }
     }
 
-    public func createTeam(name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
+    public func createTeam(name: String, by caller: DirectoryCaller, now: Date) async throws -> TeamRecord {
         try await write { connection in
+            let caller = try await Self.authorize(connection, caller)
+            let (environmentID, actor) = (caller.environmentID, caller.actor)
             let id = UUID().uuidString.lowercased()
             let holder = try await Self.teamID(connection, named: name, environmentID: environmentID)
             let plan = try TeamRules.create(id: id, name: name, holderOfName: holder, actor: actor)
@@ -48,9 +50,13 @@ extension PostgresStore {
         }
     }
 
-    public func renameTeam(id: String, to name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
+    public func renameTeam(id: String, to name: String, by caller: DirectoryCaller, now: Date) async throws -> TeamRecord {
         let team = try await write { connection in
-            try await Self.renameTeam(connection, id: id, to: name, environmentID: environmentID, actor: actor, now: now)
+            let caller = try await Self.authorize(connection, caller)
+            let scimManaged = try await Self.isScimGroupTeam(connection, teamID: id, environmentID: caller.environmentID)
+            try DirectoryAuthority.checkTeamChange(by: caller, scimManaged: scimManaged)
+            return try await Self.renameTeam(
+                connection, id: id, to: name, environmentID: caller.environmentID, actor: caller.actor, now: now)
         }
         await revocationsCaughtUp()
         return team
@@ -66,38 +72,57 @@ extension PostgresStore {
         return try await requireTeam(connection, id: id, environmentID: environmentID)
     }
 
-    public func deleteTeam(id: String, environmentID: String, actor: String, now: Date) async throws {
+    public func deleteTeam(id: String, by caller: DirectoryCaller, now: Date) async throws {
         try await write { connection in
+            let caller = try await Self.authorize(connection, caller)
+            let environmentID = caller.environmentID
             // Locked, so that the members the audit entry lists are the ones deleted with it.
             let team = try await Self.fetchTeam(connection, id: id, environmentID: environmentID, forUpdate: true)
-            try await Self.apply(try TeamRules.delete(team, actor: actor), connection, environmentID: environmentID, now: now)
+            let scimManaged = try await Self.isScimGroupTeam(connection, teamID: id, environmentID: environmentID)
+            try DirectoryAuthority.checkTeamChange(by: caller, scimManaged: scimManaged)
+            try await Self.apply(try TeamRules.delete(team, actor: caller.actor), connection, environmentID: environmentID, now: now)
         }
         await revocationsCaughtUp()
     }
 
     public func changeMembership(
-        userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool
+        userID: String, teamID: String, member: Bool, by caller: DirectoryCaller, managed: ClaimMappings, now: Date
     ) async throws -> TeamRecord {
         let team = try await write { connection in
-            try await Self.changeMembership(
-                connection, userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: member
-            )
+            let caller = try await Self.authorize(connection, caller)
+            return try await Self.changeMembership(
+                connection, userID: userID, teamID: teamID, environmentID: caller.environmentID, actor: caller.actor, now: now,
+                member: member
+            ) { team in
+                let scimManaged = try await Self.isScimGroupTeam(connection, teamID: team.id, environmentID: caller.environmentID)
+                try DirectoryAuthority.checkMembershipChange(by: caller, of: team, scimManaged: scimManaged, managed: managed)
+            }
         }
         await revocationsCaughtUp()
         return team
     }
 
+    /// `check` sees the team, locked, when it and the person are known.
     static func changeMembership(
-        _ connection: PostgresConnection, userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool
+        _ connection: PostgresConnection, userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool,
+        check: (TeamRecord) async throws -> Void = { _ in }
     ) async throws -> TeamRecord {
         // The person first, then the team (always in this order, so that no two transactions
         // deadlock on them): a membership change waits for the person's other changes and
         // for the team's rename or deletion.
         let user = try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true)
         let team = try await fetchTeam(connection, id: teamID, environmentID: environmentID, forUpdate: true)
+        if let team, user != nil { try await check(team) }
         let plan = try TeamRules.changeMembership(of: userID, userKnown: user != nil, in: team, member: member, actor: actor)
         try await apply(plan, connection, environmentID: environmentID, now: now)
         return try await requireTeam(connection, id: teamID, environmentID: environmentID)
+    }
+
+    /// Whether the team is a SCIM group's, whose name, existence and members are the IdP's.
+    static func isScimGroupTeam(_ connection: PostgresConnection, teamID: String, environmentID: String) async throws -> Bool {
+        try await connection.value(
+            "SELECT EXISTS (SELECT 1 FROM scim_groups WHERE team_id = \(teamID) AND environment_id = \(environmentID))", as: Bool.self
+        ) ?? false
     }
 
     /// The team a change just wrote, which its transaction still holds.

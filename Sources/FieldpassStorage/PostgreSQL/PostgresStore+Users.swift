@@ -33,16 +33,33 @@ extension PostgresStore {
         return user
     }
 
-    public func setRole(_ role: Role, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
+    public func setRole(
+        _ role: Role, userID: String, by caller: DirectoryCaller, managed: ClaimMappings, now: Date
+    ) async throws
+        -> UserRecord
+    {
         let user = try await write { connection in
-            try await Self.setRole(connection, role, userID: userID, environmentID: environmentID, actor: actor, now: now)
+            let caller = try await Self.authorize(connection, caller)
+            guard try await Self.fetchUser(connection, id: userID, environmentID: caller.environmentID) != nil else {
+                throw DirectoryError.unknownUser
+            }
+            try DirectoryAuthority.checkRoleChange(by: caller, managed: managed)
+            return try await Self.setRole(
+                connection, role, userID: userID, environmentID: caller.environmentID, actor: caller.actor, now: now)
         }
         await revocationsCaughtUp()
         return user
     }
 
-    public func setRole(_ role: Role, email: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
+    public func setRole(
+        _ role: Role, email: String, by caller: DirectoryCaller, managed: ClaimMappings, now: Date
+    ) async throws
+        -> UserRecord
+    {
         let user = try await write { connection in
+            let caller = try await Self.authorize(connection, caller)
+            try DirectoryAuthority.checkRoleChange(by: caller, managed: managed)
+            let (environmentID, actor) = (caller.environmentID, caller.actor)
             // Found locked, or created: the role is set on the row this transaction holds.
             let id = try await Self.findOrCreateUser(
                 connection, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor

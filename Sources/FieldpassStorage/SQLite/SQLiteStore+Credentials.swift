@@ -49,21 +49,26 @@ extension SQLiteStore {
         }
     }
 
-    public func resetIdentity(userID: String, environmentID: String, actor: String, now: Date) async throws {
+    public func resetIdentity(userID: String, by caller: DirectoryCaller, now: Date) async throws {
         let endedSignIns = try await write { db in
+            let caller = try Self.authorize(db, caller)
             let plan = try DirectoryRules.resetIdentity(
-                of: try Self.fetchUser(db, id: userID, environmentID: environmentID),
+                of: try Self.fetchUser(db, id: userID, environmentID: caller.environmentID),
                 liveDevices: try Self.liveDeviceIDs(db, userID: userID),
-                actor: actor
+                actor: caller.actor
             )
-            return try Self.apply(plan, db, environmentID: environmentID, now: now)
+            return try Self.apply(plan, db, environmentID: caller.environmentID, now: now)
         }
         if endedSignIns { sessionEvents.signal() }
     }
 
-    public func setDisabled(_ disabled: Bool, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
+    public func setDisabled(_ disabled: Bool, userID: String, by caller: DirectoryCaller, now: Date) async throws -> UserRecord {
         try await write { db in
-            try Self.setDisabled(db, disabled, userID: userID, environmentID: environmentID, actor: actor, now: now)
+            let caller = try Self.authorize(db, caller)
+            if let target = try Self.fetchUser(db, id: userID, environmentID: caller.environmentID) {
+                try DirectoryAuthority.checkDisable(disabled, of: target, by: caller)
+            }
+            return try Self.setDisabled(db, disabled, userID: userID, environmentID: caller.environmentID, actor: caller.actor, now: now)
         }
     }
 
@@ -97,8 +102,11 @@ extension SQLiteStore {
         }
     }
 
-    public func revokeDevice(id: String, userID: String, environmentID: String, actor: String, now: Date) async throws {
+    public func revokeDevice(id: String, userID: String, by caller: DirectoryCaller, now: Date) async throws {
         try await write { db in
+            // Anyone may sign out their own devices.
+            let caller = caller.person?.id == userID ? caller : try Self.authorize(db, caller)
+            let (environmentID, actor) = (caller.environmentID, caller.actor)
             let device = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT name, revoked_at FROM devices WHERE id = ? AND user_id = ?"), arguments: [id, userID]
             ).map { (name: $0["name"] as String, revoked: $0["revoked_at"] as Double? != nil) }

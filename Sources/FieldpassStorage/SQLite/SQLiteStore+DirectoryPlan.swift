@@ -89,6 +89,12 @@ extension SQLiteStore {
         return endedSignIns
     }
 
+    /// The caller as this transaction reads them (``DirectoryAuthority/authorize(_:current:_:)``).
+    static func authorize(_ db: Database, _ caller: DirectoryCaller, _ action: DirectoryAction = .administer) throws -> DirectoryCaller {
+        let current = try caller.person.flatMap { try fetchUser(db, id: $0.id, environmentID: caller.environmentID) }
+        return try DirectoryAuthority.authorize(caller, current: current, action)
+    }
+
     /// The devices of the person not revoked yet.
     static func liveDeviceIDs(_ db: Database, userID: String) throws -> [String] {
         try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM devices WHERE user_id = ? AND revoked_at IS NULL"), arguments: [userID])

@@ -4,9 +4,11 @@ import GRDB
 
 extension SQLiteStore {
     public func changeGrant(
-        _ access: RealmAccess?, realmPath: String, userID: String, environmentID: String, actor: String, now: Date
+        _ access: RealmAccess?, realmPath: String, userID: String, by caller: DirectoryCaller, now: Date
     ) async throws -> AccessFacts {
         try await write { db in
+            let caller = try Self.authorize(db, caller)
+            let (environmentID, actor) = (caller.environmentID, caller.actor)
             let facts = try Self.fetchFacts(db, userID: userID, environmentID: environmentID)
             let ownerKnown = try GrantRules.ownerToCheck(of: realmPath, granting: access).map {
                 try Self.exists($0, db, environmentID: environmentID)

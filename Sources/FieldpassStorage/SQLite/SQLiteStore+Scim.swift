@@ -203,13 +203,7 @@ extension SQLiteStore: ScimStore {
     public func isScimManaged(userID: String?, teamID: String?, environmentID: String) async throws -> Bool {
         try await read { db in
             let user = try userID.map { try Self.isProvisioned(db, userID: $0, environmentID: environmentID) } ?? false
-            let team =
-                try teamID.map { id in
-                    try Bool.fetchOne(
-                        db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM scim_groups WHERE team_id = ? AND environment_id = ?)"),
-                        arguments: [id, environmentID]
-                    ) ?? false
-                } ?? false
+            let team = try teamID.map { try Self.isScimGroupTeam(db, teamID: $0, environmentID: environmentID) } ?? false
             return user || team
         }
     }

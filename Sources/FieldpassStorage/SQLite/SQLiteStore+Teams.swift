@@ -16,8 +16,10 @@ extension SQLiteStore {
         try await read { db in try Self.fetchTeam(db, id: id, environmentID: environmentID) }
     }
 
-    public func createTeam(name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
+    public func createTeam(name: String, by caller: DirectoryCaller, now: Date) async throws -> TeamRecord {
         try await write { db in
+            let caller = try Self.authorize(db, caller)
+            let (environmentID, actor) = (caller.environmentID, caller.actor)
             let id = UUID().uuidString.lowercased()
             let holder = try Self.teamID(db, named: name, environmentID: environmentID)
             try Self.apply(
@@ -26,8 +28,13 @@ extension SQLiteStore {
         }
     }
 
-    public func renameTeam(id: String, to name: String, environmentID: String, actor: String, now: Date) async throws -> TeamRecord {
-        try await write { db in try Self.renameTeam(db, id: id, to: name, environmentID: environmentID, actor: actor, now: now) }
+    public func renameTeam(id: String, to name: String, by caller: DirectoryCaller, now: Date) async throws -> TeamRecord {
+        try await write { db in
+            let caller = try Self.authorize(db, caller)
+            try DirectoryAuthority.checkTeamChange(
+                by: caller, scimManaged: try Self.isScimGroupTeam(db, teamID: id, environmentID: caller.environmentID))
+            return try Self.renameTeam(db, id: id, to: name, environmentID: caller.environmentID, actor: caller.actor, now: now)
+        }
     }
 
     static func renameTeam(
@@ -39,19 +46,32 @@ extension SQLiteStore {
         return try requireTeam(db, id: id, environmentID: environmentID)
     }
 
-    public func deleteTeam(id: String, environmentID: String, actor: String, now: Date) async throws {
+    public func deleteTeam(id: String, by caller: DirectoryCaller, now: Date) async throws {
         try await write { db in
-            let plan = try TeamRules.delete(try Self.fetchTeam(db, id: id, environmentID: environmentID), actor: actor)
+            let caller = try Self.authorize(db, caller)
+            let environmentID = caller.environmentID
+            try DirectoryAuthority.checkTeamChange(
+                by: caller, scimManaged: try Self.isScimGroupTeam(db, teamID: id, environmentID: environmentID))
+            let plan = try TeamRules.delete(try Self.fetchTeam(db, id: id, environmentID: environmentID), actor: caller.actor)
             try Self.apply(plan, db, environmentID: environmentID, now: now)
         }
     }
 
     public func changeMembership(
-        userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool
+        userID: String, teamID: String, member: Bool, by caller: DirectoryCaller, managed: ClaimMappings, now: Date
     ) async throws -> TeamRecord {
         try await write { db in
-            try Self.changeMembership(
-                db, userID: userID, teamID: teamID, environmentID: environmentID, actor: actor, now: now, member: member)
+            let caller = try Self.authorize(db, caller)
+            let environmentID = caller.environmentID
+            if let team = try Self.fetchTeam(db, id: teamID, environmentID: environmentID),
+                try Self.fetchUser(db, id: userID, environmentID: environmentID) != nil
+            {
+                try DirectoryAuthority.checkMembershipChange(
+                    by: caller, of: team, scimManaged: try Self.isScimGroupTeam(db, teamID: teamID, environmentID: environmentID),
+                    managed: managed)
+            }
+            return try Self.changeMembership(
+                db, userID: userID, teamID: teamID, environmentID: environmentID, actor: caller.actor, now: now, member: member)
         }
     }
 
@@ -83,6 +103,14 @@ extension SQLiteStore {
             db.cachedStatement(sql: "SELECT user_id FROM team_members WHERE team_id = ? ORDER BY user_id"), arguments: [id]
         )
         return TeamRecord(id: row["id"], name: row["name"], members: members, createdAt: Date(timeIntervalSince1970: row["created_at"]))
+    }
+
+    /// Whether the team is a SCIM group's, whose name, existence and members are the IdP's.
+    static func isScimGroupTeam(_ db: Database, teamID: String, environmentID: String) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM scim_groups WHERE team_id = ? AND environment_id = ?)"),
+            arguments: [teamID, environmentID]
+        ) ?? false
     }
 
     static func teamID(_ db: Database, named name: String, environmentID: String) throws -> String? {

@@ -25,16 +25,33 @@ extension SQLiteStore {
         }
     }
 
-    public func setRole(_ role: Role, userID: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
-        try await write { db in try Self.setRole(db, role, userID: userID, environmentID: environmentID, actor: actor, now: now) }
+    public func setRole(
+        _ role: Role, userID: String, by caller: DirectoryCaller, managed: ClaimMappings, now: Date
+    ) async throws
+        -> UserRecord
+    {
+        try await write { db in
+            let caller = try Self.authorize(db, caller)
+            guard try Self.fetchUser(db, id: userID, environmentID: caller.environmentID) != nil else { throw DirectoryError.unknownUser }
+            try DirectoryAuthority.checkRoleChange(by: caller, managed: managed)
+            return try Self.setRole(db, role, userID: userID, environmentID: caller.environmentID, actor: caller.actor, now: now)
+        }
     }
 
-    public func setRole(_ role: Role, email: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
+    public func setRole(
+        _ role: Role, email: String, by caller: DirectoryCaller, managed: ClaimMappings, now: Date
+    ) async throws
+        -> UserRecord
+    {
         // The realm feed may have a new realm.
         defer { realmFeed.signal() }
         return try await write { db in
-            let id = try Self.findOrCreateUser(db, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor)
-            return try Self.setRole(db, role, userID: id, environmentID: environmentID, actor: actor, now: now)
+            let caller = try Self.authorize(db, caller)
+            try DirectoryAuthority.checkRoleChange(by: caller, managed: managed)
+            let environmentID = caller.environmentID
+            let id = try Self.findOrCreateUser(
+                db, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: caller.actor)
+            return try Self.setRole(db, role, userID: id, environmentID: environmentID, actor: caller.actor, now: now)
         }
     }
 

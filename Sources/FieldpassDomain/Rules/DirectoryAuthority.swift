@@ -1,0 +1,48 @@
+/// Whether a caller may make a directory change, decided inside the change's transaction on
+/// facts read there: the calling person as they stand now, and what the IdP owns (a SCIM
+/// group's team, what the sign-in's claims set). Each store operation that changes people or
+/// teams asks here before it writes, for every caller.
+package enum DirectoryAuthority {
+    /// The caller as the transaction sees them. A person calling is given with their record
+    /// as read there (`current`, `nil` when they are gone): someone demoted or disabled since
+    /// their request was authenticated is refused.
+    package static func authorize(
+        _ caller: DirectoryCaller, current: UserRecord?, _ action: DirectoryAction
+    ) throws(DirectoryError) -> DirectoryCaller {
+        let standing: DirectoryCaller
+        switch caller {
+        case .admin, .console:
+            guard let current, !current.disabled else { throw .notAllowed(action) }
+            standing = caller.replacingPerson(with: current)
+        case .service, .scim, .idp, .cli:
+            standing = caller
+        }
+        guard standing.may(action) else { throw .notAllowed(action) }
+        return standing
+    }
+
+    /// A SCIM group's team (its name, existence and members) is the IdP's.
+    package static func checkTeamChange(by caller: DirectoryCaller, scimManaged: Bool) throws(DirectoryError) {
+        if scimManaged, !caller.isIdentityProvider { throw .teamManagedByScim }
+    }
+
+    /// A membership of a SCIM group's team, or of a team the sign-in's claims set, is the IdP's.
+    package static func checkMembershipChange(
+        by caller: DirectoryCaller, of team: TeamRecord, scimManaged: Bool, managed: ClaimMappings
+    ) throws(DirectoryError) {
+        guard !caller.isIdentityProvider else { return }
+        try checkTeamChange(by: caller, scimManaged: scimManaged)
+        try managed.checkMembershipChange(teamName: team.name)
+    }
+
+    /// Roles the sign-in's claims (or SCIM role groups) set are the IdP's.
+    package static func checkRoleChange(by caller: DirectoryCaller, managed: ClaimMappings) throws(DirectoryError) {
+        guard !caller.isIdentityProvider else { return }
+        try managed.checkRoleChange()
+    }
+
+    /// Disabling `target`: an admin who disabled themselves could not undo it without the CLI.
+    package static func checkDisable(_ disabled: Bool, of target: UserRecord, by caller: DirectoryCaller) throws(DirectoryError) {
+        if disabled, caller.person?.id == target.id { throw .cannotDisableSelf }
+    }
+}
