@@ -164,4 +164,23 @@ struct DirectoryRulesTests {
         #expect(Role.allCases.filter { $0.may(.read) } == [.admin, .manager])
         #expect(Role.allCases.filter { $0.may(.administer) } == [.admin])
     }
+
+    @Test func aNewPersonIsAWorkerWithTheirRealmAndTheirCreationIsAudited() {
+        let person = DirectoryRules.newPerson(email: "a@acme.test", actor: "scim", id: "u9")
+        #expect(person.role == .worker && person.realmPath == RealmPath.personal(userID: "u9"))
+        #expect(person.audit == .userCreated(actor: "scim", userID: "u9", email: "a@acme.test"))
+        #expect(
+            DirectoryRules.newPerson(email: "b@acme.test", actor: "device").id
+                != DirectoryRules.newPerson(email: "b@acme.test", actor: "device").id)
+    }
+
+    @Test func peopleAreFoundByTheirEmailLowerCased() {
+        #expect(DirectoryRules.emailKey("Ada.Lovelace@ACME.test") == "ada.lovelace@acme.test")
+    }
+
+    @Test func aRoleNoVersionWritesReadsAsAWorkers() {
+        #expect(Role(stored: "manager") == .manager)
+        #expect(Role(stored: "superuser") == .worker)
+        #expect(Role(stored: "") == .worker)
+    }
 }

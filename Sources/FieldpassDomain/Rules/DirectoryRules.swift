@@ -1,7 +1,31 @@
+import Foundation
+
 /// What a change to a person does besides the change itself, for every caller and both stores.
 package enum DirectoryRules {
     /// Everyone starts as a worker; an admin (or a bootstrap sign-in) gives more.
     package static let newcomerRole = Role.worker
+
+    /// A person Fieldpass has not met: a worker with their personal realm, whose creation
+    /// `actor` (their first registration unless said otherwise) is audited. The stores write
+    /// it unless a person of the environment has the email already.
+    package struct NewPerson: Sendable, Equatable {
+        package let id: String
+        package let email: String
+        package let role: Role
+        package let realmPath: String
+        package let audit: AuditRecord
+    }
+
+    package static func newPerson(email: String, actor: String, id: String = UUID().uuidString.lowercased()) -> NewPerson {
+        NewPerson(
+            id: id, email: email, role: newcomerRole, realmPath: RealmPath.personal(userID: id),
+            audit: .userCreated(actor: actor, userID: id, email: email))
+    }
+
+    /// How a person is looked up by email: lower-cased, as registration and SCIM store it.
+    package static func emailKey(_ email: String) -> String {
+        email.lowercased()
+    }
 
     /// Giving `user` the role `role`; giving the role they have writes nothing.
     package static func setRole(_ role: Role, of user: UserRecord?, actor: String) throws -> DirectoryPlan {

@@ -13,7 +13,7 @@ extension SignInRules {
     /// The IdP's role when the claim gives one that applies now (it wins over `bootstrap_admins`);
     /// else admin for a bootstrap admin's first sign-in.
     static func decideRole(user: User, attempt: SignInAttempt, into decision: inout Decision) {
-        let current = Role(rawValue: user.role) ?? DirectoryRules.newcomerRole
+        let current = Role(stored: user.role)
         if let mapped = attempt.claims.role, mapped.sync.applies(signedInBefore: user.signedInBefore) {
             guard mapped.role != current else { return }
             decision.role = mapped.role

@@ -99,7 +99,7 @@ extension PostgresStore: ConsoleStore {
             try await connection.first(
                 """
                 SELECT id, environment_id, email, role, created_at, idp_issuer, idp_subject, disabled_at
-                FROM users WHERE environment_id = \(environmentID) AND email = \(email.lowercased())
+                FROM users WHERE environment_id = \(environmentID) AND email = \(DirectoryRules.emailKey(email))
                 """
             ).map(Self.userRecord)
         }

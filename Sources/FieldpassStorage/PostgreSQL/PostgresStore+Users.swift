@@ -103,22 +103,22 @@ extension PostgresStore {
     static func findOrCreateUser(
         _ connection: PostgresConnection, email: String, environmentID: String, now: Double, actor: String = "device"
     ) async throws -> (id: String, role: String, created: Bool) {
-        let newID = UUID().uuidString.lowercased()
+        let person = DirectoryRules.newPerson(email: email, actor: actor)
         let creation: PostgresQuery = """
             created AS (
                 INSERT INTO users (id, environment_id, email, role, created_at)
-                VALUES (\(newID), \(environmentID), \(email), \(DirectoryRules.newcomerRole.rawValue), \(now))
+                VALUES (\(person.id), \(environmentID), \(person.email), \(person.role.rawValue), \(now))
                 ON CONFLICT (environment_id, email) DO NOTHING
                 RETURNING id, role
             ), realm AS (
                 INSERT INTO realms (path, environment_id, user_id, created_at, writer_xid, written)
-                SELECT \(RealmPath.personal(userID: newID)), \(environmentID), id, \(now), \(unescaped: PostgresFeed.unplacedMark)
+                SELECT \(person.realmPath), \(environmentID), id, \(now), \(unescaped: PostgresFeed.unplacedMark)
                 FROM created
             )
             """
         // The audit of the creation is written by the same statement, for the created row only.
         let statement = try auditing(
-            AuditRecord.userCreated(actor: actor, userID: newID, email: email), environmentID: environmentID,
+            person.audit, environmentID: environmentID,
             now: Date(timeIntervalSince1970: now), following: (creation, eachRowOf: "created"), then: "SELECT id, role FROM created"
         )
         var row = try await connection.first(statement.query)
@@ -181,7 +181,7 @@ extension PostgresStore {
     static func userRecord(_ row: PostgresRandomAccessRow) throws -> UserRecord {
         try UserRecord(
             id: row.get("id"), environmentID: row.get("environment_id"), email: row.get("email"),
-            role: Role(rawValue: row.get("role")) ?? .worker, createdAt: Date(timeIntervalSince1970: row.get("created_at")),
+            role: Role(stored: row.get("role")), createdAt: Date(timeIntervalSince1970: row.get("created_at")),
             idpIssuer: row.get("idp_issuer"), idpSubject: row.get("idp_subject"),
             disabled: row.get("disabled_at", as: Double?.self) != nil
         )

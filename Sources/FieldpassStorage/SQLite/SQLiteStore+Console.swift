@@ -97,7 +97,7 @@ extension SQLiteStore: ConsoleStore {
         try await read { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT * FROM users WHERE environment_id = ? AND email = ?"),
-                arguments: [environmentID, email.lowercased()]
+                arguments: [environmentID, DirectoryRules.emailKey(email)]
             ).map(Self.userRecord)
         }
     }

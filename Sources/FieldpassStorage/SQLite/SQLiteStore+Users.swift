@@ -75,18 +75,17 @@ extension SQLiteStore {
         if let id = try userID(db, email: email, environmentID: environmentID) {
             return id
         }
-        let id = UUID().uuidString.lowercased()
+        let person = DirectoryRules.newPerson(email: email, actor: actor)
         try db.execute(
             cached: "INSERT INTO users (id, environment_id, email, role, created_at) VALUES (?, ?, ?, ?, ?)",
-            arguments: [id, environmentID, email, DirectoryRules.newcomerRole.rawValue, now]
+            arguments: [person.id, environmentID, person.email, person.role.rawValue, now]
         )
         try db.execute(
             cached: "INSERT INTO realms (path, environment_id, user_id, created_at, feed_seq) VALUES (?, ?, ?, ?, ?)",
-            arguments: [RealmPath.personal(userID: id), environmentID, id, now, try nextFeedSeq(db)]
+            arguments: [person.realmPath, environmentID, person.id, now, try nextFeedSeq(db)]
         )
-        try audit(
-            db, environmentID: environmentID, .userCreated(actor: actor, userID: id, email: email), now: Date(timeIntervalSince1970: now))
-        return id
+        try audit(db, environmentID: environmentID, person.audit, now: Date(timeIntervalSince1970: now))
+        return person.id
     }
 
     /// The id of the person of the environment with this email, if any.
@@ -135,7 +134,7 @@ extension SQLiteStore {
     static func userRecord(_ row: Row) -> UserRecord {
         UserRecord(
             id: row["id"], environmentID: row["environment_id"], email: row["email"],
-            role: Role(rawValue: row["role"]) ?? .worker, createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            role: Role(stored: row["role"]), createdAt: Date(timeIntervalSince1970: row["created_at"]),
             idpIssuer: row["idp_issuer"], idpSubject: row["idp_subject"], disabled: row["disabled_at"] as Double? != nil
         )
     }
