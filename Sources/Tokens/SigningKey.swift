@@ -35,6 +35,12 @@ public struct SigningKey: Sendable {
         self.parsed = parsed
     }
 
+    /// The JWS signature (RFC 7515 §5.1; for ES256 the raw `r ‖ s`) of `input`, for a JWS
+    /// whose header this key's holder writes, such as a DPoP proof.
+    public func signature(of input: some Sequence<UInt8>) throws(TokenError) -> [UInt8] {
+        try parsed.sign(Array(input))
+    }
+
     /// PKCS#8 PEM of the private key (for writing to disk).
     public func pkcs8PEM() throws(TokenError) -> String {
         // Kept throwing so callers need not change if the key ever lives outside memory.

@@ -1,0 +1,64 @@
+public import Foundation
+import Tokens
+
+/// What a DPoP proof must show (RFC 9449 §4.3), decided once for every endpoint that takes
+/// one: its form, algorithm, key and signature (``Tokens/DPoPProof``), then that it is this
+/// request's (`htm`, `htu`), fresh (`iat`), for this token (`ath`), by this token's key, and
+/// with a nonce the server gave when it asks for nonces. Whether its `jti` was used before
+/// is the store's to say, across every instance, under ``AcceptedProof/replayKey``.
+package enum DPoPRules {
+    /// A proof that passed every check but the replay.
+    package struct AcceptedProof: Sendable, Equatable {
+        /// The key's RFC 7638 thumbprint, which a token is bound to (`cnf.jkt`).
+        package let thumbprint: String
+        /// What the store remembers the proof's use by: a hash of its key and `jti`, so that
+        /// no proof is stored and one key's `jti` cannot stand in for another's.
+        package let replayKey: String
+        /// Until when the proof would be accepted, and so must be remembered.
+        package let rememberUntil: Date
+    }
+
+    /// Checks `proof` (the request's one `DPoP` header, `nil` when there is none) for a
+    /// request of `method` to `url`. `accessToken` is the token presented with it, whose hash
+    /// `ath` must be; `boundTo` the thumbprint a bound token requires.
+    package static func check(
+        _ proof: String?, method: String, url: String, accessToken: String? = nil, boundTo expected: String? = nil,
+        settings: DPoPSettings, now: Date, nonceIsFresh: (String) -> Bool = { _ in false }
+    ) throws(DPoPRefusal) -> AcceptedProof {
+        guard let proof else { throw DPoPRefusal(.missing, "no DPoP proof") }
+        let verified = try verify(proof)
+        guard verified.htm == method else { throw DPoPRefusal(.target, "htm is not this request's method") }
+        guard let stated = DPoPTarget.normalized(verified.htu), stated == DPoPTarget.normalized(url) else {
+            throw DPoPRefusal(.target, "htu is not this request's URL")
+        }
+        let age = now.timeIntervalSince1970 - verified.iat
+        guard age <= Double(settings.proofLifetime + settings.clockSkew) else { throw DPoPRefusal(.time, "the proof is too old") }
+        guard age >= -Double(settings.clockSkew) else { throw DPoPRefusal(.time, "the proof is from the future") }
+        if let accessToken {
+            guard let ath = verified.ath, ath == Crypto.base64URLEncode(Crypto.sha256(accessToken.utf8)) else {
+                throw DPoPRefusal(.tokenHash, "ath is not the access token's hash")
+            }
+        }
+        if let expected, verified.thumbprint != expected { throw DPoPRefusal(.wrongKey, "the proof is by another key than the token's") }
+        if settings.nonce {
+            guard let nonce = verified.nonce, nonceIsFresh(nonce) else { throw DPoPRefusal(.nonce, "a fresh server nonce is needed") }
+        }
+        return AcceptedProof(
+            thumbprint: verified.thumbprint,
+            replayKey: Crypto.base64URLEncode(Crypto.sha256("\(verified.thumbprint) \(verified.jti)".utf8)),
+            rememberUntil: Date(timeIntervalSince1970: verified.iat + Double(settings.proofLifetime + settings.clockSkew)))
+    }
+
+    /// The proof's form, key and signature, with a refusal that says which failed.
+    private static func verify(_ proof: String) throws(DPoPRefusal) -> DPoPProof {
+        do {
+            return try DPoPProof(verifying: proof)
+        } catch .algorithmNotAllowed(let alg) {
+            throw DPoPRefusal(.algorithm, "proofs are not signed with \(alg)")
+        } catch .invalidSignature {
+            throw DPoPRefusal(.signature, "the signature does not verify with the proof's key")
+        } catch {
+            throw DPoPRefusal(.malformed, error.description)
+        }
+    }
+}
