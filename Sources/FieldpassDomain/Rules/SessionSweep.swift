@@ -11,8 +11,8 @@ package enum SessionSweepStep: Sendable, Equatable {
     case markEnded(now: Double, deliveredBefore: Double)
     /// Sessions that expired before `before` are deleted with their events.
     case deleteExpired(before: Double)
-    /// What ``TokenPurge`` says no answer depends on any more is deleted.
-    case purgeSpentTokens(now: Double)
+    /// A step of ``TokenPurge``: what no answer depends on any more is deleted.
+    case purgeSpentTokens(TokenPurgeStep)
 }
 
 extension SessionRules {
@@ -24,7 +24,6 @@ extension SessionRules {
         [
             .expireOverdue(now: now), .dropTokenEvents(now: now, deliveredBefore: deliveredBefore),
             .markEnded(now: now, deliveredBefore: deliveredBefore), .deleteExpired(before: deleteBefore),
-            .purgeSpentTokens(now: now),
-        ]
+        ] + TokenPurge.steps(now: now).map(SessionSweepStep.purgeSpentTokens)
     }
 }

@@ -59,6 +59,8 @@ extension PostgresStore {
                 try await connection.execute("UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = \(userID)")
             case .revokeDevice(let id):
                 try await revokeDevice(connection, id: id, now: timestamp)
+            case .issueRefreshToken(let issue):
+                try await issueRefreshToken(connection, issue, now: timestamp)
             case .endConsoleSessions(let userID):
                 try await connection.execute("DELETE FROM console_sessions WHERE user_id = \(userID)")
             case .expireSignIns(let userID):

@@ -49,9 +49,12 @@ extension PostgresStore {
                 try await Self.audit(connection, environmentID: session.environmentID, entry, now: now)
             }
             try await Self.issueRefreshToken(
-                connection, hash: login.refreshTokenHash, userID: session.userID, deviceID: session.deviceID, now: timestamp,
-                expiresAt: login.refreshTokenExpiresAt.timeIntervalSince1970,
-                maxExpiresAt: login.refreshTokenMaxExpiresAt.timeIntervalSince1970
+                connection,
+                RefreshTokenIssue(
+                    hash: login.refreshTokenHash, userID: session.userID, deviceID: session.deviceID,
+                    expiresAt: login.refreshTokenExpiresAt.timeIntervalSince1970,
+                    maxExpiresAt: login.refreshTokenMaxExpiresAt.timeIntervalSince1970
+                ), now: timestamp
             )
             let events = SessionRules.signInEvents(login, announcedRealm: announced, realmInitialized: initialized)
             return try await Self.append(events.map { ($0, session.id) }, on: connection, now: timestamp)

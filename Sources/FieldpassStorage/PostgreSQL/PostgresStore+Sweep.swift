@@ -65,8 +65,8 @@ extension PostgresStore {
             )
         case .deleteExpired(let before):
             try await connection.execute("DELETE FROM sessions WHERE expires_at < \(before)")
-        case .purgeSpentTokens(let now):
-            try await purgeSpentTokens(connection, now: now)
+        case .purgeSpentTokens(let step):
+            try await purge(step, connection)
         }
         return []
     }

@@ -45,6 +45,8 @@ extension SQLiteStore {
                 try db.execute(cached: "UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = ?", arguments: [userID])
             case .revokeDevice(let id):
                 try revokeDevice(db, id: id, now: timestamp)
+            case .issueRefreshToken(let issue):
+                try issueRefreshToken(db, issue, now: timestamp)
             case .endConsoleSessions(let userID):
                 try db.execute(cached: "DELETE FROM console_sessions WHERE user_id = ?", arguments: [userID])
             case .expireSignIns(let userID):

@@ -21,10 +21,13 @@ extension SQLiteStore {
                 cached: "UPDATE refresh_tokens SET revoked_at = ? WHERE device_id = ? AND revoked_at IS NULL AND rotated_at IS NULL",
                 arguments: [timestamp, session.deviceID]
             )
-            try Self.insertRefreshToken(
-                db, hash: login.refreshTokenHash, userID: session.userID, deviceID: session.deviceID, now: timestamp,
-                expiresAt: login.refreshTokenExpiresAt.timeIntervalSince1970,
-                maxExpiresAt: login.refreshTokenMaxExpiresAt.timeIntervalSince1970
+            try Self.issueRefreshToken(
+                db,
+                RefreshTokenIssue(
+                    hash: login.refreshTokenHash, userID: session.userID, deviceID: session.deviceID,
+                    expiresAt: login.refreshTokenExpiresAt.timeIntervalSince1970,
+                    maxExpiresAt: login.refreshTokenMaxExpiresAt.timeIntervalSince1970
+                ), now: timestamp
             )
             let initialized =
                 try Bool.fetchOne(
@@ -187,8 +190,8 @@ extension SQLiteStore {
             try db.execute(cached: "UPDATE sessions SET ended_at = ? WHERE \(lapsed)", arguments: [now, now, deliveredBefore])
         case .deleteExpired(let before):
             try db.execute(cached: "DELETE FROM sessions WHERE expires_at < ?", arguments: [before])
-        case .purgeSpentTokens(let now):
-            try purgeSpentTokens(db, now: now)
+        case .purgeSpentTokens(let step):
+            try purge(step, db)
         }
         return []
     }
