@@ -79,4 +79,37 @@ struct SessionMoveTests {
         #expect(SessionRules.realmInitialization(filled, askedIn: nil, announcedRealm: "/users/u1", now: 1_000)?.marksRealm == false)
         #expect(SessionRules.realmInitialization(realm, askedIn: "globex", announcedRealm: "/users/u1", now: 1_000) == nil)
     }
+
+    @Test func aCallbackTakesOnlyItsOwnWaitingSessionAndUsesItsStateUp() {
+        let move = SessionRules.callback(state: "st", now: 1_000)
+        #expect(move.selection == .callback(state: "st"))
+        #expect(move.selection.usesState)
+        #expect(!SessionSelection.session(id: "s1").usesState)
+        #expect(move.transition == SessionRules.exchange)
+        #expect(move.outcomes.isEmpty && move.events.isEmpty)
+    }
+
+    @Test func aRegistrationIsTheLiveDeviceOfItsInstallationOrANewOne() {
+        let device = RegisteredDevice(reusedInstallation: "install-1", newID: "new")
+        #expect(device.id(live: "d1") == "d1")
+        #expect(device.id(live: nil) == "new")
+        #expect(RegisteredDevice(reusedInstallation: nil, newID: "new").id(live: nil) == "new")
+    }
+
+    @Test func anAcknowledgementEndsAFinishedSessionAndDropsItsTokenEvent() {
+        #expect(
+            SessionRules.acknowledgement(sessionID: "s1", after: 3, lastSeq: 3, status: .completed, now: 1_000)
+                == SessionEnd(sessionID: "s1", at: 1_000, droppedEventType: "token"))
+        #expect(SessionRules.acknowledgement(sessionID: "s1", after: 2, lastSeq: 3, status: .completed, now: 1_000) == nil)
+        #expect(SessionRules.acknowledgement(sessionID: "s1", after: 3, lastSeq: 3, status: .authenticated, now: 1_000) == nil)
+    }
+
+    @Test func theRetentionRemovesOnlyTheRemovableWithTheirPersonalRealmsGrants() {
+        let removable = SessionRulesTests.candidate()
+        var kept = SessionRulesTests.candidate(inTeam: true)
+        kept.id = "u2"
+        let removal = UnconfirmedUserRules.removal([removable, kept], cutoff: 1_000)
+        #expect(removal.userIDs == ["u1"])
+        #expect(removal.personalRealms == [RealmPath.personal(userID: "u1")])
+    }
 }

@@ -2,6 +2,11 @@ import Foundation
 
 /// What each step of a session's life moves, counts and stores.
 extension SessionRules {
+    /// A sign-in callback takes its session, which goes on to the exchange of the code.
+    package static func callback(state: String, now: Double) -> SessionMove {
+        SessionMove(.callback(state: state), at: now, by: exchange, counting: [], storing: [])
+    }
+
     /// The sweep's expiry (``SessionSweepStep/expireOverdue(now:)``): every session past its
     /// expiry and still under way ends, counted as an expired onboarding, with `session_expired`.
     package static func overdueExpiry(now: Double) -> SessionMove {

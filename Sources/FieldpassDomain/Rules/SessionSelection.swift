@@ -11,4 +11,13 @@ package enum SessionSelection: Sendable, Equatable {
     case unexpiredOfPerson(userID: String)
     /// Every session whose expiry has come.
     case overdue
+    /// The session a sign-in callback's `state` names, while its state is unused, it has not
+    /// expired, and its device is confirmed when it is to be. Moving it uses the state up: a
+    /// callback's state works once.
+    case callback(state: String)
+
+    /// Whether moving the selected session uses its callback's state up.
+    package var usesState: Bool {
+        if case .callback = self { true } else { false }
+    }
 }

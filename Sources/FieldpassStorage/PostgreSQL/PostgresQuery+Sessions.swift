@@ -15,6 +15,12 @@ extension PostgresQuery.StringInterpolation {
         case .overdue:
             appendLiteral("expires_at <= ")
             appendInterpolation(now)
+        case .callback(let state):
+            appendLiteral("state = ")
+            appendInterpolation(state)
+            appendLiteral(" AND NOT state_used AND expires_at > ")
+            appendInterpolation(now)
+            appendLiteral(" AND (login_id IS NULL OR confirmed_at IS NOT NULL)")
         }
         if case .unexpiredSession = selection { appendUnexpired(at: now) }
         if case .unexpiredOfPerson = selection { appendUnexpired(at: now) }

@@ -118,12 +118,13 @@ extension PostgresStore {
                     "SELECT status, last_seq FROM sessions WHERE id = \(sessionID) AND ended_at IS NULL FOR UPDATE"
                 ),
                 let status = OnboardingSession.Status(rawValue: try row.get("status")),
-                SessionRules.acknowledges(after: after, lastSeq: try row.get("last_seq"), status: status)
+                let end = SessionRules.acknowledgement(
+                    sessionID: sessionID, after: after, lastSeq: try row.get("last_seq"), status: status, now: now.timeIntervalSince1970)
             else { return false }
             try await connection.execute(
                 """
-                WITH purged AS (DELETE FROM session_events WHERE session_id = \(sessionID) AND type = \(SessionRules.tokenEventType))
-                UPDATE sessions SET ended_at = \(now.timeIntervalSince1970) WHERE id = \(sessionID)
+                WITH purged AS (DELETE FROM session_events WHERE session_id = \(end.sessionID) AND type = \(end.droppedEventType))
+                UPDATE sessions SET ended_at = \(end.at) WHERE id = \(end.sessionID)
                 """
             )
             return true
@@ -136,7 +137,7 @@ extension PostgresStore {
             var binds = PostgresBindings()
             binds.append(cutoff)
             // Locked, so a registration of one of them waits, and finds them gone or kept.
-            let removed = try await connection.rows(
+            let candidates = try await connection.rows(
                 PostgresQuery(unsafeSQL: UnconfirmedCandidates.query(cutoff: "$1") + " FOR UPDATE OF u", binds: binds)
             ).map { row in
                 UnconfirmedUserRules.Candidate(
@@ -144,12 +145,12 @@ extension PostgresStore {
                     lastRegisteredAt: try row.get("last_registered_at"), hasRunningSession: try row.get("running"),
                     inTeam: try row.get("in_team"), hasGrant: try row.get("has_grant")
                 )
-            }.filter { UnconfirmedUserRules.isRemovable($0, cutoff: cutoff) }.map(\.id)
-            try await connection.execute("DELETE FROM users WHERE id = ANY(\(removed))")
-            let paths = removed.map { RealmPath.personal(userID: $0) }
-            try await connection.execute("DELETE FROM realm_grants WHERE realm_path = ANY(\(paths))")
-            try await Self.forgetHistory(of: removed, connection)
-            return removed.count
+            }
+            let removal = UnconfirmedUserRules.removal(candidates, cutoff: cutoff)
+            try await connection.execute("DELETE FROM users WHERE id = ANY(\(removal.userIDs))")
+            try await connection.execute("DELETE FROM realm_grants WHERE realm_path = ANY(\(removal.personalRealms))")
+            try await Self.forgetHistory(of: removal.userIDs, connection)
+            return removal.userIDs.count
         }
     }
 

@@ -14,7 +14,7 @@ extension PostgresStore {
         let moved = try await connection.rows(
             """
             WITH moved AS (
-                UPDATE sessions SET status = \(move.transition.to.rawValue)
+                UPDATE sessions SET status = \(move.transition.to.rawValue)\(unescaped: move.selection.usesState ? ", state_used = true" : "")
                 WHERE \(move.selection, at: move.at) AND status = ANY(\(move.transition.fromValues))
                 RETURNING id, environment_id, user_id, device_id
             ), counted AS (
@@ -40,7 +40,7 @@ extension PostgresStore {
         let rows = try await connection.rows(
             """
             WITH moved AS (
-                UPDATE sessions SET status = \(move.transition.to.rawValue), last_seq = last_seq + \(count)
+                UPDATE sessions SET status = \(move.transition.to.rawValue)\(unescaped: move.selection.usesState ? ", state_used = true" : ""), last_seq = last_seq + \(count)
                 WHERE \(move.selection, at: move.at) AND status = ANY(\(move.transition.fromValues))
                 RETURNING id, environment_id, user_id, device_id, last_seq - \(count) AS seq_before
             ), stored AS (

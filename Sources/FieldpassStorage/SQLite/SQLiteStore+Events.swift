@@ -83,12 +83,13 @@ extension SQLiteStore {
                     arguments: [sessionID]
                 ),
                 let status = OnboardingSession.Status(rawValue: row["status"]),
-                SessionRules.acknowledges(after: after, lastSeq: row["last_seq"], status: status)
+                let end = SessionRules.acknowledgement(
+                    sessionID: sessionID, after: after, lastSeq: row["last_seq"], status: status, now: now.timeIntervalSince1970)
             else { return false }
             try db.execute(
-                cached: "DELETE FROM session_events WHERE session_id = ? AND type = ?", arguments: [sessionID, SessionRules.tokenEventType]
+                cached: "DELETE FROM session_events WHERE session_id = ? AND type = ?", arguments: [end.sessionID, end.droppedEventType]
             )
-            try db.execute(cached: "UPDATE sessions SET ended_at = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, sessionID])
+            try db.execute(cached: "UPDATE sessions SET ended_at = ? WHERE id = ?", arguments: [end.at, end.sessionID])
             return true
         }
     }
@@ -96,20 +97,21 @@ extension SQLiteStore {
     public func removeUnconfirmedUsers(registeredBefore: Date) async throws -> Int {
         try await write { db in
             let cutoff = registeredBefore.timeIntervalSince1970
-            let removed = try Row.fetchAll(
+            let candidates = try Row.fetchAll(
                 db.cachedStatement(sql: UnconfirmedCandidates.query(cutoff: "?")), arguments: [cutoff]
             ).map { row in
                 UnconfirmedUserRules.Candidate(
                     id: row["id"], role: row["role"], disabled: row["disabled"], lastRegisteredAt: row["last_registered_at"],
                     hasRunningSession: row["running"], inTeam: row["in_team"], hasGrant: row["has_grant"]
                 )
-            }.filter { UnconfirmedUserRules.isRemovable($0, cutoff: cutoff) }.map(\.id)
-            for id in removed {
+            }
+            let removal = UnconfirmedUserRules.removal(candidates, cutoff: cutoff)
+            for (id, realm) in zip(removal.userIDs, removal.personalRealms) {
                 try db.execute(cached: "DELETE FROM users WHERE id = ?", arguments: [id])
-                try db.execute(cached: "DELETE FROM realm_grants WHERE realm_path = ?", arguments: [RealmPath.personal(userID: id)])
+                try db.execute(cached: "DELETE FROM realm_grants WHERE realm_path = ?", arguments: [realm])
                 try Self.forgetHistory(of: id, db)
             }
-            return removed.count
+            return removal.userIDs.count
         }
     }
 

@@ -12,7 +12,7 @@ extension SQLiteStore {
         let moved = try Row.fetchAll(
             db.cachedStatement(
                 sql: """
-                    UPDATE sessions SET status = ? WHERE \(move.selection.condition) AND \(transition.fromCondition)
+                    UPDATE sessions SET status = ?\(move.selection.usesState ? ", state_used = 1" : "") WHERE \(move.selection.condition) AND \(transition.fromCondition)
                     RETURNING id, environment_id, user_id, device_id
                     """),
             arguments: [transition.to.rawValue] + move.selection.arguments(at: now) + transition.fromArguments

@@ -10,6 +10,7 @@ extension SessionSelection {
         case .person: "user_id = ?"
         case .unexpiredOfPerson: "user_id = ? AND expires_at > ?"
         case .overdue: "expires_at <= ?"
+        case .callback: "state = ? AND state_used = 0 AND expires_at > ? AND (login_id IS NULL OR confirmed_at IS NOT NULL)"
         }
     }
 
@@ -21,6 +22,7 @@ extension SessionSelection {
         case .person(let userID): [userID]
         case .unexpiredOfPerson(let userID): [userID, now]
         case .overdue: [now]
+        case .callback(let state): [state, now]
         }
     }
 }
