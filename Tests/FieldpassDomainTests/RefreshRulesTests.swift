@@ -18,13 +18,23 @@ struct RefreshRulesTests {
         )
     }
 
+    /// The successor of `rotation` that a rotation at `now` stores, expiring at `expiresAt`.
+    static func successor(expiresAt: Double, maxExpiresAt: Double = 50_000) -> DirectoryWrite {
+        .issueRefreshToken(
+            RefreshTokenIssue(
+                hash: "new", userID: "u1", deviceID: "d1", expiresAt: expiresAt, maxExpiresAt: maxExpiresAt, replacedHash: "old",
+                sealedSuccessor: [1, 2, 3]
+            ))
+    }
+
     @Test func aLiveTokenRotatesOnceAndItsSuccessorNeverOutlivesTheSignIn() {
         #expect(
             RefreshRules.decide(Self.token(), successorUnrotated: false, rotation: Self.rotation, now: Self.now)
-                == .rotate(successorExpiresAt: Self.now + 600, audit: nil))
+                == RefreshRules.Decision(DirectoryPlan([Self.successor(expiresAt: Self.now + 600)]), outcome: .rotated(Self.grant)))
         #expect(
             RefreshRules.decide(Self.token(maxExpiresAt: Self.now + 60), successorUnrotated: false, rotation: Self.rotation, now: Self.now)
-                == .rotate(successorExpiresAt: Self.now + 60, audit: nil))
+                == RefreshRules.Decision(
+                    DirectoryPlan([Self.successor(expiresAt: Self.now + 60, maxExpiresAt: Self.now + 60)]), outcome: .rotated(Self.grant)))
     }
 
     @Test func aRotationOnADayTheDeviceWasNotSeenYetIsAudited() {
@@ -33,7 +43,10 @@ struct RefreshRulesTests {
             RefreshRules.decide(
                 Self.token(expiresAt: dayLater + 1, maxExpiresAt: dayLater + 3600), successorUnrotated: false, rotation: Self.rotation,
                 now: dayLater)
-                == .rotate(successorExpiresAt: dayLater + 600, audit: .tokenRefreshed(Self.grant)))
+                == RefreshRules.Decision(
+                    DirectoryPlan([
+                        Self.successor(expiresAt: dayLater + 600, maxExpiresAt: dayLater + 3600), .audit(.tokenRefreshed(Self.grant)),
+                    ]), outcome: .rotated(Self.grant)))
     }
 
     @Test(arguments: [
@@ -42,52 +55,53 @@ struct RefreshRulesTests {
     func aTokenOutOfStandingIsRefusedWithoutCuttingAnythingOff(token: RefreshRules.Token) {
         #expect(!token.isHonoured(now: Self.now))
         #expect(!RefreshRules.needsSuccessorLookup(token, grace: 30, now: Self.now))
-        #expect(RefreshRules.decide(token, successorUnrotated: true, rotation: Self.rotation, now: Self.now) == .refuse)
+        #expect(
+            RefreshRules.decide(token, successorUnrotated: true, rotation: Self.rotation, now: Self.now)
+                == RefreshRules.Decision(outcome: .refused))
     }
 
-    @Test func aRetryWithinTheGraceGetsTheSameSuccessor() {
+    @Test func aRetryWithinTheGraceGetsTheSameSuccessorAndWritesNothing() {
         let token = Self.token(rotatedAt: Self.now - 30, sealed: [9, 9])
         #expect(RefreshRules.needsSuccessorLookup(token, grace: 30, now: Self.now))
         #expect(
-            RefreshRules.decide(token, successorUnrotated: true, rotation: Self.rotation, now: Self.now) == .retry(sealedSuccessor: [9, 9]))
+            RefreshRules.decide(token, successorUnrotated: true, rotation: Self.rotation, now: Self.now)
+                == RefreshRules.Decision(outcome: .retried(Self.grant, sealedSuccessor: [9, 9])))
         #expect(!token.isLive(now: Self.now))
     }
 
     @Test func aReturnAfterTheGraceIsAReuseThatCutsTheDeviceOff() {
         let token = Self.token(rotatedAt: Self.now - 31, sealed: [9, 9])
         #expect(!RefreshRules.needsSuccessorLookup(token, grace: 30, now: Self.now))
-        let decision = RefreshRules.decide(token, successorUnrotated: true, rotation: Self.rotation, now: Self.now)
-        guard case .cutOff(let entry) = decision else {
-            Issue.record("expected a cut-off, got \(decision)")
-            return
-        }
+        let entry = AuditRecord(
+            actor: "fieldpass", action: "device.revoke", target: "user:u1", after: ["device_id": "d1", "reason": "refresh_token_reuse"]
+        )
         #expect(
-            entry
-                == AuditRecord(
-                    actor: "fieldpass", action: "device.revoke", target: "user:u1",
-                    after: ["device_id": "d1", "reason": "refresh_token_reuse"]
-                ))
+            RefreshRules.decide(token, successorUnrotated: true, rotation: Self.rotation, now: Self.now)
+                == RefreshRules.Decision(DirectoryPlan([.revokeDevice(id: "d1"), .audit(entry)]), outcome: .refused))
     }
 
     @Test func aRetryAfterTheSuccessorWasRotatedTooIsAReuse() {
         let token = Self.token(rotatedAt: Self.now - 5, sealed: [9, 9])
-        guard case .cutOff = RefreshRules.decide(token, successorUnrotated: false, rotation: Self.rotation, now: Self.now) else {
-            Issue.record("a copy used after the device moved on must cut the device off")
-            return
-        }
+        let decision = RefreshRules.decide(token, successorUnrotated: false, rotation: Self.rotation, now: Self.now)
+        #expect(decision.outcome == .refused)
+        #expect(decision.plan.writes.first == .revokeDevice(id: "d1"), "a copy used after the device moved on must cut the device off")
     }
 
     @Test func withoutAGraceEveryReturnIsAReuse() {
         let token = Self.token(rotatedAt: Self.now, sealed: nil)
-        guard case .cutOff = RefreshRules.decide(token, successorUnrotated: true, rotation: Self.rotation, now: Self.now) else {
-            Issue.record("no sealed successor means no retry")
-            return
-        }
+        let decision = RefreshRules.decide(token, successorUnrotated: true, rotation: Self.rotation, now: Self.now)
+        #expect(decision.plan.writes.first == .revokeDevice(id: "d1"), "no sealed successor means no retry")
     }
 
     @Test func revokingSignsTheDeviceOutOnce() {
-        #expect(RefreshRules.revocation(Self.token())?.after == ["device_id": "d1", "reason": "token_revocation"])
-        #expect(RefreshRules.revocation(Self.token())?.actor == "user:u1")
-        #expect(RefreshRules.revocation(Self.token(deviceRevokedAt: 5_000)) == nil)
+        let writes = RefreshRules.revocation(Self.token()).writes
+        #expect(writes.first == .revokeDevice(id: "d1"))
+        guard case .audit(let entry)? = writes.last, writes.count == 2 else {
+            Issue.record("expected the revocation and its entry, got \(writes)")
+            return
+        }
+        #expect(entry.after == ["device_id": "d1", "reason": "token_revocation"])
+        #expect(entry.actor == "user:u1")
+        #expect(RefreshRules.revocation(Self.token(deviceRevokedAt: 5_000)) == .unchanged)
     }
 }

@@ -60,9 +60,9 @@ struct SessionRulesTests {
     @Test func theSweepExpiresBeforeItDropsTokensEndsAndForgets() {
         #expect(
             SessionRules.sweep(now: 1_000, deliveredBefore: 700, deleteBefore: 400) == [
-                .expireOverdue(now: 1_000), .dropTokenEvents(now: 1_000, deliveredBefore: 700),
-                .markEnded(now: 1_000, deliveredBefore: 700), .deleteExpired(before: 400), .purgeSpentTokens(now: 1_000),
-            ])
+                .expireOverdue(SessionRules.overdueExpiry(now: 1_000)), .dropTokenEvents(now: 1_000, deliveredBefore: 700),
+                .markEnded(now: 1_000, deliveredBefore: 700), .deleteExpired(before: 400),
+            ] + TokenPurge.steps(now: 1_000).map(SessionSweepStep.purgeSpentTokens))
     }
 
     @Test(arguments: SessionRules.finished)

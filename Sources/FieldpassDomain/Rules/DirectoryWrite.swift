@@ -18,6 +18,8 @@ package enum DirectoryWrite: Sendable, Equatable {
     /// The device and its refresh tokens (their sealed successors too) are revoked for good.
     case revokeDevice(id: String)
     case endConsoleSessions(userID: String)
+    /// A refresh token stored (in a rotation, the token it replaces marked rotated).
+    case issueRefreshToken(RefreshTokenIssue)
     case setEmail(userID: String, email: String)
     /// The person's SCIM attributes; SCIM lists them (again).
     case saveScimProfile(userID: String, profile: ScimProfile)
@@ -43,7 +45,8 @@ package enum DirectoryWrite: Sendable, Equatable {
         case .addMember(_, let userID), .removeMember(_, let userID), .setGrant(let userID, _, _), .removeGrant(let userID, _),
             .setRole(let userID, _), .setDisabled(let userID, _), .clearIdentity(let userID), .setEmail(let userID, _):
             [userID]
-        case .createTeam, .revokeDevice, .endConsoleSessions, .expireSignIns, .saveScimProfile, .markScimRemoved, .createScimGroup,
+        case .createTeam, .revokeDevice, .issueRefreshToken, .endConsoleSessions, .expireSignIns, .saveScimProfile, .markScimRemoved,
+            .createScimGroup,
             .updateScimGroup, .deleteScimGroup,
             .addRoleGroupMember, .removeRoleGroupMember, .recomputeRoles, .audit:
             []

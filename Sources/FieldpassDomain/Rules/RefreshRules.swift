@@ -46,17 +46,16 @@ package enum RefreshRules {
         }
     }
 
-    /// What the store does with a refresh.
-    package enum Decision: Sendable, Equatable {
-        /// Revoked, expired, or its person or device no longer in good standing.
-        case refuse
-        /// A retry within the grace: the successor already stored, unsealed for the device again.
-        case retry(sealedSuccessor: [UInt8])
-        /// A reuse: revoke the device (and its tokens), write the entry, refuse.
-        case cutOff(AuditRecord)
-        /// Mark the token rotated, store the successor until `expiresAt`, and write `audit`
-        /// when there is one (``DeviceActivityAudit``).
-        case rotate(successorExpiresAt: Double, audit: AuditRecord?)
+    /// What the store writes for a refresh, in the transaction that read the token, and what
+    /// it answers.
+    package struct Decision: Sendable, Equatable {
+        package var plan: DirectoryPlan
+        package var outcome: RefreshOutcome
+
+        package init(_ plan: DirectoryPlan = .unchanged, outcome: RefreshOutcome) {
+            self.plan = plan
+            self.outcome = outcome
+        }
     }
 
     /// Whether the decision depends on the successor still being unrotated, which the store
@@ -67,24 +66,38 @@ package enum RefreshRules {
     }
 
     /// The decision for a known `token` (an unknown one is refused); `successorUnrotated` is
-    /// what the lookup found, `false` when none was needed.
+    /// what the lookup found, `false` when none was needed. Revoked, expired, or its person or
+    /// device no longer in good standing: refused, nothing written. A retry within the grace:
+    /// the successor already stored, unsealed for the device again. A rotation: the token
+    /// marked rotated, the successor stored until the earlier of the rotation's lifetime and
+    /// the sign-in's end, the device seen, and the day's first refresh audited
+    /// (``DeviceActivityAudit``). A reuse: the device (and its tokens) revoked, audited, refused.
     package static func decide(_ token: Token, successorUnrotated: Bool, rotation: RefreshRotation, now: Double) -> Decision {
-        guard token.isHonoured(now: now) else { return .refuse }
+        guard token.isHonoured(now: now) else { return Decision(outcome: .refused) }
         guard token.rotatedAt != nil else {
-            return .rotate(
-                successorExpiresAt: min(now + Double(rotation.ttl), token.maxExpiresAt),
-                audit: DeviceActivityAudit.refresh(token.grant, lastSeenAt: token.deviceLastSeenAt, now: now)
+            let successor = RefreshTokenIssue(
+                hash: rotation.newHash, userID: token.grant.userID, deviceID: token.grant.deviceID,
+                expiresAt: min(now + Double(rotation.ttl), token.maxExpiresAt), maxExpiresAt: token.maxExpiresAt,
+                replacedHash: rotation.oldHash, sealedSuccessor: rotation.sealedSuccessor
             )
+            let audit = DeviceActivityAudit.refresh(token.grant, lastSeenAt: token.deviceLastSeenAt, now: now)
+            return Decision(
+                DirectoryPlan([.issueRefreshToken(successor)] + (audit.map { [.audit($0)] } ?? [])), outcome: .rotated(token.grant))
         }
         if needsSuccessorLookup(token, grace: rotation.grace, now: now), successorUnrotated, let sealed = token.successorSealed {
-            return .retry(sealedSuccessor: sealed)
+            return Decision(outcome: .retried(token.grant, sealedSuccessor: sealed))
         }
-        return .cutOff(.deviceRevokedOnReuse(token.grant))
+        return Decision(cutOff(token, .deviceRevokedOnReuse(token.grant)), outcome: .refused)
     }
 
-    /// Revoking a refresh token (RFC 7009) signs its device out: the entry to write, or `nil`
-    /// when the device is signed out already and nothing changes.
-    package static func revocation(_ token: Token) -> AuditRecord? {
-        token.deviceRevokedAt == nil ? .deviceRevokedByItsToken(token.grant) : nil
+    /// Revoking a refresh token (RFC 7009) signs its device out; a device signed out already
+    /// changes nothing.
+    package static func revocation(_ token: Token) -> DirectoryPlan {
+        token.deviceRevokedAt == nil ? cutOff(token, .deviceRevokedByItsToken(token.grant)) : .unchanged
+    }
+
+    /// The token's device revoked for good, with its tokens, and why.
+    private static func cutOff(_ token: Token, _ entry: AuditRecord) -> DirectoryPlan {
+        DirectoryPlan([.revokeDevice(id: token.grant.deviceID), .audit(entry)])
     }
 }

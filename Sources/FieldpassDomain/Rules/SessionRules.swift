@@ -34,6 +34,14 @@ package enum SessionRules {
         finished.contains(status) && lastSeq <= after
     }
 
+    /// A device's request for the events after `after` ends its session when it acknowledges
+    /// the terminal event (``acknowledges(after:lastSeq:status:)``); `nil` otherwise.
+    package static func acknowledgement(
+        sessionID: String, after: Int, lastSeq: Int, status: OnboardingSession.Status, now: Double
+    ) -> SessionEnd? {
+        acknowledges(after: after, lastSeq: lastSeq, status: status) ? SessionEnd(sessionID: sessionID, at: now) : nil
+    }
+
     /// A completed sign-in's events: the tokens, the realm, and `data_ready` at once when the
     /// backend filled the realm already (then the session moves on by ``dataReady``).
     package static func signInEvents(_ login: CompletedLogin, announcedRealm: String, realmInitialized: Bool) -> [SessionEvent] {

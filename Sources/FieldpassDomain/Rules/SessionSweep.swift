@@ -1,8 +1,9 @@
 /// One step of the sweep that ends sessions whose time ran out and forgets old ones.
 package enum SessionSweepStep: Sendable, Equatable {
     /// Sessions past their expiry and still under way move by ``SessionRules/expiry``; each is
-    /// counted as an expired onboarding and gets a `session_expired` event.
-    case expireOverdue(now: Double)
+    /// counted as an expired onboarding and gets a `session_expired` event
+    /// (``SessionRules/overdueExpiry(now:)``).
+    case expireOverdue(SessionMove)
     /// The token events of lapsed sessions (past their expiry, not ended, no event stored
     /// since `deliveredBefore`) are deleted: no token outlives its sign-in in the store,
     /// whether or not the device acknowledged it.
@@ -11,8 +12,8 @@ package enum SessionSweepStep: Sendable, Equatable {
     case markEnded(now: Double, deliveredBefore: Double)
     /// Sessions that expired before `before` are deleted with their events.
     case deleteExpired(before: Double)
-    /// What ``TokenPurge`` says no answer depends on any more is deleted.
-    case purgeSpentTokens(now: Double)
+    /// A step of ``TokenPurge``: what no answer depends on any more is deleted.
+    case purgeSpentTokens(TokenPurgeStep)
 }
 
 extension SessionRules {
@@ -22,9 +23,8 @@ extension SessionRules {
     /// ask again, even when its sign-in finished just before the session's expiry.
     package static func sweep(now: Double, deliveredBefore: Double, deleteBefore: Double) -> [SessionSweepStep] {
         [
-            .expireOverdue(now: now), .dropTokenEvents(now: now, deliveredBefore: deliveredBefore),
+            .expireOverdue(overdueExpiry(now: now)), .dropTokenEvents(now: now, deliveredBefore: deliveredBefore),
             .markEnded(now: now, deliveredBefore: deliveredBefore), .deleteExpired(before: deleteBefore),
-            .purgeSpentTokens(now: now),
-        ]
+        ] + TokenPurge.steps(now: now).map(SessionSweepStep.purgeSpentTokens)
     }
 }

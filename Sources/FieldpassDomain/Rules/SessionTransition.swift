@@ -11,4 +11,10 @@ package struct SessionTransition: Sendable, Equatable {
 
     /// The states it leaves, as stored.
     package var fromValues: [String] { from.map(\.rawValue) }
+
+    /// This move and `next` as one, from this one's states to `next`'s end: a sign-in into a
+    /// filled realm completes at once.
+    package func then(_ next: SessionTransition) -> SessionTransition {
+        SessionTransition(from: from, to: next.to)
+    }
 }

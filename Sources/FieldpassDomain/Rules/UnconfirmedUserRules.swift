@@ -33,6 +33,11 @@ package enum UnconfirmedUserRules {
             && (candidate.lastRegisteredAt ?? 0) < cutoff && !candidate.inTeam && !candidate.hasGrant
     }
 
+    /// The removable `candidates`, with what goes with them.
+    package static func removal(_ candidates: [Candidate], cutoff: Double) -> UnconfirmedRemoval {
+        UnconfirmedRemoval(userIDs: candidates.filter { isRemovable($0, cutoff: cutoff) }.map(\.id))
+    }
+
     /// What removing a person forgets with them: the audit entries about them (their target),
     /// and the lifecycle events that name them (whose body holds the marker).
     package static func forgottenHistory(of userID: String) -> (auditTarget: String, eventBodyMarker: String) {

@@ -154,18 +154,14 @@ extension PostgresStore: ConsoleStore {
 
     public func onboardingSummary(environmentID: String, since: Date, waitingLimit: Int) async throws -> OnboardingSummary {
         try await read { connection in
-            var counts: [OnboardingOutcome: Int] = [:]
-            var failures: [String: Int] = [:]
+            var tally = OnboardingTally()
             for row in try await connection.rows(
                 """
                 SELECT outcome, reason, COUNT(*)::bigint AS n FROM onboarding_outcomes
                 WHERE environment_id = \(environmentID) AND at >= \(since.timeIntervalSince1970) GROUP BY outcome, reason
                 """
             ) {
-                guard let outcome = OnboardingOutcome(rawValue: try row.get("outcome")) else { continue }
-                let count = Int(try row.get("n", as: Int64.self))
-                counts[outcome, default: 0] += count
-                if outcome == .failed { failures[try row.get("reason", as: String?.self) ?? "other", default: 0] += count }
+                tally.add(outcome: try row.get("outcome"), reason: try row.get("reason"), count: Int(try row.get("n", as: Int64.self)))
             }
             let waiting = try await connection.rows(
                 """
@@ -177,7 +173,7 @@ extension PostgresStore: ConsoleStore {
                 ORDER BY u.signed_in_at LIMIT \(waitingLimit)
                 """
             ).map(Self.personSummary)
-            return OnboardingSummary(counts: counts, failures: failures, waitingForData: waiting)
+            return tally.summary(waitingForData: waiting)
         }
     }
 

@@ -68,18 +68,12 @@ extension PostgresStore {
                 try await connection.execute("UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = \(userID)")
             case .revokeDevice(let id):
                 try await revokeDevice(connection, id: id, now: timestamp)
+            case .issueRefreshToken(let issue):
+                try await issueRefreshToken(connection, issue, now: timestamp)
             case .endConsoleSessions(let userID):
                 try await connection.execute("DELETE FROM console_sessions WHERE user_id = \(userID)")
             case .expireSignIns(let userID):
-                let expiry = SessionRules.expiry
-                let ended = try await connection.values(
-                    """
-                    UPDATE sessions SET status = \(expiry.to.rawValue)
-                    WHERE user_id = \(userID) AND status = ANY(\(expiry.fromValues)) RETURNING id
-                    """,
-                    as: String.self
-                )
-                _ = try await append(ended.sorted().map { (.sessionExpired, $0) }, on: connection, now: timestamp)
+                try await apply(SessionRules.signInsEnded(userID: userID, now: timestamp), connection)
             case .setEmail(let userID, let email):
                 // Another person's email, taken by a transaction that committed after the rule's check.
                 guard

@@ -23,38 +23,15 @@ extension PostgresStore {
                 try await connection.value(
                     "SELECT initialized FROM realms WHERE path = \(session.realmPath) FOR SHARE", as: Bool.self
                 ) ?? false
-            // Signed in, and on to `data_ready` at once when the realm is filled already.
-            let status = initialized ? SessionRules.dataReady.to : SessionRules.signIn.to
-            let outcomes = (initialized ? [OnboardingOutcome.signedIn, .dataReady] : [.signedIn]).map(\.rawValue)
-            let updated = try await connection.rows(
-                """
-                WITH updated AS (
-                    UPDATE sessions SET status = \(status.rawValue)
-                    WHERE id = \(session.id) AND status = ANY(\(SessionRules.signIn.fromValues)) AND expires_at > \(timestamp)
-                    RETURNING environment_id
-                ), counted AS (
-                    INSERT INTO onboarding_outcomes (environment_id, outcome, at)
-                    SELECT environment_id, unnest(\(outcomes)::text[]), \(timestamp) FROM updated
-                ), superseded AS (
-                    UPDATE refresh_tokens SET revoked_at = \(timestamp)
-                    WHERE device_id = \(session.deviceID) AND revoked_at IS NULL AND rotated_at IS NULL
-                      AND EXISTS (SELECT 1 FROM updated)
-                )
-                SELECT 1 FROM updated
-                """
-            )
+            let plan = SessionRules.signingIn(login, announcedRealm: announced, realmInitialized: initialized, now: timestamp)
+            let signedIn = try await Self.apply(plan.move, connection, superseding: plan.refreshToken)
             // The sweeper may have expired the session while the IdP was answering.
-            guard updated.count == 1 else { return [] }
+            guard !signedIn.moved.isEmpty else { return [] }
             for entry in try await Self.markSignedIn(connection, session: session, now: timestamp) {
                 try await Self.audit(connection, environmentID: session.environmentID, entry, now: now)
             }
-            try await Self.issueRefreshToken(
-                connection, hash: login.refreshTokenHash, userID: session.userID, deviceID: session.deviceID, now: timestamp,
-                expiresAt: login.refreshTokenExpiresAt.timeIntervalSince1970,
-                maxExpiresAt: login.refreshTokenMaxExpiresAt.timeIntervalSince1970
-            )
-            let events = SessionRules.signInEvents(login, announcedRealm: announced, realmInitialized: initialized)
-            return try await Self.append(events.map { ($0, session.id) }, on: connection, now: timestamp)
+            try await Self.issueRefreshToken(connection, plan.refreshToken, now: timestamp)
+            return signedIn.events
         }
     }
 
@@ -91,41 +68,15 @@ extension PostgresStore {
         return events
     }
 
-    static func fail(
-        sessionID: String, _ failure: LoginFailure, now: Date, on connection: PostgresConnection
-    ) async throws
-        -> [StoredEvent]
+    static func fail(sessionID: String, _ failure: LoginFailure, now: Date, on connection: PostgresConnection) async throws -> [StoredEvent]
     {
-        let event = SessionEvent.loginFailed(error: failure.error, description: failure.description)
-        let storedForm = try event.storedForm()
-        let timestamp = now.timeIntervalSince1970
-        let transition = SessionRules.failure
-        guard
-            let row = try await connection.first(
-                """
-                WITH failed AS (
-                    UPDATE sessions SET status = \(transition.to.rawValue), last_seq = last_seq + 1
-                    WHERE id = \(sessionID) AND status = ANY(\(transition.fromValues))
-                    RETURNING environment_id, user_id, device_id, last_seq
-                ), stored AS (
-                    INSERT INTO session_events (session_id, seq, type, frame, terminal, created_at, writer_xid, written)
-                    SELECT \(sessionID), last_seq, \(event.type), \(storedForm), \(event.isTerminal), \(timestamp),
-                           \(unescaped: PostgresFeed.unplacedMark)
-                    FROM failed RETURNING seq
-                ), counted AS (
-                    INSERT INTO onboarding_outcomes (environment_id, outcome, reason, at)
-                    SELECT environment_id, \(OnboardingOutcome.failed.rawValue), \(LoginFailureReason.label(failure.error)), \(timestamp)
-                    FROM failed
-                )
-                SELECT environment_id, user_id, device_id, seq FROM failed, stored
-                """
-            )
-        else { return [] }
-        if failure.audited {
-            let entry = AuditRecord.loginFailed(error: failure.error, userID: try row.get("user_id"), deviceID: try row.get("device_id"))
-            try await Self.audit(connection, environmentID: try row.get("environment_id"), entry, now: now)
+        let failed = try await applyInOneStatement(
+            SessionRules.failing(sessionID: sessionID, failure, now: now.timeIntervalSince1970), connection)
+        for session in failed.moved {
+            guard let entry = SessionRules.failureAudit(failure, userID: session.userID, deviceID: session.deviceID) else { continue }
+            try await audit(connection, environmentID: session.environmentID, entry, now: now)
         }
-        return [StoredEvent(rowID: 0, sessionID: sessionID, seq: try row.get("seq"), event: event, storedAt: timestamp)]
+        return failed.events
     }
 
     public func events(sessionID: String, after: Int) async throws -> [StoredEvent] {
@@ -167,12 +118,13 @@ extension PostgresStore {
                     "SELECT status, last_seq FROM sessions WHERE id = \(sessionID) AND ended_at IS NULL FOR UPDATE"
                 ),
                 let status = OnboardingSession.Status(rawValue: try row.get("status")),
-                SessionRules.acknowledges(after: after, lastSeq: try row.get("last_seq"), status: status)
+                let end = SessionRules.acknowledgement(
+                    sessionID: sessionID, after: after, lastSeq: try row.get("last_seq"), status: status, now: now.timeIntervalSince1970)
             else { return false }
             try await connection.execute(
                 """
-                WITH purged AS (DELETE FROM session_events WHERE session_id = \(sessionID) AND type = \(SessionRules.tokenEventType))
-                UPDATE sessions SET ended_at = \(now.timeIntervalSince1970) WHERE id = \(sessionID)
+                WITH purged AS (DELETE FROM session_events WHERE session_id = \(end.sessionID) AND type = \(end.droppedEventType))
+                UPDATE sessions SET ended_at = \(end.at) WHERE id = \(end.sessionID)
                 """
             )
             return true
@@ -185,7 +137,7 @@ extension PostgresStore {
             var binds = PostgresBindings()
             binds.append(cutoff)
             // Locked, so a registration of one of them waits, and finds them gone or kept.
-            let removed = try await connection.rows(
+            let candidates = try await connection.rows(
                 PostgresQuery(unsafeSQL: UnconfirmedCandidates.query(cutoff: "$1") + " FOR UPDATE OF u", binds: binds)
             ).map { row in
                 UnconfirmedUserRules.Candidate(
@@ -193,12 +145,12 @@ extension PostgresStore {
                     lastRegisteredAt: try row.get("last_registered_at"), hasRunningSession: try row.get("running"),
                     inTeam: try row.get("in_team"), hasGrant: try row.get("has_grant")
                 )
-            }.filter { UnconfirmedUserRules.isRemovable($0, cutoff: cutoff) }.map(\.id)
-            try await connection.execute("DELETE FROM users WHERE id = ANY(\(removed))")
-            let paths = removed.map { RealmPath.personal(userID: $0) }
-            try await connection.execute("DELETE FROM realm_grants WHERE realm_path = ANY(\(paths))")
-            try await Self.forgetHistory(of: removed, connection)
-            return removed.count
+            }
+            let removal = UnconfirmedUserRules.removal(candidates, cutoff: cutoff)
+            try await connection.execute("DELETE FROM users WHERE id = ANY(\(removal.userIDs))")
+            try await connection.execute("DELETE FROM realm_grants WHERE realm_path = ANY(\(removal.personalRealms))")
+            try await Self.forgetHistory(of: removal.userIDs, connection)
+            return removal.userIDs.count
         }
     }
 
@@ -210,29 +162,15 @@ extension PostgresStore {
                     "SELECT user_id, environment_id, initialized FROM realms WHERE path = \(path) FOR UPDATE"
                 )
             else { return nil }
-            let realmEnvironment: String = try realm.get("environment_id")
-            guard environmentID == nil || realmEnvironment == environmentID else { return nil }
-            let userID: String = try realm.get("user_id")
-            let dataReady = SessionRules.dataReady
-            let waiting = try await connection.values(
-                """
-                WITH ready AS (
-                    UPDATE sessions SET status = \(dataReady.to.rawValue)
-                    WHERE user_id = \(userID) AND status = ANY(\(dataReady.fromValues)) AND expires_at > \(timestamp)
-                    RETURNING id, environment_id
-                ), counted AS (
-                    INSERT INTO onboarding_outcomes (environment_id, outcome, at)
-                    SELECT environment_id, \(OnboardingOutcome.dataReady.rawValue), \(timestamp) FROM ready
-                )
-                SELECT id FROM ready
-                """,
-                as: String.self
+            let facts = RealmFacts(
+                userID: try realm.get("user_id"), environmentID: try realm.get("environment_id"), initialized: try realm.get("initialized")
             )
-            let announced = realmPrefixes.outward(path, environmentID: realmEnvironment)
-            let events = try await Self.append(
-                waiting.sorted().map { (.dataReady(realmPath: announced), $0) }, on: connection, now: timestamp)
-            let wasInitialized = try realm.get("initialized", as: Bool.self)
-            if !wasInitialized {
+            let announced = realmPrefixes.outward(path, environmentID: facts.environmentID)
+            guard
+                let plan = SessionRules.realmInitialization(facts, askedIn: environmentID, announcedRealm: announced, now: timestamp)
+            else { return nil }
+            let events = try await Self.apply(plan.move, connection).events
+            if plan.marksRealm {
                 // A change the integration feed shows again, now as initialized: unplaced, it
                 // takes a new position after commit.
                 try await connection.execute(
@@ -243,7 +181,7 @@ extension PostgresStore {
                     """
                 )
             }
-            return RealmInitialization(wasInitialized: wasInitialized, events: events)
+            return RealmInitialization(wasInitialized: !plan.marksRealm, events: events)
         }
         if marked != nil {
             publish(.realms)

@@ -34,24 +34,9 @@ extension PostgresStore {
     /// One step of the session sweep; returns the events it stored.
     private static func run(_ step: SessionSweepStep, _ connection: PostgresConnection) async throws -> [StoredEvent] {
         switch step {
-        case .expireOverdue(let now):
+        case .expireOverdue(let move):
             // Conditional, so two instances sweeping at once expire each session once.
-            let expiry = SessionRules.expiry
-            let expired = try await connection.values(
-                """
-                WITH expired AS (
-                    UPDATE sessions SET status = \(expiry.to.rawValue)
-                    WHERE expires_at <= \(now) AND status = ANY(\(expiry.fromValues))
-                    RETURNING id, environment_id
-                ), counted AS (
-                    INSERT INTO onboarding_outcomes (environment_id, outcome, at)
-                    SELECT environment_id, \(OnboardingOutcome.expired.rawValue), \(now) FROM expired
-                )
-                SELECT id FROM expired
-                """,
-                as: String.self
-            )
-            return try await append(expired.sorted().map { (.sessionExpired, $0) }, on: connection, now: now)
+            return try await apply(move, connection).events
         case .dropTokenEvents(let now, let deliveredBefore):
             try await connection.execute(
                 lapsed(
@@ -65,8 +50,8 @@ extension PostgresStore {
             )
         case .deleteExpired(let before):
             try await connection.execute("DELETE FROM sessions WHERE expires_at < \(before)")
-        case .purgeSpentTokens(let now):
-            try await purgeSpentTokens(connection, now: now)
+        case .purgeSpentTokens(let step):
+            try await purge(step, connection)
         }
         return []
     }

@@ -14,24 +14,9 @@ extension PostgresStore {
             if RefreshRules.needsSuccessorLookup(token, grace: rotation.grace, now: timestamp), let hash = token.successorHash {
                 successorUnrotated = try await Self.fetchRefreshToken(connection, hash: hash).map { $0.rotatedAt == nil } ?? false
             }
-            switch RefreshRules.decide(token, successorUnrotated: successorUnrotated, rotation: rotation, now: timestamp) {
-            case .refuse:
-                return .refused
-            case .retry(let sealed):
-                return .retried(token.grant, sealedSuccessor: sealed)
-            case .cutOff(let entry):
-                try await Self.revokeDevice(connection, id: token.grant.deviceID, now: timestamp)
-                try await Self.audit(connection, environmentID: token.grant.environmentID, entry, now: now)
-                return .refused
-            case .rotate(let successorExpiresAt, let audit):
-                try await Self.issueRefreshToken(
-                    connection, hash: rotation.newHash, userID: token.grant.userID, deviceID: token.grant.deviceID,
-                    now: timestamp, expiresAt: successorExpiresAt, maxExpiresAt: token.maxExpiresAt,
-                    replacing: (rotation.oldHash, sealedSuccessor: rotation.sealedSuccessor.map { Data($0) })
-                )
-                if let audit { try await Self.audit(connection, environmentID: token.grant.environmentID, audit, now: now) }
-                return .rotated(token.grant)
-            }
+            let decision = RefreshRules.decide(token, successorUnrotated: successorUnrotated, rotation: rotation, now: timestamp)
+            try await Self.apply(decision.plan, connection, environmentID: token.grant.environmentID, now: now)
+            return decision.outcome
         }
     }
 
@@ -51,9 +36,7 @@ extension PostgresStore {
             // Locked like a rotation: two revocations at once revoke and audit once.
             guard let token = try await Self.lockRefreshToken(connection, hash: hash)
             else { return false }
-            guard let entry = RefreshRules.revocation(token) else { return true }
-            try await Self.revokeDevice(connection, id: token.grant.deviceID, now: now.timeIntervalSince1970)
-            try await Self.audit(connection, environmentID: token.grant.environmentID, entry, now: now)
+            try await Self.apply(RefreshRules.revocation(token), connection, environmentID: token.grant.environmentID, now: now)
             return true
         }
         await revocationsCaughtUp()
@@ -91,61 +74,60 @@ extension PostgresStore {
         }
     }
 
-    /// Stores a refresh token by its hash, the only form of it that is kept, and marks its
-    /// device seen now, in one statement. A rotation's successor marks the token it is
-    /// `replacing` rotated in the same statement (a token's hash is never NULL, so without one
-    /// that part changes nothing).
-    static func issueRefreshToken(
-        _ connection: PostgresConnection, hash: String, userID: String, deviceID: String, now: Double, expiresAt: Double,
-        maxExpiresAt: Double, replacing: (hash: String, sealedSuccessor: Data?)? = nil
-    ) async throws {
+    /// Stores the token and marks its device seen, in one statement. A rotation's successor
+    /// marks the token it replaces rotated in the same statement (a token's hash is never NULL,
+    /// so without one that part changes nothing).
+    static func issueRefreshToken(_ connection: PostgresConnection, _ issue: RefreshTokenIssue, now: Double) async throws {
         try await connection.execute(
             """
-            WITH seen AS (UPDATE devices SET last_seen_at = \(now) WHERE id = \(deviceID)), rotated AS (
-                UPDATE refresh_tokens SET rotated_at = \(now), successor_hash = \(hash), successor_sealed = \(replacing?.sealedSuccessor)
-                WHERE token_hash = \(replacing?.hash)
+            WITH seen AS (UPDATE devices SET last_seen_at = \(now) WHERE id = \(issue.deviceID)), rotated AS (
+                UPDATE refresh_tokens
+                SET rotated_at = \(now), successor_hash = \(issue.hash), successor_sealed = \(issue.sealedSuccessor.map { Data($0) })
+                WHERE token_hash = \(issue.replacedHash)
             )
             INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at, max_expires_at)
-            VALUES (\(hash), \(userID), \(deviceID), \(now), \(expiresAt), \(maxExpiresAt))
+            VALUES (\(issue.hash), \(issue.userID), \(issue.deviceID), \(now), \(issue.expiresAt), \(issue.maxExpiresAt))
             """
         )
     }
 
-    /// Deletes and clears what ``TokenPurge`` says no answer depends on any more.
-    static func purgeSpentTokens(_ connection: PostgresConnection, now: Double) async throws {
-        let purge = TokenPurge(now: now)
-        try await connection.execute("DELETE FROM revoked_tokens WHERE expires_at <= \(purge.revocationsExpiredBy)")
-        // Both skip tokens another transaction has locked (a rotation, a revocation): they are
-        // done at the next sweep, and waiting for them could deadlock against a device
-        // revocation that locks the same tokens in another order.
-        try await connection.execute(
-            """
-            DELETE FROM refresh_tokens
-            WHERE token_hash IN (
-                SELECT token_hash FROM refresh_tokens WHERE expires_at <= \(purge.expiredBy) FOR UPDATE SKIP LOCKED
+    /// Runs one step of ``TokenPurge``. The refresh token steps skip tokens another transaction
+    /// has locked (a rotation, a revocation): they are done at the next sweep, and waiting for
+    /// them could deadlock against a device revocation that locks the same tokens in another order.
+    static func purge(_ step: TokenPurgeStep, _ connection: PostgresConnection) async throws {
+        switch step {
+        case .forgetRevocations(let expiredBy):
+            try await connection.execute("DELETE FROM revoked_tokens WHERE expires_at <= \(expiredBy)")
+        case .deleteExpiredRefreshTokens(let expiredBy):
+            try await connection.execute(
+                """
+                DELETE FROM refresh_tokens
+                WHERE token_hash IN (SELECT token_hash FROM refresh_tokens WHERE expires_at <= \(expiredBy) FOR UPDATE SKIP LOCKED)
+                """
             )
-            """
-        )
-        try await connection.execute(
-            """
-            DELETE FROM refresh_tokens
-            WHERE token_hash IN (
-                SELECT old.token_hash FROM refresh_tokens old JOIN refresh_tokens next ON next.token_hash = old.successor_hash
-                WHERE old.rotated_at < \(purge.rotatedBefore) AND next.rotated_at IS NOT NULL
-                FOR UPDATE OF old SKIP LOCKED
+        case .deleteTwiceRotated(let rotatedBefore):
+            try await connection.execute(
+                """
+                DELETE FROM refresh_tokens
+                WHERE token_hash IN (
+                    SELECT old.token_hash FROM refresh_tokens old JOIN refresh_tokens next ON next.token_hash = old.successor_hash
+                    WHERE old.rotated_at < \(rotatedBefore) AND next.rotated_at IS NOT NULL
+                    FOR UPDATE OF old SKIP LOCKED
+                )
+                """
             )
-            """
-        )
-        try await connection.execute(
-            """
-            UPDATE refresh_tokens SET successor_sealed = NULL
-            WHERE token_hash IN (
-                SELECT token_hash FROM refresh_tokens
-                WHERE successor_sealed IS NOT NULL AND rotated_at < \(purge.rotatedBefore)
-                FOR UPDATE SKIP LOCKED
+        case .clearSealedSuccessors(let rotatedBefore):
+            try await connection.execute(
+                """
+                UPDATE refresh_tokens SET successor_sealed = NULL
+                WHERE token_hash IN (
+                    SELECT token_hash FROM refresh_tokens
+                    WHERE successor_sealed IS NOT NULL AND rotated_at < \(rotatedBefore)
+                    FOR UPDATE SKIP LOCKED
+                )
+                """
             )
-            """
-        )
+        }
     }
 
     /// Locks the token's user, then reads and locks the token. The user first, as every change

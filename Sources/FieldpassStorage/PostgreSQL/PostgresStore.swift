@@ -133,17 +133,18 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
             let user = try await Self.findOrCreateUser(
                 connection, email: registration.email, environmentID: registration.environmentID, now: now
             )
-            // The live device of this installation is used again, with a new session
-            // (`install_id = NULL` matches none: without an installation id, a new device).
+            // The live device of this installation is used again, with a new session; without
+            // an installation to reuse, the lookup (`install_id = NULL`) finds none.
+            let device = RegisteredDevice.of(registration, newID: UUID().uuidString.lowercased())
             guard
                 let deviceID = try await connection.value(
                     """
                     WITH live AS (
                         SELECT id FROM devices
-                        WHERE user_id = \(user.id) AND install_id = \(registration.installID) AND revoked_at IS NULL
+                        WHERE user_id = \(user.id) AND install_id = \(device.reusedInstallation) AND revoked_at IS NULL
                     ), device AS (
                         INSERT INTO devices (id, user_id, name, platform, install_id, created_at, last_seen_at)
-                        VALUES (coalesce((SELECT id FROM live), \(UUID().uuidString.lowercased())), \(user.id),
+                        VALUES (coalesce((SELECT id FROM live), \(device.newID)), \(user.id),
                                 \(registration.deviceName), \(registration.platform), \(registration.installID), \(now), \(now))
                         ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at
                         RETURNING id
@@ -189,15 +190,15 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
         return refused
     }
 
+    /// One statement, built from ``SessionRules/callback(state:now:)``: the session taken and read.
     private static func consume(state: String, now: Date, on connection: PostgresConnection) async throws -> OnboardingSession? {
+        let move = SessionRules.callback(state: state, now: now.timeIntervalSince1970)
         guard
             let row = try await connection.first(
                 """
                 WITH s AS (
-                    UPDATE sessions SET state_used = true, status = \(SessionRules.exchange.to.rawValue)
-                    WHERE state = \(state) AND NOT state_used AND status = ANY(\(SessionRules.exchange.fromValues))
-                      AND expires_at > \(now.timeIntervalSince1970)
-                      AND (login_id IS NULL OR confirmed_at IS NOT NULL)
+                    UPDATE sessions SET state_used = true, status = \(move.transition.to.rawValue)
+                    WHERE \(move.selection, at: move.at) AND status = ANY(\(move.transition.fromValues))
                     RETURNING *
                 )
                 SELECT \(unescaped: Self.sessionColumns) FROM s JOIN users u ON u.id = s.user_id

@@ -132,8 +132,7 @@ extension SQLiteStore: ConsoleStore {
 
     public func onboardingSummary(environmentID: String, since: Date, waitingLimit: Int) async throws -> OnboardingSummary {
         try await read { db in
-            var counts: [OnboardingOutcome: Int] = [:]
-            var failures: [String: Int] = [:]
+            var tally = OnboardingTally()
             for row in try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
@@ -142,10 +141,7 @@ extension SQLiteStore: ConsoleStore {
                         """),
                 arguments: [environmentID, since.timeIntervalSince1970]
             ) {
-                guard let outcome = OnboardingOutcome(rawValue: row["outcome"]) else { continue }
-                let count: Int = row["n"]
-                counts[outcome, default: 0] += count
-                if outcome == .failed { failures[row["reason"] ?? "other", default: 0] += count }
+                tally.add(outcome: row["outcome"], reason: row["reason"], count: row["n"])
             }
             let waiting = try Row.fetchAll(
                 db.cachedStatement(
@@ -158,7 +154,7 @@ extension SQLiteStore: ConsoleStore {
                         """),
                 arguments: [environmentID, waitingLimit]
             ).map(Self.personSummary)
-            return OnboardingSummary(counts: counts, failures: failures, waitingForData: waiting)
+            return tally.summary(waitingForData: waiting)
         }
     }
 

@@ -45,16 +45,13 @@ extension SQLiteStore {
                 try db.execute(cached: "UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = ?", arguments: [userID])
             case .revokeDevice(let id):
                 try revokeDevice(db, id: id, now: timestamp)
+            case .issueRefreshToken(let issue):
+                try issueRefreshToken(db, issue, now: timestamp)
             case .endConsoleSessions(let userID):
                 try db.execute(cached: "DELETE FROM console_sessions WHERE user_id = ?", arguments: [userID])
             case .expireSignIns(let userID):
-                let expiry = SessionRules.expiry
-                let ended = try String.fetchAll(
-                    db.cachedStatement(sql: "UPDATE sessions SET status = ? WHERE user_id = ? AND \(expiry.fromCondition) RETURNING id"),
-                    arguments: [expiry.to.rawValue, userID] + expiry.fromArguments
-                )
-                for id in ended.sorted() { _ = try append(.sessionExpired, to: id, db: db, now: timestamp) }
-                endedSignIns = endedSignIns || !ended.isEmpty
+                let ended = try apply(SessionRules.signInsEnded(userID: userID, now: timestamp), db)
+                endedSignIns = endedSignIns || !ended.moved.isEmpty
             case .setEmail(let userID, let email):
                 try db.execute(cached: "UPDATE users SET email = ? WHERE id = ?", arguments: [email, userID])
             case .saveScimProfile(let userID, let profile):

@@ -8,36 +8,23 @@ extension SQLiteStore {
         return try await writeEvents { db in
             let session = login.session
             let timestamp = now.timeIntervalSince1970
-            try db.execute(
-                cached: "UPDATE sessions SET status = ? WHERE id = ? AND \(SessionRules.signIn.fromCondition) AND expires_at > ?",
-                arguments: [SessionRules.signIn.to.rawValue, session.id] + SessionRules.signIn.fromArguments + [timestamp]
-            )
+            let initialized =
+                try Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT initialized FROM realms WHERE path = ?"), arguments: [session.realmPath]
+                ) ?? false
+            let plan = SessionRules.signingIn(login, announcedRealm: announced, realmInitialized: initialized, now: timestamp)
+            let signedIn = try Self.apply(plan.move, db)
             // The sweeper may have expired the session while the IdP was answering.
-            guard db.changesCount == 1 else { return [] }
+            guard !signedIn.moved.isEmpty else { return [] }
             for entry in try Self.markSignedIn(db, session: session, now: timestamp) {
                 try Self.audit(db, environmentID: session.environmentID, entry, now: now)
             }
             try db.execute(
                 cached: "UPDATE refresh_tokens SET revoked_at = ? WHERE device_id = ? AND revoked_at IS NULL AND rotated_at IS NULL",
-                arguments: [timestamp, session.deviceID]
+                arguments: [timestamp, plan.refreshToken.deviceID]
             )
-            try Self.insertRefreshToken(
-                db, hash: login.refreshTokenHash, userID: session.userID, deviceID: session.deviceID, now: timestamp,
-                expiresAt: login.refreshTokenExpiresAt.timeIntervalSince1970,
-                maxExpiresAt: login.refreshTokenMaxExpiresAt.timeIntervalSince1970
-            )
-            let initialized =
-                try Bool.fetchOne(
-                    db.cachedStatement(sql: "SELECT initialized FROM realms WHERE path = ?"), arguments: [session.realmPath]
-                ) ?? false
-            try Self.countOutcome(.signedIn, environmentID: session.environmentID, db: db, now: timestamp)
-            if initialized {
-                try Self.move(db, session: session.id, SessionRules.dataReady)
-                try Self.countOutcome(.dataReady, environmentID: session.environmentID, db: db, now: timestamp)
-            }
-            return try SessionRules.signInEvents(login, announcedRealm: announced, realmInitialized: initialized).map { event in
-                try Self.append(event, to: session.id, db: db, now: timestamp)
-            }
+            try Self.issueRefreshToken(db, plan.refreshToken, now: timestamp)
+            return signedIn.events
         }
     }
 
@@ -64,32 +51,12 @@ extension SQLiteStore {
     }
 
     static func fail(sessionID: String, _ failure: LoginFailure, now: Date, db: Database) throws -> [StoredEvent] {
-        let transition = SessionRules.failure
-        guard
-            let session = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        UPDATE sessions SET status = ? WHERE id = ? AND \(transition.fromCondition)
-                        RETURNING environment_id, user_id, device_id
-                        """),
-                arguments: [transition.to.rawValue, sessionID] + transition.fromArguments
-            )
-        else { return [] }
-        try countOutcome(
-            .failed, reason: LoginFailureReason.label(failure.error), environmentID: session["environment_id"], db: db,
-            now: now.timeIntervalSince1970
-        )
-        if failure.audited {
-            try audit(
-                db, environmentID: session["environment_id"],
-                .loginFailed(error: failure.error, userID: session["user_id"], deviceID: session["device_id"]), now: now
-            )
+        let failed = try apply(SessionRules.failing(sessionID: sessionID, failure, now: now.timeIntervalSince1970), db)
+        for session in failed.moved {
+            guard let entry = SessionRules.failureAudit(failure, userID: session.userID, deviceID: session.deviceID) else { continue }
+            try audit(db, environmentID: session.environmentID, entry, now: now)
         }
-        return [
-            try append(
-                .loginFailed(error: failure.error, description: failure.description), to: sessionID, db: db, now: now.timeIntervalSince1970
-            )
-        ]
+        return failed.events
     }
 
     public func events(sessionID: String, after: Int) async throws -> [StoredEvent] {
@@ -116,12 +83,13 @@ extension SQLiteStore {
                     arguments: [sessionID]
                 ),
                 let status = OnboardingSession.Status(rawValue: row["status"]),
-                SessionRules.acknowledges(after: after, lastSeq: row["last_seq"], status: status)
+                let end = SessionRules.acknowledgement(
+                    sessionID: sessionID, after: after, lastSeq: row["last_seq"], status: status, now: now.timeIntervalSince1970)
             else { return false }
             try db.execute(
-                cached: "DELETE FROM session_events WHERE session_id = ? AND type = ?", arguments: [sessionID, SessionRules.tokenEventType]
+                cached: "DELETE FROM session_events WHERE session_id = ? AND type = ?", arguments: [end.sessionID, end.droppedEventType]
             )
-            try db.execute(cached: "UPDATE sessions SET ended_at = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, sessionID])
+            try db.execute(cached: "UPDATE sessions SET ended_at = ? WHERE id = ?", arguments: [end.at, end.sessionID])
             return true
         }
     }
@@ -129,20 +97,21 @@ extension SQLiteStore {
     public func removeUnconfirmedUsers(registeredBefore: Date) async throws -> Int {
         try await write { db in
             let cutoff = registeredBefore.timeIntervalSince1970
-            let removed = try Row.fetchAll(
+            let candidates = try Row.fetchAll(
                 db.cachedStatement(sql: UnconfirmedCandidates.query(cutoff: "?")), arguments: [cutoff]
             ).map { row in
                 UnconfirmedUserRules.Candidate(
                     id: row["id"], role: row["role"], disabled: row["disabled"], lastRegisteredAt: row["last_registered_at"],
                     hasRunningSession: row["running"], inTeam: row["in_team"], hasGrant: row["has_grant"]
                 )
-            }.filter { UnconfirmedUserRules.isRemovable($0, cutoff: cutoff) }.map(\.id)
-            for id in removed {
+            }
+            let removal = UnconfirmedUserRules.removal(candidates, cutoff: cutoff)
+            for (id, realm) in zip(removal.userIDs, removal.personalRealms) {
                 try db.execute(cached: "DELETE FROM users WHERE id = ?", arguments: [id])
-                try db.execute(cached: "DELETE FROM realm_grants WHERE realm_path = ?", arguments: [RealmPath.personal(userID: id)])
+                try db.execute(cached: "DELETE FROM realm_grants WHERE realm_path = ?", arguments: [realm])
                 try Self.forgetHistory(of: id, db)
             }
-            return removed.count
+            return removal.userIDs.count
         }
     }
 
@@ -166,18 +135,8 @@ extension SQLiteStore {
     /// One step of the session sweep; returns the events it stored.
     private static func run(_ step: SessionSweepStep, _ db: Database) throws -> [StoredEvent] {
         switch step {
-        case .expireOverdue(let now):
-            let expiry = SessionRules.expiry
-            let expiring = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT id, environment_id FROM sessions WHERE expires_at <= ? AND \(expiry.fromCondition)"),
-                arguments: [now] + expiry.fromArguments
-            )
-            return try expiring.map { row in
-                let id: String = row["id"]
-                try move(db, session: id, expiry)
-                try countOutcome(.expired, environmentID: row["environment_id"], db: db, now: now)
-                return try append(.sessionExpired, to: id, db: db, now: now)
-            }
+        case .expireOverdue(let move):
+            return try apply(move, db).events
         case .dropTokenEvents(let now, let deliveredBefore):
             try db.execute(
                 cached: "DELETE FROM session_events WHERE type = ? AND session_id IN (SELECT id FROM sessions WHERE \(lapsed))",
@@ -187,8 +146,8 @@ extension SQLiteStore {
             try db.execute(cached: "UPDATE sessions SET ended_at = ? WHERE \(lapsed)", arguments: [now, now, deliveredBefore])
         case .deleteExpired(let before):
             try db.execute(cached: "DELETE FROM sessions WHERE expires_at < ?", arguments: [before])
-        case .purgeSpentTokens(let now):
-            try purgeSpentTokens(db, now: now)
+        case .purgeSpentTokens(let step):
+            try purge(step, db)
         }
         return []
     }
@@ -201,43 +160,24 @@ extension SQLiteStore {
         return try await write { [realmPrefixes] db in
             let timestamp = now.timeIntervalSince1970
             guard
-                let realm = try Row.fetchOne(
+                let row = try Row.fetchOne(
                     db.cachedStatement(sql: "SELECT user_id, environment_id, initialized FROM realms WHERE path = ?"), arguments: [path]
-                ), environmentID == nil || realm["environment_id"] == environmentID
-            else {
-                return nil
-            }
-            let userID: String = realm["user_id"]
-            let wasInitialized: Bool = realm["initialized"]
-            if !wasInitialized {
+                )
+            else { return nil }
+            let realm = RealmFacts(userID: row["user_id"], environmentID: row["environment_id"], initialized: row["initialized"])
+            let announced = realmPrefixes.outward(path, environmentID: realm.environmentID)
+            guard
+                let plan = SessionRules.realmInitialization(realm, askedIn: environmentID, announcedRealm: announced, now: timestamp)
+            else { return nil }
+            if plan.marksRealm {
                 // A change the integration feed shows again, now as initialized.
                 try db.execute(
                     cached: "UPDATE realms SET initialized = 1, initialized_at = ?, feed_seq = ? WHERE path = ?",
                     arguments: [timestamp, try Self.nextFeedSeq(db), path]
                 )
             }
-            let dataReady = SessionRules.dataReady
-            let waiting = try String.fetchAll(
-                db.cachedStatement(sql: "SELECT id FROM sessions WHERE user_id = ? AND \(dataReady.fromCondition) AND expires_at > ?"),
-                arguments: [userID] + dataReady.fromArguments + [timestamp]
-            )
-            let announced = realmPrefixes.outward(path, environmentID: realm["environment_id"])
-            var events: [StoredEvent] = []
-            for id in waiting {
-                try Self.move(db, session: id, dataReady)
-                try Self.countOutcome(.dataReady, environmentID: realm["environment_id"], db: db, now: timestamp)
-                events.append(try Self.append(.dataReady(realmPath: announced), to: id, db: db, now: timestamp))
-            }
-            return RealmInitialization(wasInitialized: wasInitialized, events: events)
+            return RealmInitialization(wasInitialized: !plan.marksRealm, events: try Self.apply(plan.move, db).events)
         }
-    }
-
-    /// Moves session `id` by `transition` when it is in a state the transition leaves.
-    private static func move(_ db: Database, session id: String, _ transition: SessionTransition) throws {
-        try db.execute(
-            cached: "UPDATE sessions SET status = ? WHERE id = ? AND \(transition.fromCondition)",
-            arguments: [transition.to.rawValue, id] + transition.fromArguments
-        )
     }
 
     /// Runs `body` in a write transaction and wakes the event readers if it stored events.

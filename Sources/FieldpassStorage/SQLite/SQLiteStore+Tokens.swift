@@ -11,28 +11,9 @@ extension SQLiteStore {
             if RefreshRules.needsSuccessorLookup(token, grace: rotation.grace, now: timestamp), let hash = token.successorHash {
                 successorUnrotated = try Self.fetchRefreshToken(db, hash: hash).map { $0.rotatedAt == nil } ?? false
             }
-            switch RefreshRules.decide(token, successorUnrotated: successorUnrotated, rotation: rotation, now: timestamp) {
-            case .refuse:
-                return .refused
-            case .retry(let sealed):
-                return .retried(token.grant, sealedSuccessor: sealed)
-            case .cutOff(let entry):
-                try Self.revokeDevice(db, id: token.grant.deviceID, now: timestamp)
-                try Self.audit(db, environmentID: token.grant.environmentID, entry, now: now)
-                return .refused
-            case .rotate(let successorExpiresAt, let audit):
-                try db.execute(
-                    cached: "UPDATE refresh_tokens SET rotated_at = ?, successor_hash = ?, successor_sealed = ? WHERE token_hash = ?",
-                    arguments: [timestamp, rotation.newHash, rotation.sealedSuccessor.map { Data($0) }, rotation.oldHash]
-                )
-                try Self.insertRefreshToken(
-                    db, hash: rotation.newHash, userID: token.grant.userID, deviceID: token.grant.deviceID, now: timestamp,
-                    expiresAt: successorExpiresAt, maxExpiresAt: token.maxExpiresAt
-                )
-                try db.execute(cached: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [timestamp, token.grant.deviceID])
-                if let audit { try Self.audit(db, environmentID: token.grant.environmentID, audit, now: now) }
-                return .rotated(token.grant)
-            }
+            let decision = RefreshRules.decide(token, successorUnrotated: successorUnrotated, rotation: rotation, now: timestamp)
+            try Self.apply(decision.plan, db, environmentID: token.grant.environmentID, now: now)
+            return decision.outcome
         }
     }
 
@@ -49,9 +30,7 @@ extension SQLiteStore {
     public func revokeRefreshToken(hash: String, now: Date) async throws -> Bool {
         try await write { db in
             guard let token = try Self.fetchRefreshToken(db, hash: hash) else { return false }
-            guard let entry = RefreshRules.revocation(token) else { return true }
-            try Self.revokeDevice(db, id: token.grant.deviceID, now: now.timeIntervalSince1970)
-            try Self.audit(db, environmentID: token.grant.environmentID, entry, now: now)
+            try Self.apply(RefreshRules.revocation(token), db, environmentID: token.grant.environmentID, now: now)
             return true
         }
     }
@@ -81,35 +60,46 @@ extension SQLiteStore {
         }
     }
 
-    /// Stores a refresh token by its hash, the only form of it that is kept.
-    static func insertRefreshToken(
-        _ db: Database, hash: String, userID: String, deviceID: String, now: Double, expiresAt: Double, maxExpiresAt: Double
-    ) throws {
+    /// Stores the token and marks its device seen; a rotation's successor marks the token it
+    /// replaces rotated.
+    static func issueRefreshToken(_ db: Database, _ issue: RefreshTokenIssue, now: Double) throws {
+        if let replaced = issue.replacedHash {
+            try db.execute(
+                cached: "UPDATE refresh_tokens SET rotated_at = ?, successor_hash = ?, successor_sealed = ? WHERE token_hash = ?",
+                arguments: [now, issue.hash, issue.sealedSuccessor.map { Data($0) }, replaced]
+            )
+        }
         try db.execute(
             cached: """
                 INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at, max_expires_at)
                 VALUES (?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [hash, userID, deviceID, now, expiresAt, maxExpiresAt]
+            arguments: [issue.hash, issue.userID, issue.deviceID, now, issue.expiresAt, issue.maxExpiresAt]
         )
+        try db.execute(cached: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [now, issue.deviceID])
     }
 
-    /// Deletes and clears what ``TokenPurge`` says no answer depends on any more.
-    static func purgeSpentTokens(_ db: Database, now: Double) throws {
-        let purge = TokenPurge(now: now)
-        try db.execute(cached: "DELETE FROM revoked_tokens WHERE expires_at <= ?", arguments: [purge.revocationsExpiredBy])
-        try db.execute(cached: "DELETE FROM refresh_tokens WHERE expires_at <= ?", arguments: [purge.expiredBy])
-        try db.execute(
-            cached: """
-                DELETE FROM refresh_tokens WHERE rotated_at < ?
-                  AND successor_hash IN (SELECT token_hash FROM refresh_tokens WHERE rotated_at IS NOT NULL)
-                """,
-            arguments: [purge.rotatedBefore]
-        )
-        try db.execute(
-            cached: "UPDATE refresh_tokens SET successor_sealed = NULL WHERE successor_sealed IS NOT NULL AND rotated_at < ?",
-            arguments: [purge.rotatedBefore]
-        )
+    /// Runs one step of ``TokenPurge``.
+    static func purge(_ step: TokenPurgeStep, _ db: Database) throws {
+        switch step {
+        case .forgetRevocations(let expiredBy):
+            try db.execute(cached: "DELETE FROM revoked_tokens WHERE expires_at <= ?", arguments: [expiredBy])
+        case .deleteExpiredRefreshTokens(let expiredBy):
+            try db.execute(cached: "DELETE FROM refresh_tokens WHERE expires_at <= ?", arguments: [expiredBy])
+        case .deleteTwiceRotated(let rotatedBefore):
+            try db.execute(
+                cached: """
+                    DELETE FROM refresh_tokens WHERE rotated_at < ?
+                      AND successor_hash IN (SELECT token_hash FROM refresh_tokens WHERE rotated_at IS NOT NULL)
+                    """,
+                arguments: [rotatedBefore]
+            )
+        case .clearSealedSuccessors(let rotatedBefore):
+            try db.execute(
+                cached: "UPDATE refresh_tokens SET successor_sealed = NULL WHERE successor_sealed IS NOT NULL AND rotated_at < ?",
+                arguments: [rotatedBefore]
+            )
+        }
     }
 
     private static func fetchRefreshToken(_ db: Database, hash: String) throws -> RefreshRules.Token? {

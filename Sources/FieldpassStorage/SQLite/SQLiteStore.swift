@@ -102,13 +102,14 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
             let role =
                 try String.fetchOne(db.cachedStatement(sql: "SELECT role FROM users WHERE id = ?"), arguments: [userID])
                 ?? Role.worker.rawValue
-            // The person's live device of this installation is used again (`install_id = NULL`
-            // matches none: without an installation id, a registration is a new device).
-            let deviceID =
-                try String.fetchOne(
-                    db.cachedStatement(sql: "SELECT id FROM devices WHERE user_id = ? AND install_id = ? AND revoked_at IS NULL"),
-                    arguments: [userID, registration.installID]
-                ) ?? UUID().uuidString.lowercased()
+            let device = RegisteredDevice.of(registration, newID: UUID().uuidString.lowercased())
+            let deviceID = device.id(
+                live: try device.reusedInstallation.flatMap { installation in
+                    try String.fetchOne(
+                        db.cachedStatement(sql: "SELECT id FROM devices WHERE user_id = ? AND install_id = ? AND revoked_at IS NULL"),
+                        arguments: [userID, installation]
+                    )
+                })
             try db.execute(
                 cached: """
                     INSERT INTO devices (id, user_id, name, platform, install_id, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -153,21 +154,8 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
     }
 
     private static func consume(state: String, now: Date, db: Database) throws -> OnboardingSession? {
-        guard
-            let id = try String.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        UPDATE sessions SET state_used = 1, status = ?
-                        WHERE state = ? AND state_used = 0 AND \(SessionRules.exchange.fromCondition) AND expires_at > ?
-                          AND (login_id IS NULL OR confirmed_at IS NOT NULL)
-                        RETURNING id
-                        """),
-                arguments: [SessionRules.exchange.to.rawValue, state] + SessionRules.exchange.fromArguments + [
-                    now.timeIntervalSince1970
-                ]
-            )
-        else { return nil }
-        return try fetchSession(db, id: id)
+        let taken = try apply(SessionRules.callback(state: state, now: now.timeIntervalSince1970), db)
+        return try taken.moved.first.flatMap { try fetchSession(db, id: $0.id) }
     }
 
     public func expiredAppReturn(state: String, now: Date) async throws -> AppReturn? {

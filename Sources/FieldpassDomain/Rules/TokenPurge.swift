@@ -10,21 +10,18 @@
 ///   rows, however often it refreshes, and a token two rotations old is simply unknown.
 /// - The sealed successor of a rotated token serves only retries within the grace, which is
 ///   at most ``maxRefreshReuseGrace``.
-package struct TokenPurge {
+package enum TokenPurge {
     /// The longest `tokens.refresh_reuse_grace` may be, in seconds (as Hydra's `rotation_grace_period`).
     package static let maxRefreshReuseGrace = 300
 
-    /// Refresh tokens expiring at or before this are deleted.
-    package let expiredBy: Double
-    /// Revocations of access tokens expiring at or before this are deleted.
-    package let revocationsExpiredBy: Double
-    /// Sealed successors of tokens rotated before this are cleared, and such tokens whose
-    /// successor was rotated too are deleted.
-    package let rotatedBefore: Double
-
-    package init(now: Double) {
-        expiredBy = now
-        revocationsExpiredBy = now - RevocationSet.expiryMargin
-        rotatedBefore = now - Double(Self.maxRefreshReuseGrace)
+    /// The purge's steps at `now`, in the order a store runs them.
+    package static func steps(now: Double) -> [TokenPurgeStep] {
+        let rotatedBefore = now - Double(maxRefreshReuseGrace)
+        return [
+            .forgetRevocations(expiredBy: now - RevocationSet.expiryMargin),
+            .deleteExpiredRefreshTokens(expiredBy: now),
+            .deleteTwiceRotated(rotatedBefore: rotatedBefore),
+            .clearSealedSuccessors(rotatedBefore: rotatedBefore),
+        ]
     }
 }
