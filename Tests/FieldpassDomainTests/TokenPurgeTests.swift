@@ -11,6 +11,7 @@ struct TokenPurgeTests {
                 .deleteExpiredRefreshTokens(expiredBy: now),
                 .deleteTwiceRotated(rotatedBefore: now - 300),
                 .clearSealedSuccessors(rotatedBefore: now - 300),
+                .forgetDPoPProofs(expiredBy: now),
             ])
     }
 

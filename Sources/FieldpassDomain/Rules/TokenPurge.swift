@@ -22,6 +22,7 @@ package enum TokenPurge {
             .deleteExpiredRefreshTokens(expiredBy: now),
             .deleteTwiceRotated(rotatedBefore: rotatedBefore),
             .clearSealedSuccessors(rotatedBefore: rotatedBefore),
+            .forgetDPoPProofs(expiredBy: now),
         ]
     }
 }

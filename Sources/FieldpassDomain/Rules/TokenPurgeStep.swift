@@ -8,4 +8,6 @@ package enum TokenPurgeStep: Sendable, Equatable {
     case deleteTwiceRotated(rotatedBefore: Double)
     /// The sealed successors of tokens rotated before `rotatedBefore` are cleared.
     case clearSealedSuccessors(rotatedBefore: Double)
+    /// DPoP proofs that expired at or before `expiredBy` are forgotten: their `iat` is refused anyway.
+    case forgetDPoPProofs(expiredBy: Double)
 }

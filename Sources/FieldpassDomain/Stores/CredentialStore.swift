@@ -34,6 +34,10 @@ public protocol CredentialStore: Sendable {
     /// Returns `false` for an unknown token.
     func revokeRefreshToken(hash: String, now: Date) async throws -> Bool
 
+    /// Records the use of a DPoP proof under its replay key (``DPoPRules/AcceptedProof``) until
+    /// `expiresAt`; `false` when a proof with that key was used before, on any instance.
+    func recordDPoPProof(replayKey: String, expiresAt: Date) async throws -> Bool
+
     /// Remembers a revoked access token until it would expire anyway.
     func revokeAccessToken(jti: String, expiresAt: Date) async throws
 

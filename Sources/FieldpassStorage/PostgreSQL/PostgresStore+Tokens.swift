@@ -56,6 +56,18 @@ extension PostgresStore {
         await revocationsCaughtUp()
     }
 
+    public func recordDPoPProof(replayKey: String, expiresAt: Date) async throws -> Bool {
+        try await write { connection in
+            // The primary key decides between instances: of two uses at once, one inserts.
+            try await connection.first(
+                """
+                INSERT INTO dpop_proof_uses (replay_key, expires_at) VALUES (\(replayKey), \(expiresAt.timeIntervalSince1970))
+                ON CONFLICT DO NOTHING RETURNING 1
+                """
+            ) != nil
+        }
+    }
+
     public func standing(jti: String, userID: String?, deviceID: String?, environmentID: String) async throws -> TokenStanding {
         try await read { connection in
             let revoked =
@@ -127,6 +139,8 @@ extension PostgresStore {
                 )
                 """
             )
+        case .forgetDPoPProofs(let expiredBy):
+            try await connection.execute("DELETE FROM dpop_proof_uses WHERE expires_at <= \(expiredBy)")
         }
     }
 

@@ -198,6 +198,9 @@ enum SQLiteSchema {
         migrator.registerMigration("11-device-sign-ins") { db in
             try db.execute(sql: DeviceSignIns.sql)
         }
+        migrator.registerMigration("12-dpop-proof-uses") { db in
+            try db.execute(sql: DPoPProofUses.sql)
+        }
         return migrator
     }
 }

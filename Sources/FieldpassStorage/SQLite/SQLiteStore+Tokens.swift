@@ -44,6 +44,15 @@ extension SQLiteStore {
         }
     }
 
+    public func recordDPoPProof(replayKey: String, expiresAt: Date) async throws -> Bool {
+        try await write { db in
+            try db.execute(
+                cached: "INSERT INTO dpop_proof_uses (replay_key, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                arguments: [replayKey, expiresAt.timeIntervalSince1970])
+            return db.changesCount == 1
+        }
+    }
+
     public func standing(jti: String, userID: String?, deviceID: String?, environmentID: String) async throws -> TokenStanding {
         try await read { db in
             let revoked =
@@ -99,6 +108,8 @@ extension SQLiteStore {
                 cached: "UPDATE refresh_tokens SET successor_sealed = NULL WHERE successor_sealed IS NOT NULL AND rotated_at < ?",
                 arguments: [rotatedBefore]
             )
+        case .forgetDPoPProofs(let expiredBy):
+            try db.execute(cached: "DELETE FROM dpop_proof_uses WHERE expires_at <= ?", arguments: [expiredBy])
         }
     }
 
