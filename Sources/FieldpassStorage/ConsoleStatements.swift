@@ -23,6 +23,9 @@ enum ConsoleStatements {
 
     static let endSession = SharedStatement { value in "DELETE FROM console_sessions WHERE id_hash = \(value(1))" }
 
+    /// Ends every console session of the person.
+    static let endSessionsOf = SharedStatement { value in "DELETE FROM console_sessions WHERE user_id = \(value(1))" }
+
     /// The sign-ins expired by the time given.
     static let purgeSignIns = SharedStatement { value in "DELETE FROM console_signins WHERE expires_at <= \(value(1))" }
 
@@ -33,4 +36,22 @@ enum ConsoleStatements {
 
     /// The outcomes counted before the time given.
     static let purgeOutcomes = SharedStatement { value in "DELETE FROM onboarding_outcomes WHERE at < \(value(1))" }
+
+    /// How many times each outcome and reason was counted since a time: environment, time.
+    static let outcomeCounts = SharedStatement { value in
+        """
+        SELECT outcome, reason, COUNT(*) AS n FROM onboarding_outcomes
+        WHERE environment_id = \(value(1)) AND at >= \(value(2)) GROUP BY outcome, reason
+        """
+    }
+
+    /// A page of the audit log, newest first: the placeholders of the environment and of the id
+    /// the page ends before, the filter's conditions (``ConsoleTables/auditConditions(_:bind:)``),
+    /// and the placeholder of the page's length.
+    static func auditPage(environment: String, before: String, conditions: String, limit: String) -> String {
+        """
+        SELECT id, actor, action, target, before, after, at FROM audit_log
+        WHERE environment_id = \(environment) AND id < \(before)\(conditions) ORDER BY id DESC LIMIT \(limit)
+        """
+    }
 }

@@ -127,10 +127,7 @@ extension PostgresStore: ConsoleStore {
             return "$\(bindings.count)"
         }
         bindings.append(limit)
-        let sql = """
-            SELECT id, actor, action, target, before, after, at FROM audit_log
-            WHERE environment_id = $1 AND id < $2\(conditions.sql) ORDER BY id DESC LIMIT $\(bindings.count)
-            """
+        let sql = ConsoleStatements.auditPage(environment: "$1", before: "$2", conditions: conditions.sql, limit: "$\(bindings.count)")
         let bound = bindings
         return try await read { connection in
             try await connection.rows(PostgresQuery(unsafeSQL: sql, binds: bound)).map(Self.auditEntry)
@@ -142,10 +139,7 @@ extension PostgresStore: ConsoleStore {
             var counts: [OnboardingOutcome: Int] = [:]
             var failures: [String: Int] = [:]
             for row in try await connection.rows(
-                """
-                SELECT outcome, reason, COUNT(*)::bigint AS n FROM onboarding_outcomes
-                WHERE environment_id = \(environmentID) AND at >= \(since.timeIntervalSince1970) GROUP BY outcome, reason
-                """
+                PostgresQuery(ConsoleStatements.outcomeCounts, environmentID, since.timeIntervalSince1970)
             ) {
                 guard let outcome = OnboardingOutcome(rawValue: try row.get("outcome")) else { continue }
                 let count = Int(try row.get("n", as: Int64.self))

@@ -51,7 +51,7 @@ extension PostgresStore {
             case .revokeDevice(let id):
                 try await revokeDevice(connection, id: id, now: timestamp)
             case .endConsoleSessions(let userID):
-                try await connection.execute("DELETE FROM console_sessions WHERE user_id = \(userID)")
+                try await connection.execute(PostgresQuery(ConsoleStatements.endSessionsOf, userID))
             case .expireSignIns(let userID):
                 let expiry = SessionRules.expiry
                 let ended = try await connection.values(

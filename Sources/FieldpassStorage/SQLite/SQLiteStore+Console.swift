@@ -111,8 +111,7 @@ extension SQLiteStore: ConsoleStore {
         let conditions = ConsoleTables.auditConditions(filter) { _ in "?" }
         return try await read { db in
             try Row.fetchAll(
-                db.cachedStatement(
-                    sql: "SELECT * FROM audit_log WHERE environment_id = ? AND id < ?\(conditions.sql) ORDER BY id DESC LIMIT ?"),
+                db.cachedStatement(sql: ConsoleStatements.auditPage(environment: "?", before: "?", conditions: conditions.sql, limit: "?")),
                 arguments: StatementArguments([environmentID]) + [before ?? Int64.max] + StatementArguments(conditions.values) + [limit]
             ).map(Self.auditEntry)
         }
@@ -123,12 +122,7 @@ extension SQLiteStore: ConsoleStore {
             var counts: [OnboardingOutcome: Int] = [:]
             var failures: [String: Int] = [:]
             for row in try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT outcome, reason, COUNT(*) AS n FROM onboarding_outcomes
-                        WHERE environment_id = ? AND at >= ? GROUP BY outcome, reason
-                        """),
-                arguments: [environmentID, since.timeIntervalSince1970]
+                db.cachedStatement(sql: ConsoleStatements.outcomeCounts.sqlite), arguments: [environmentID, since.timeIntervalSince1970]
             ) {
                 guard let outcome = OnboardingOutcome(rawValue: row["outcome"]) else { continue }
                 let count: Int = row["n"]

@@ -37,7 +37,7 @@ extension SQLiteStore {
             case .revokeDevice(let id):
                 try revokeDevice(db, id: id, now: timestamp)
             case .endConsoleSessions(let userID):
-                try db.execute(cached: "DELETE FROM console_sessions WHERE user_id = ?", arguments: [userID])
+                try db.execute(cached: ConsoleStatements.endSessionsOf.sqlite, arguments: [userID])
             case .expireSignIns(let userID):
                 let expiry = SessionRules.expiry
                 let ended = try String.fetchAll(
