@@ -187,8 +187,9 @@ extension SQLiteStore: ScimStore {
 
     /// The names and external ids of the person's role groups but `groupID`.
     static func roleGroupKeys(_ db: Database, userID: String, except groupID: String, environmentID: String) throws -> [String] {
-        try Row.fetchAll(db.cachedStatement(sql: ScimStatements.roleGroupKeys.sqlite), arguments: [userID, environmentID, groupID]).flatMap
-        { row in [row["display_name"] as String?, row["external_id"] as String?].compactMap { $0 } }
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: ScimStatements.roleGroupKeys.sqlite), arguments: [userID, environmentID, groupID])
+        return rows.flatMap { row in [row["display_name"] as String?, row["external_id"] as String?].compactMap { $0 } }
     }
 
     public func isScimManaged(userID: String?, teamID: String?, environmentID: String) async throws -> Bool {
