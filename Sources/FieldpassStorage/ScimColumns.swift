@@ -54,11 +54,11 @@ enum ScimColumns {
     static let groups = "FROM scim_groups g LEFT JOIN teams t ON t.id = g.team_id WHERE g.environment_id = "
 
     /// A group's members: its team's, or a role group's own; people SCIM removed are left out.
-    static func members(groupID placeholder: String) -> String {
+    static let members = SharedStatement { value in
         """
         SELECT user_id FROM (
-            SELECT m.user_id FROM team_members m JOIN scim_groups g ON g.team_id = m.team_id WHERE g.id = \(placeholder)
-            UNION SELECT r.user_id FROM scim_group_members r WHERE r.group_id = \(placeholder)
+            SELECT m.user_id FROM team_members m JOIN scim_groups g ON g.team_id = m.team_id WHERE g.id = \(value(1))
+            UNION SELECT r.user_id FROM scim_group_members r WHERE r.group_id = \(value(1))
         ) x WHERE NOT EXISTS (SELECT 1 FROM scim_users s WHERE s.user_id = x.user_id AND s.removed_at IS NOT NULL)
         ORDER BY user_id
         """

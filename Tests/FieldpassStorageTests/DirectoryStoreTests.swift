@@ -24,6 +24,24 @@ struct DirectoryStoreTests {
         }
     }
 
+    /// Leaving a team takes the team's realm out of the person's realms.
+    @Test(arguments: StoreKind.allCases) func leavingATeamRemovesItsRealm(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let policy = RealmPolicy(roles: .standard)
+            let worker = try await store.ensureUser(email: "w@example.com", environmentID: "dev", now: Date())
+            let team = try await store.createTeam(name: "North", by: .cli(environmentID: "dev"), now: Date())
+            _ = try await store.addMember(userID: worker.id, teamID: team.id, by: .cli(environmentID: "dev"), managed: .none, now: Date())
+            let joined = try #require(try await store.accessFacts(userID: worker.id, environmentID: "dev"))
+            #expect(policy.realms(for: joined)[team.realmPath] == .write)
+
+            _ = try await store.removeMember(
+                userID: worker.id, teamID: team.id, by: .cli(environmentID: "dev"), managed: .none, now: Date())
+            let left = try #require(try await store.accessFacts(userID: worker.id, environmentID: "dev"))
+            #expect(policy.realms(for: left)[team.realmPath] == nil)
+        }
+    }
+
     /// A role given by email creates a person who never signed in and gives them the role in
     /// one transaction; for someone known, it only sets the role.
     @Test(arguments: StoreKind.allCases) func aRoleByEmailCreatesThePersonAndSetsTheRoleAtOnce(_ kind: StoreKind) async throws {

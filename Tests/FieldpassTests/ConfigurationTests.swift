@@ -372,4 +372,21 @@ struct ConfigurationTests {
             try FieldpassConfiguration.parse(yaml: "", environment: [:])
         }
     }
+
+    @Test func configuredRealmRulesReplaceTheDefaults() throws {
+        let yaml = Self.minimal + "\nroles:\n  worker: [\"/common=read\", \"/users/{user_id}=manage\"]\n"
+        let configuration = try FieldpassConfiguration.parse(yaml: yaml, environment: [:])
+        let worker = UserRecord(id: "u1", environmentID: "dev", email: "a@example.com", role: .worker, createdAt: Date(), disabled: false)
+        let realms = RealmPolicy(roles: configuration.roles).realms(for: AccessFacts(user: worker, teams: ["t1"], grants: [:]))
+        #expect(realms == ["/common": .read, "/users/u1": .manage])
+    }
+
+    @Test(arguments: ["/common", "common=write", "/common=owner", "/a//b=read", "/a/../b=read", "=write"])
+    func badRealmRulesStopStartUp(rule: String) {
+        let yaml = Self.minimal + "\nroles:\n  worker: [\"\(rule)\"]\n"
+        let error = #expect(throws: ConfigurationError.self) {
+            try FieldpassConfiguration.parse(yaml: yaml, environment: [:])
+        }
+        #expect(error?.key == "roles.worker")
+    }
 }

@@ -78,6 +78,18 @@ private struct PreparedByText: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
 }
 
+extension PostgresQuery {
+    /// A statement both stores run (``SharedStatement``), `values` bound to `$1`, `$2`, … in
+    /// order; `nil` is `NULL`.
+    init(_ statement: SharedStatement, _ values: (any PostgresDynamicTypeEncodable)?...) {
+        var binds = PostgresBindings()
+        for value in values {
+            if let value { binds.append(value) } else { binds.appendNull() }
+        }
+        self.init(unsafeSQL: statement.postgres, binds: binds)
+    }
+}
+
 /// `FOR UPDATE` when a read must lock its row until the transaction ends; a fixed literal,
 /// never a value, so it may be spliced into the query text.
 func lockClause(_ forUpdate: Bool) -> String {

@@ -29,29 +29,19 @@ extension PostgresStore {
             case .used: return .used
             case .forged: return .forged
             case .confirm(let id, let state):
-                try await connection.execute(
-                    "UPDATE sessions SET confirmed_at = \(now.timeIntervalSince1970), browser_binding = \(browserBinding) WHERE id = \(id)"
-                )
+                try await connection.execute(PostgresQuery(OnboardingStatements.confirm, now.timeIntervalSince1970, browserBinding, id))
                 guard let session = try await Self.fetchSession(connection, id: id) else { return .unknown }
                 try await connection.execute(
-                    """
-                    INSERT INTO onboarding_outcomes (environment_id, outcome, at)
-                    VALUES (\(session.environmentID), \(OnboardingOutcome.confirmed.rawValue), \(now.timeIntervalSince1970))
-                    """
-                )
+                    PostgresQuery(
+                        OnboardingStatements.countOutcome, session.environmentID, OnboardingOutcome.confirmed.rawValue, nil,
+                        now.timeIntervalSince1970))
                 return .confirmed(session, state: state)
             }
         }
     }
 
     private static func fetchConfirmationRow(_ connection: PostgresConnection, loginID: String) async throws -> PostgresRandomAccessRow? {
-        try await connection.first(
-            """
-            SELECT s.id, s.state, s.status, s.user_code, s.csrf_token, s.confirmed_at, s.created_at, s.expires_at,
-                   d.name, d.platform
-            FROM sessions s JOIN devices d ON d.id = s.device_id WHERE s.login_id = \(loginID)
-            """
-        )
+        try await connection.first(PostgresQuery(OnboardingStatements.confirmation, loginID))
     }
 
     private static func confirmationSession(_ row: PostgresRandomAccessRow) throws -> ConfirmationRules.Session {

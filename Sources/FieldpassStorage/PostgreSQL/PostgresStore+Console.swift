@@ -6,21 +6,15 @@ extension PostgresStore: ConsoleStore {
     public func beginConsoleSignIn(_ signIn: ConsoleSignIn) async throws {
         try await read { connection in
             try await connection.execute(
-                """
-                INSERT INTO console_signins (state_hash, environment_id, email, nonce, code_verifier, browser_binding, expires_at)
-                VALUES (\(signIn.stateHash), \(signIn.environmentID), \(signIn.email), \(signIn.nonce), \(signIn.codeVerifier),
-                        \(signIn.browserBinding), \(signIn.expiresAt.timeIntervalSince1970))
-                """
-            )
+                PostgresQuery(
+                    ConsoleStatements.beginSignIn, signIn.stateHash, signIn.environmentID, signIn.email, signIn.nonce, signIn.codeVerifier,
+                    signIn.browserBinding, signIn.expiresAt.timeIntervalSince1970))
         }
     }
 
-    /// One statement: of two callbacks with the same state, one takes the sign-in.
     public func takeConsoleSignIn(stateHash: String, now: Date) async throws -> ConsoleSignIn? {
         try await read { connection in
-            try await connection.first(
-                "DELETE FROM console_signins WHERE state_hash = \(stateHash) AND expires_at > \(now.timeIntervalSince1970) RETURNING *"
-            ).map { row in
+            try await connection.first(PostgresQuery(ConsoleStatements.takeSignIn, stateHash, now.timeIntervalSince1970)).map { row in
                 try ConsoleSignIn(
                     stateHash: row.get("state_hash"), environmentID: row.get("environment_id"), email: row.get("email"),
                     nonce: row.get("nonce"), codeVerifier: row.get("code_verifier"), browserBinding: row.get("browser_binding"),
@@ -33,12 +27,10 @@ extension PostgresStore: ConsoleStore {
     public func createConsoleSession(_ session: ConsoleSession) async throws {
         try await read { connection in
             try await connection.execute(
-                """
-                INSERT INTO console_sessions (id_hash, user_id, environment_id, created_at, expires_at, idle_expires_at)
-                VALUES (\(session.idHash), \(session.userID), \(session.environmentID), \(session.createdAt.timeIntervalSince1970),
-                        \(session.expiresAt.timeIntervalSince1970), \(session.idleExpiresAt.timeIntervalSince1970))
-                """
-            )
+                PostgresQuery(
+                    ConsoleStatements.createSession, session.idHash, session.userID, session.environmentID,
+                    session.createdAt.timeIntervalSince1970, session.expiresAt.timeIntervalSince1970,
+                    session.idleExpiresAt.timeIntervalSince1970))
         }
     }
 
@@ -79,29 +71,23 @@ extension PostgresStore: ConsoleStore {
 
     public func endConsoleSession(idHash: String) async throws {
         try await read { connection in
-            try await connection.execute("DELETE FROM console_sessions WHERE id_hash = \(idHash)")
+            try await connection.execute(PostgresQuery(ConsoleStatements.endSession, idHash))
         }
     }
 
     public func sweepConsole(now: Date) async throws {
         let timestamp = now.timeIntervalSince1970
         try await read { connection in
-            try await connection.execute("DELETE FROM console_signins WHERE expires_at <= \(timestamp)")
-            try await connection.execute(
-                "DELETE FROM console_sessions WHERE idle_expires_at <= \(timestamp) OR expires_at <= \(timestamp) OR \(unescaped: ConsoleTables.disabledPerson)"
-            )
-            try await connection.execute("DELETE FROM onboarding_outcomes WHERE at < \(timestamp - ConsoleTables.outcomeRetention)")
+            try await connection.execute(PostgresQuery(ConsoleStatements.purgeSignIns, timestamp))
+            try await connection.execute(PostgresQuery(ConsoleStatements.purgeSessions, timestamp))
+            try await connection.execute(PostgresQuery(ConsoleStatements.purgeOutcomes, timestamp - ConsoleTables.outcomeRetention))
         }
     }
 
     public func person(email: String, environmentID: String) async throws -> UserRecord? {
         try await read { connection in
-            try await connection.first(
-                """
-                SELECT id, environment_id, email, role, created_at, idp_issuer, idp_subject, disabled_at
-                FROM users WHERE environment_id = \(environmentID) AND email = \(DirectoryRules.emailKey(email))
-                """
-            ).map(Self.userRecord)
+            try await connection.first(PostgresQuery(UserStatements.userByEmail, environmentID, DirectoryRules.emailKey(email))).map(
+                Self.userRecord)
         }
     }
 
@@ -142,10 +128,7 @@ extension PostgresStore: ConsoleStore {
             return "$\(bindings.count)"
         }
         bindings.append(limit)
-        let sql = """
-            SELECT id, actor, action, target, before, after, at FROM audit_log
-            WHERE environment_id = $1 AND id < $2\(conditions.sql) ORDER BY id DESC LIMIT $\(bindings.count)
-            """
+        let sql = ConsoleStatements.auditPage(environment: "$1", before: "$2", conditions: conditions.sql, limit: "$\(bindings.count)")
         let bound = bindings
         return try await read { connection in
             try await connection.rows(PostgresQuery(unsafeSQL: sql, binds: bound)).map(Self.auditEntry)
@@ -156,10 +139,7 @@ extension PostgresStore: ConsoleStore {
         try await read { connection in
             var tally = OnboardingTally()
             for row in try await connection.rows(
-                """
-                SELECT outcome, reason, COUNT(*)::bigint AS n FROM onboarding_outcomes
-                WHERE environment_id = \(environmentID) AND at >= \(since.timeIntervalSince1970) GROUP BY outcome, reason
-                """
+                PostgresQuery(ConsoleStatements.outcomeCounts, environmentID, since.timeIntervalSince1970)
             ) {
                 tally.add(outcome: try row.get("outcome"), reason: try row.get("reason"), count: Int(try row.get("n", as: Int64.self)))
             }

@@ -7,14 +7,9 @@ extension PostgresStore {
         let (outcome, announced) = try await write { connection -> (SignInOutcome, Bool) in
             // Locks the user: of two first sign-ins at once, one binds the identity (and promotes a
             // bootstrap admin) and the other sees that binding.
-            guard
-                let row = try await connection.first(
-                    """
-                    SELECT environment_id, role, idp_issuer, idp_subject, disabled_at, signed_in_at
-                    FROM users WHERE id = \(attempt.userID) FOR UPDATE
-                    """
-                )
-            else { throw DirectoryError.unknownUser }
+            var locked = PostgresQuery(UserStatements.signingIn, attempt.userID)
+            locked.sql += " FOR UPDATE"
+            guard let row = try await connection.first(locked) else { throw DirectoryError.unknownUser }
             let environmentID: String = try row.get("environment_id")
             let user = SignInRules.User(
                 id: attempt.userID, role: try row.get("role"), issuer: try row.get("idp_issuer"), subject: try row.get("idp_subject"),
@@ -29,12 +24,8 @@ extension PostgresStore {
                     "SELECT pg_advisory_xact_lock(hashtextextended(\(environmentID + "\n" + attempt.issuer + "\n" + attempt.subject), 0))"
                 )
                 holder = try await connection.value(
-                    """
-                    SELECT id FROM users WHERE environment_id = \(environmentID) AND idp_subject = \(attempt.subject)
-                      AND (idp_issuer = \(attempt.issuer) OR idp_issuer IS NULL) AND id <> \(attempt.userID)
-                    """,
-                    as: String.self
-                )
+                    PostgresQuery(UserStatements.identityHolder, environmentID, attempt.subject, attempt.issuer, attempt.userID),
+                    as: String.self)
             }
             var teams: SignInRules.Teams?
             if let names = SignInRules.teamNamesToResolve(user: user, attempt: attempt) {
@@ -44,14 +35,9 @@ extension PostgresStore {
             for entry in decision.audit { try await Self.audit(connection, environmentID: environmentID, entry, now: now) }
             if let refusal = decision.refusal { return (refusal, false) }
             try await connection.execute(
-                """
-                UPDATE users SET idp_issuer = \(attempt.issuer), idp_subject = \(attempt.subject),
-                                 signed_in_at = \(now.timeIntervalSince1970)
-                WHERE id = \(attempt.userID)
-                """
-            )
+                PostgresQuery(UserStatements.signedIn, attempt.issuer, attempt.subject, now.timeIntervalSince1970, attempt.userID))
             if let role = decision.role {
-                try await connection.execute("UPDATE users SET role = \(role.rawValue) WHERE id = \(attempt.userID)")
+                try await connection.execute(PostgresQuery(UserStatements.setRole, role.rawValue, attempt.userID))
             }
             try await Self.applyTeams(
                 of: decision, connection, userID: attempt.userID, environmentID: environmentID, now: now.timeIntervalSince1970
@@ -112,9 +98,7 @@ extension PostgresStore {
             guard try await Self.fetchUser(connection, id: userID, environmentID: environmentID) != nil else {
                 throw DirectoryError.unknownUser
             }
-            return try await connection.rows(
-                "SELECT * FROM devices WHERE user_id = \(userID) ORDER BY created_at DESC, id"
-            ).map { row in
+            return try await connection.rows(PostgresQuery(DeviceStatements.devices, userID)).map { row in
                 DeviceRecord(
                     id: try row.get("id"), userID: try row.get("user_id"), name: try row.get("name"),
                     platform: try row.get("platform"),
@@ -134,7 +118,7 @@ extension PostgresStore {
             let (environmentID, actor) = (caller.environmentID, caller.actor)
             // The user lock makes the "not revoked yet" check and its audit entry happen once.
             let user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true)
-            let device = try await connection.first("SELECT name, revoked_at FROM devices WHERE id = \(id) AND user_id = \(userID)").map {
+            let device = try await connection.first(PostgresQuery(DeviceStatements.device, id, userID)).map {
                 (name: try $0.get("name", as: String.self), revoked: try $0.get("revoked_at", as: Double?.self) != nil)
             }
             let plan = try DirectoryRules.revokeDevice(id: id, device, userKnown: user != nil, userID: userID, actor: actor)
@@ -146,13 +130,8 @@ extension PostgresStore {
     /// Marks a device revoked and its refresh tokens with it; their sealed successors go too.
     /// Callers hold the lock of the device's user.
     static func revokeDevice(_ connection: PostgresConnection, id: String, now: Double) async throws {
-        try await connection.execute("UPDATE devices SET revoked_at = \(now) WHERE id = \(id) AND revoked_at IS NULL")
+        try await connection.execute(PostgresQuery(DeviceStatements.revoke, now, id))
         try await announce(.device(id: id), on: connection)
-        try await connection.execute(
-            """
-            UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, \(now)), successor_sealed = NULL
-            WHERE device_id = \(id)
-            """
-        )
+        try await connection.execute(PostgresQuery(DeviceStatements.revokeRefreshTokens, now, id))
     }
 }

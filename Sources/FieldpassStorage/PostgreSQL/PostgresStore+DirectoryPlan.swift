@@ -36,42 +36,33 @@ extension PostgresStore {
                 else { throw DirectoryError.teamNameTaken }
             case .renameTeam(let team, let name):
                 do {
-                    try await connection.execute("UPDATE teams SET name = \(name) WHERE id = \(team.id)")
+                    try await connection.execute(PostgresQuery(TeamStatements.rename, name, team.id))
                 } catch let error as PSQLError where isUniqueViolation(error) {
                     // The name was taken by a transaction that committed after the rule's check.
                     throw DirectoryError.teamNameTaken
                 }
             case .deleteTeam(let team):
-                try await connection.execute("DELETE FROM teams WHERE id = \(team.id)")
+                try await connection.execute(PostgresQuery(TeamStatements.delete, team.id))
             case .addMember(let teamID, let userID):
-                try await connection.execute(
-                    "INSERT INTO team_members (team_id, user_id, added_at) VALUES (\(teamID), \(userID), \(timestamp))"
-                )
+                try await connection.execute(PostgresQuery(TeamStatements.addMember, teamID, userID, timestamp))
             case .removeMember(let teamID, let userID):
-                try await connection.execute("DELETE FROM team_members WHERE team_id = \(teamID) AND user_id = \(userID)")
+                try await connection.execute(PostgresQuery(TeamStatements.removeMember, teamID, userID))
             case .setGrant(let userID, let realmPath, let access):
-                try await connection.execute(
-                    """
-                    INSERT INTO realm_grants (user_id, realm_path, access, granted_at)
-                    VALUES (\(userID), \(realmPath), \(access.rawValue), \(timestamp))
-                    ON CONFLICT (user_id, realm_path) DO UPDATE SET access = excluded.access, granted_at = excluded.granted_at
-                    """
-                )
+                try await connection.execute(PostgresQuery(GrantStatements.set, userID, realmPath, access.rawValue, timestamp))
             case .removeGrant(let userID, let realmPath):
-                try await connection.execute("DELETE FROM realm_grants WHERE user_id = \(userID) AND realm_path = \(realmPath)")
+                try await connection.execute(PostgresQuery(GrantStatements.remove, userID, realmPath))
             case .setRole(let userID, let role):
-                try await connection.execute("UPDATE users SET role = \(role.rawValue) WHERE id = \(userID)")
+                try await connection.execute(PostgresQuery(UserStatements.setRole, role.rawValue, userID))
             case .setDisabled(let userID, let disabled):
-                let disabledAt: Double? = disabled ? timestamp : nil
-                try await connection.execute("UPDATE users SET disabled_at = \(disabledAt) WHERE id = \(userID)")
+                try await connection.execute(PostgresQuery(UserStatements.setDisabled, disabled ? timestamp : nil, userID))
             case .clearIdentity(let userID):
-                try await connection.execute("UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = \(userID)")
+                try await connection.execute(PostgresQuery(UserStatements.clearIdentity, userID))
             case .revokeDevice(let id):
                 try await revokeDevice(connection, id: id, now: timestamp)
             case .issueRefreshToken(let issue):
                 try await issueRefreshToken(connection, issue, now: timestamp)
             case .endConsoleSessions(let userID):
-                try await connection.execute("DELETE FROM console_sessions WHERE user_id = \(userID)")
+                try await connection.execute(PostgresQuery(ConsoleStatements.endSessionsOf, userID))
             case .expireSignIns(let userID):
                 try await apply(SessionRules.signInsEnded(userID: userID, now: timestamp), connection)
             case .setEmail(let userID, let email):
@@ -89,27 +80,18 @@ extension PostgresStore {
             case .saveScimProfile(let userID, let profile):
                 try await saveProfile(connection, userID: userID, profile: profile, now: now)
             case .markScimRemoved(let userID):
-                try await connection.execute("UPDATE scim_users SET removed_at = \(timestamp) WHERE user_id = \(userID)")
+                try await connection.execute(PostgresQuery(ScimStatements.markRemoved, timestamp, userID))
             case .createScimGroup(let id, let teamID, let displayName, let externalID):
                 try await connection.execute(
-                    """
-                    INSERT INTO scim_groups (id, environment_id, team_id, display_name, external_id, created_at, updated_at)
-                    VALUES (\(id), \(environmentID), \(teamID), \(displayName), \(externalID), \(timestamp), \(timestamp))
-                    """
-                )
+                    PostgresQuery(ScimStatements.createGroup, id, environmentID, teamID, displayName, externalID, timestamp))
             case .updateScimGroup(let id, let displayName, let externalID):
-                try await connection.execute(
-                    """
-                    UPDATE scim_groups SET display_name = \(displayName), external_id = \(externalID), updated_at = \(timestamp)
-                    WHERE id = \(id)
-                    """
-                )
+                try await connection.execute(PostgresQuery(ScimStatements.updateGroup, displayName, externalID, timestamp, id))
             case .deleteScimGroup(let id):
-                try await connection.execute("DELETE FROM scim_groups WHERE id = \(id)")
+                try await connection.execute(PostgresQuery(ScimStatements.deleteGroup, id))
             case .addRoleGroupMember(let groupID, let userID):
-                try await connection.execute("INSERT INTO scim_group_members (group_id, user_id) VALUES (\(groupID), \(userID))")
+                try await connection.execute(PostgresQuery(ScimStatements.addRoleGroupMember, groupID, userID))
             case .removeRoleGroupMember(let groupID, let userID):
-                try await connection.execute("DELETE FROM scim_group_members WHERE group_id = \(groupID) AND user_id = \(userID)")
+                try await connection.execute(PostgresQuery(ScimStatements.removeRoleGroupMember, groupID, userID))
             case .recomputeRoles(let recompute):
                 try await recomputeRoles(recompute, connection, environmentID: environmentID, now: now)
             case .audit(let entry):
@@ -122,7 +104,7 @@ extension PostgresStore {
     /// The devices of the person not revoked yet. Callers hold the person's lock, so none can
     /// be added or revoked meanwhile.
     static func liveDeviceIDs(_ connection: PostgresConnection, userID: String) async throws -> [String] {
-        try await connection.values("SELECT id FROM devices WHERE user_id = \(userID) AND revoked_at IS NULL", as: String.self)
+        try await connection.values(PostgresQuery(DeviceStatements.live, userID), as: String.self)
     }
 
     /// A `unique_violation` (SQLSTATE 23505).

@@ -31,16 +31,8 @@ extension PostgresStore {
 
     /// Whether the person or team is of the environment.
     private static func exists(_ owner: GrantRules.Owner, _ connection: PostgresConnection, environmentID: String) async throws -> Bool {
-        let exists =
-            switch owner {
-            case .user(let id):
-                try await connection.value(
-                    "SELECT EXISTS (SELECT 1 FROM users WHERE id = \(id) AND environment_id = \(environmentID))", as: Bool.self)
-            case .team(let id):
-                try await connection.value(
-                    "SELECT EXISTS (SELECT 1 FROM teams WHERE id = \(id) AND environment_id = \(environmentID))", as: Bool.self)
-            }
-        return exists ?? false
+        let (statement, id) = GrantStatements.ownerExists(owner)
+        return try await connection.value(PostgresQuery(statement, id, environmentID), as: Bool.self) ?? false
     }
 
     static func auditEntry(_ row: PostgresRandomAccessRow) throws -> AuditEntry {

@@ -72,9 +72,7 @@ extension PostgresStore: ScimStore {
             // Locked first: a concurrent change of this person waits, then reads what this one wrote.
             let old = try await Self.lockScimUser(connection, id: id, environmentID: environmentID)
             let new = try change(old)
-            let holder = try await connection.value(
-                "SELECT id FROM users WHERE environment_id = \(environmentID) AND email = \(new.userName)", as: String.self
-            )
+            let holder = try await connection.value(PostgresQuery(UserStatements.idByEmail, environmentID, new.userName), as: String.self)
             let plan = try ScimUserPlans.update(
                 old, email: new.userName, emailTaken: holder != nil && holder != id, profile: new.profile, active: new.active,
                 liveDevices: try await Self.liveDeviceIDs(connection, userID: id), actor: actor
@@ -119,37 +117,20 @@ extension PostgresStore: ScimStore {
         }
     }
 
-    /// Whether SCIM provisioned the person; one SCIM deleted still counts, since only the
-    /// IdP may bring them back.
+    /// Whether SCIM provisioned the person (``ScimStatements/provisioned``).
     static func isProvisioned(_ connection: PostgresConnection, userID: String, environmentID: String) async throws -> Bool {
-        try await connection.value(
-            """
-            SELECT EXISTS (SELECT 1 FROM scim_users s JOIN users u ON u.id = s.user_id
-                           WHERE s.user_id = \(userID) AND u.environment_id = \(environmentID))
-            """,
-            as: Bool.self
-        ) ?? false
+        try await connection.value(PostgresQuery(ScimStatements.provisioned, userID, environmentID), as: Bool.self) ?? false
     }
 
     static func saveProfile(_ connection: PostgresConnection, userID: String, profile: ScimProfile, now: Date) async throws {
         try await connection.execute(
-            """
-            INSERT INTO scim_users (user_id, external_id, display_name, name, emails, removed_at, updated_at)
-            VALUES (\(userID), \(profile.externalID), \(profile.displayName), \(try ScimColumns.name(profile)),
-                    \(try ScimColumns.emails(profile)), NULL, \(now.timeIntervalSince1970))
-            ON CONFLICT (user_id) DO UPDATE SET external_id = excluded.external_id, display_name = excluded.display_name,
-                name = excluded.name, emails = excluded.emails, removed_at = NULL, updated_at = excluded.updated_at
-            """
-        )
+            PostgresQuery(
+                ScimStatements.saveProfile, userID, profile.externalID, profile.displayName, try ScimColumns.name(profile),
+                try ScimColumns.emails(profile), now.timeIntervalSince1970))
     }
 
     static func fetchScimUser(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> ScimUserRecord? {
-        try await connection.first(
-            """
-            SELECT \(unescaped: ScimColumns.userColumns)
-            \(unescaped: ScimColumns.listedUsers)\(environmentID) AND s.removed_at IS NULL AND u.id = \(id)
-            """
-        ).map(scimUserRecord)
+        try await connection.first(PostgresQuery(ScimStatements.user, environmentID, id)).map(scimUserRecord)
     }
 
     static func scimUserRecord(_ row: PostgresRandomAccessRow) throws -> ScimUserRecord {

@@ -36,13 +36,7 @@ extension PostgresStore {
     ) async throws -> ScimGroupRecord {
         let group = try await write { connection in
             let nameTaken =
-                try await connection.value(
-                    """
-                    SELECT EXISTS (SELECT 1 \(unescaped: ScimColumns.groups)\(environmentID)
-                                   AND lower(COALESCE(t.name, g.display_name)) = lower(\(displayName)))
-                    """,
-                    as: Bool.self
-                ) ?? false
+                try await connection.value(PostgresQuery(ScimStatements.groupNameTaken, environmentID, displayName), as: Bool.self) ?? false
             var team: TeamRecord?
             if kind == .team, let teamID = try await Self.teamID(connection, named: displayName, environmentID: environmentID) {
                 team = try await Self.fetchTeam(connection, id: teamID, environmentID: environmentID, forUpdate: true)
@@ -167,21 +161,14 @@ extension PostgresStore {
     static func roleGroupKeys(
         _ connection: PostgresConnection, userID: String, except groupID: String, environmentID: String
     ) async throws -> [String] {
-        try await connection.rows(
-            """
-            SELECT g.display_name, g.external_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
-            WHERE m.user_id = \(userID) AND g.environment_id = \(environmentID) AND g.id <> \(groupID)
-            """
-        ).flatMap { row in
+        try await connection.rows(PostgresQuery(ScimStatements.roleGroupKeys, userID, environmentID, groupID)).flatMap { row in
             [try row.get("display_name", as: String?.self), try row.get("external_id", as: String?.self)].compactMap { $0 }
         }
     }
 
     static func fetchScimGroup(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> ScimGroupRecord? {
         guard
-            let row = try await connection.first(
-                "SELECT \(unescaped: ScimColumns.groupColumns) \(unescaped: ScimColumns.groups)\(environmentID) AND g.id = \(id)"
-            )
+            let row = try await connection.first(PostgresQuery(ScimStatements.group, environmentID, id))
         else { return nil }
         return try await scimGroupRecord(connection, row)
     }
@@ -190,15 +177,9 @@ extension PostgresStore {
         let id: String = try row.get("id")
         return ScimGroupRecord(
             id: id, teamID: try row.get("team_id"), displayName: try row.get("display_name"), externalID: try row.get("external_id"),
-            members: try await connection.values(PostgresQuery(unsafeSQL: ScimColumns.members(groupID: "$1"), binds: Self.binds(id))),
+            members: try await connection.values(PostgresQuery(ScimColumns.members, id)),
             createdAt: Date(timeIntervalSince1970: try row.get("created_at")),
             updatedAt: Date(timeIntervalSince1970: try row.get("updated_at"))
         )
-    }
-
-    private static func binds(_ value: String) -> PostgresBindings {
-        var bindings = PostgresBindings()
-        bindings.append(value)
-        return bindings
     }
 }

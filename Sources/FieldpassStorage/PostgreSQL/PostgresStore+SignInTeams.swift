@@ -64,12 +64,10 @@ extension PostgresStore {
             else { throw TeamNameTakenMeanwhile() }
         }
         for teamID in decision.join {
-            try await connection.execute(
-                "INSERT INTO team_members (team_id, user_id, added_at) VALUES (\(teamID), \(userID), \(now))"
-            )
+            try await connection.execute(PostgresQuery(TeamStatements.addMember, teamID, userID, now))
         }
         for teamID in decision.leave {
-            try await connection.execute("DELETE FROM team_members WHERE team_id = \(teamID) AND user_id = \(userID)")
+            try await connection.execute(PostgresQuery(TeamStatements.removeMember, teamID, userID))
         }
     }
 }

@@ -120,9 +120,7 @@ extension PostgresStore {
 
     /// Whether the team is a SCIM group's, whose name, existence and members are the IdP's.
     static func isScimGroupTeam(_ connection: PostgresConnection, teamID: String, environmentID: String) async throws -> Bool {
-        try await connection.value(
-            "SELECT EXISTS (SELECT 1 FROM scim_groups WHERE team_id = \(teamID) AND environment_id = \(environmentID))", as: Bool.self
-        ) ?? false
+        try await connection.value(PostgresQuery(ScimStatements.teamIsGroup, teamID, environmentID), as: Bool.self) ?? false
     }
 
     /// The team a change just wrote, which its transaction still holds.

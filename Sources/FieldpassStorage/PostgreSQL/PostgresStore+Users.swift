@@ -139,12 +139,9 @@ extension PostgresStore {
     static func fetchUser(
         _ connection: PostgresConnection, id: String, environmentID: String, forUpdate: Bool = false
     ) async throws -> UserRecord? {
-        try await connection.first(
-            """
-            SELECT id, environment_id, email, role, created_at, idp_issuer, idp_subject, disabled_at
-            FROM users WHERE id = \(id) AND environment_id = \(environmentID)\(unescaped: lockClause(forUpdate))
-            """
-        ).map(userRecord)
+        var query = PostgresQuery(UserStatements.user, id, environmentID)
+        query.sql += lockClause(forUpdate)
+        return try await connection.first(query).map(userRecord)
     }
 
     /// The person with their teams (ids and names) and grants, in one statement.

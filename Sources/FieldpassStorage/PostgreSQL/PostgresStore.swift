@@ -201,7 +201,7 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
                     WHERE \(move.selection, at: move.at) AND status = ANY(\(move.transition.fromValues))
                     RETURNING *
                 )
-                SELECT \(unescaped: Self.sessionColumns) FROM s JOIN users u ON u.id = s.user_id
+                SELECT \(unescaped: OnboardingStatements.sessionColumns) FROM s JOIN users u ON u.id = s.user_id
                 """
             )
         else { return nil }
@@ -210,13 +210,9 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
 
     public func expiredAppReturn(state: String, now: Date) async throws -> AppReturn? {
         try await read { connection in
-            try await connection.first(
-                """
-                SELECT app_redirect_uri, app_state FROM sessions
-                WHERE state = \(state) AND NOT state_used AND expires_at <= \(now.timeIntervalSince1970)
-                  AND app_redirect_uri IS NOT NULL
-                """
-            ).flatMap { AppReturnColumns.appReturn(uri: try $0.get("app_redirect_uri"), state: try $0.get("app_state")) }
+            try await connection.first(PostgresQuery(OnboardingStatements.expiredAppReturn, state, now.timeIntervalSince1970)).flatMap {
+                AppReturnColumns.appReturn(uri: try $0.get("app_redirect_uri"), state: try $0.get("app_state"))
+            }
         }
     }
 
@@ -225,17 +221,8 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     }
 
     static func fetchSession(_ connection: PostgresConnection, id: String) async throws -> OnboardingSession? {
-        try await connection.first(
-            "SELECT \(unescaped: sessionColumns) FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = \(id)"
-        ).map(session)
+        try await connection.first(PostgresQuery(OnboardingStatements.session, id)).map(session)
     }
-
-    /// What ``session(_:)`` reads, from a session `s` joined with its user `u`.
-    private static let sessionColumns = """
-        s.id, s.user_id, s.device_id, s.environment_id, s.email, s.nonce, s.code_verifier,
-        s.status, s.expires_at, s.login_id IS NOT NULL AS confirms_device, s.browser_binding,
-        s.app_redirect_uri, s.app_state, u.role
-        """
 
     private static func session(_ row: PostgresRandomAccessRow) throws -> OnboardingSession {
         OnboardingSession(

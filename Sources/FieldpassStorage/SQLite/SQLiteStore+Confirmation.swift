@@ -25,9 +25,7 @@ extension SQLiteStore {
             case .forged: return .forged
             case .confirm(let id, let state):
                 try db.execute(
-                    cached: "UPDATE sessions SET confirmed_at = ?, browser_binding = ? WHERE id = ?",
-                    arguments: [now.timeIntervalSince1970, browserBinding, id]
-                )
+                    cached: OnboardingStatements.confirm.sqlite, arguments: [now.timeIntervalSince1970, browserBinding, id])
                 guard let session = try Self.fetchSession(db, id: id) else { return .unknown }
                 try Self.countOutcome(.confirmed, environmentID: session.environmentID, db: db, now: now.timeIntervalSince1970)
                 return .confirmed(session, state: state)
@@ -36,15 +34,7 @@ extension SQLiteStore {
     }
 
     private static func fetchConfirmationRow(_ db: Database, loginID: String) throws -> Row? {
-        try Row.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT s.id, s.state, s.status, s.user_code, s.csrf_token, s.confirmed_at, s.created_at, s.expires_at,
-                           d.name, d.platform
-                    FROM sessions s JOIN devices d ON d.id = s.device_id WHERE s.login_id = ?
-                    """),
-            arguments: [loginID]
-        )
+        try Row.fetchOne(db.cachedStatement(sql: OnboardingStatements.confirmation.sqlite), arguments: [loginID])
     }
 
     private static func confirmationSession(_ row: Row) -> ConfirmationRules.Session {

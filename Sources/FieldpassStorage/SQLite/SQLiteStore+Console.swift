@@ -6,10 +6,7 @@ extension SQLiteStore: ConsoleStore {
     public func beginConsoleSignIn(_ signIn: ConsoleSignIn) async throws {
         try await write { db in
             try db.execute(
-                cached: """
-                    INSERT INTO console_signins (state_hash, environment_id, email, nonce, code_verifier, browser_binding, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
+                cached: ConsoleStatements.beginSignIn.sqlite,
                 arguments: [
                     signIn.stateHash, signIn.environmentID, signIn.email, signIn.nonce, signIn.codeVerifier, signIn.browserBinding,
                     signIn.expiresAt.timeIntervalSince1970,
@@ -21,7 +18,7 @@ extension SQLiteStore: ConsoleStore {
     public func takeConsoleSignIn(stateHash: String, now: Date) async throws -> ConsoleSignIn? {
         try await write { db in
             try Row.fetchOne(
-                db.cachedStatement(sql: "DELETE FROM console_signins WHERE state_hash = ? AND expires_at > ? RETURNING *"),
+                db.cachedStatement(sql: ConsoleStatements.takeSignIn.sqlite),
                 arguments: [stateHash, now.timeIntervalSince1970]
             ).map { row in
                 ConsoleSignIn(
@@ -36,10 +33,7 @@ extension SQLiteStore: ConsoleStore {
     public func createConsoleSession(_ session: ConsoleSession) async throws {
         try await write { db in
             try db.execute(
-                cached: """
-                    INSERT INTO console_sessions (id_hash, user_id, environment_id, created_at, expires_at, idle_expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """,
+                cached: ConsoleStatements.createSession.sqlite,
                 arguments: [
                     session.idHash, session.userID, session.environmentID, session.createdAt.timeIntervalSince1970,
                     session.expiresAt.timeIntervalSince1970, session.idleExpiresAt.timeIntervalSince1970,
@@ -66,7 +60,7 @@ extension SQLiteStore: ConsoleStore {
                     arguments: [timestamp + idleTimeout, idHash, timestamp, timestamp]
                 ), let user = try Self.fetchUser(db, id: row["user_id"], environmentID: row["environment_id"])
             else {
-                try db.execute(cached: "DELETE FROM console_sessions WHERE id_hash = ?", arguments: [idHash])
+                try db.execute(cached: ConsoleStatements.endSession.sqlite, arguments: [idHash])
                 return nil
             }
             return (Self.consoleSession(row), user)
@@ -75,29 +69,23 @@ extension SQLiteStore: ConsoleStore {
 
     public func endConsoleSession(idHash: String) async throws {
         try await write { db in
-            try db.execute(cached: "DELETE FROM console_sessions WHERE id_hash = ?", arguments: [idHash])
+            try db.execute(cached: ConsoleStatements.endSession.sqlite, arguments: [idHash])
         }
     }
 
     public func sweepConsole(now: Date) async throws {
         try await write { db in
             let timestamp = now.timeIntervalSince1970
-            try db.execute(cached: "DELETE FROM console_signins WHERE expires_at <= ?", arguments: [timestamp])
-            try db.execute(
-                cached: "DELETE FROM console_sessions WHERE idle_expires_at <= ? OR expires_at <= ? OR \(ConsoleTables.disabledPerson)",
-                arguments: [timestamp, timestamp]
-            )
-            try db.execute(
-                cached: "DELETE FROM onboarding_outcomes WHERE at < ?", arguments: [timestamp - ConsoleTables.outcomeRetention]
-            )
+            try db.execute(cached: ConsoleStatements.purgeSignIns.sqlite, arguments: [timestamp])
+            try db.execute(cached: ConsoleStatements.purgeSessions.sqlite, arguments: [timestamp])
+            try db.execute(cached: ConsoleStatements.purgeOutcomes.sqlite, arguments: [timestamp - ConsoleTables.outcomeRetention])
         }
     }
 
     public func person(email: String, environmentID: String) async throws -> UserRecord? {
         try await read { db in
             try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM users WHERE environment_id = ? AND email = ?"),
-                arguments: [environmentID, DirectoryRules.emailKey(email)]
+                db.cachedStatement(sql: UserStatements.userByEmail.sqlite), arguments: [environmentID, DirectoryRules.emailKey(email)]
             ).map(Self.userRecord)
         }
     }
@@ -123,8 +111,7 @@ extension SQLiteStore: ConsoleStore {
         let conditions = ConsoleTables.auditConditions(filter) { _ in "?" }
         return try await read { db in
             try Row.fetchAll(
-                db.cachedStatement(
-                    sql: "SELECT * FROM audit_log WHERE environment_id = ? AND id < ?\(conditions.sql) ORDER BY id DESC LIMIT ?"),
+                db.cachedStatement(sql: ConsoleStatements.auditPage(environment: "?", before: "?", conditions: conditions.sql, limit: "?")),
                 arguments: StatementArguments([environmentID]) + [before ?? Int64.max] + StatementArguments(conditions.values) + [limit]
             ).map(Self.auditEntry)
         }
@@ -134,12 +121,7 @@ extension SQLiteStore: ConsoleStore {
         try await read { db in
             var tally = OnboardingTally()
             for row in try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT outcome, reason, COUNT(*) AS n FROM onboarding_outcomes
-                        WHERE environment_id = ? AND at >= ? GROUP BY outcome, reason
-                        """),
-                arguments: [environmentID, since.timeIntervalSince1970]
+                db.cachedStatement(sql: ConsoleStatements.outcomeCounts.sqlite), arguments: [environmentID, since.timeIntervalSince1970]
             ) {
                 tally.add(outcome: row["outcome"], reason: row["reason"], count: row["n"])
             }
@@ -160,10 +142,7 @@ extension SQLiteStore: ConsoleStore {
 
     /// Counts a step of onboarding, in the transaction that took it.
     static func countOutcome(_ outcome: OnboardingOutcome, reason: String? = nil, environmentID: String, db: Database, now: Double) throws {
-        try db.execute(
-            cached: "INSERT INTO onboarding_outcomes (environment_id, outcome, reason, at) VALUES (?, ?, ?, ?)",
-            arguments: [environmentID, outcome.rawValue, reason, now]
-        )
+        try db.execute(cached: OnboardingStatements.countOutcome.sqlite, arguments: [environmentID, outcome.rawValue, reason, now])
     }
 
     private static func consoleSession(_ row: Row) -> ConsoleSession {

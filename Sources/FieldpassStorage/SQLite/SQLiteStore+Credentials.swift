@@ -6,11 +6,7 @@ extension SQLiteStore {
     public func recordSignIn(_ attempt: SignInAttempt, now: Date) async throws -> SignInOutcome {
         try await write { db in
             guard
-                let row = try Row.fetchOne(
-                    db.cachedStatement(
-                        sql: "SELECT environment_id, role, idp_issuer, idp_subject, disabled_at, signed_in_at FROM users WHERE id = ?"),
-                    arguments: [attempt.userID]
-                )
+                let row = try Row.fetchOne(db.cachedStatement(sql: UserStatements.signingIn.sqlite), arguments: [attempt.userID])
             else { throw DirectoryError.unknownUser }
             let environmentID: String = row["environment_id"]
             let user = SignInRules.User(
@@ -21,11 +17,7 @@ extension SQLiteStore {
             let holder =
                 SignInRules.needsHolderLookup(user: user, attempt: attempt)
                 ? try String.fetchOne(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT id FROM users WHERE environment_id = ? AND idp_subject = ?
-                              AND (idp_issuer = ? OR idp_issuer IS NULL) AND id <> ?
-                            """),
+                    db.cachedStatement(sql: UserStatements.identityHolder.sqlite),
                     arguments: [environmentID, attempt.subject, attempt.issuer, attempt.userID]
                 ) : nil
             let teams = try SignInRules.teamNamesToResolve(user: user, attempt: attempt).map { names in
@@ -35,11 +27,11 @@ extension SQLiteStore {
             for entry in decision.audit { try Self.audit(db, environmentID: environmentID, entry, now: now) }
             if let refusal = decision.refusal { return refusal }
             try db.execute(
-                cached: "UPDATE users SET idp_issuer = ?, idp_subject = ?, signed_in_at = ? WHERE id = ?",
+                cached: UserStatements.signedIn.sqlite,
                 arguments: [attempt.issuer, attempt.subject, now.timeIntervalSince1970, attempt.userID]
             )
             if let role = decision.role {
-                try db.execute(cached: "UPDATE users SET role = ? WHERE id = ?", arguments: [role.rawValue, attempt.userID])
+                try db.execute(cached: UserStatements.setRole.sqlite, arguments: [role.rawValue, attempt.userID])
             }
             try Self.applyTeams(of: decision, db, userID: attempt.userID, environmentID: environmentID, now: now.timeIntervalSince1970)
             guard let facts = try Self.fetchFacts(db, userID: attempt.userID, environmentID: environmentID) else {
@@ -88,9 +80,7 @@ extension SQLiteStore {
     public func devices(userID: String, environmentID: String) async throws -> [DeviceRecord] {
         try await read { db in
             guard try Self.fetchUser(db, id: userID, environmentID: environmentID) != nil else { throw DirectoryError.unknownUser }
-            return try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT * FROM devices WHERE user_id = ? ORDER BY created_at DESC, id"), arguments: [userID]
-            ).map { row in
+            return try Row.fetchAll(db.cachedStatement(sql: DeviceStatements.devices.sqlite), arguments: [userID]).map { row in
                 DeviceRecord(
                     id: row["id"], userID: row["user_id"], name: row["name"], platform: row["platform"],
                     createdAt: Date(timeIntervalSince1970: row["created_at"]),
@@ -107,9 +97,9 @@ extension SQLiteStore {
             // Anyone may sign out their own devices.
             let caller = caller.person?.id == userID ? caller : try Self.authorize(db, caller)
             let (environmentID, actor) = (caller.environmentID, caller.actor)
-            let device = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT name, revoked_at FROM devices WHERE id = ? AND user_id = ?"), arguments: [id, userID]
-            ).map { (name: $0["name"] as String, revoked: $0["revoked_at"] as Double? != nil) }
+            let device = try Row.fetchOne(db.cachedStatement(sql: DeviceStatements.device.sqlite), arguments: [id, userID]).map {
+                (name: $0["name"] as String, revoked: $0["revoked_at"] as Double? != nil)
+            }
             let plan = try DirectoryRules.revokeDevice(
                 id: id, device, userKnown: try Self.fetchUser(db, id: userID, environmentID: environmentID) != nil, userID: userID,
                 actor: actor
@@ -120,10 +110,7 @@ extension SQLiteStore {
 
     /// Marks a device revoked and its refresh tokens with it; their sealed successors go too.
     static func revokeDevice(_ db: Database, id: String, now: Double) throws {
-        try db.execute(cached: "UPDATE devices SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", arguments: [now, id])
-        try db.execute(
-            cached: "UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, ?), successor_sealed = NULL WHERE device_id = ?",
-            arguments: [now, id]
-        )
+        try db.execute(cached: DeviceStatements.revoke.sqlite, arguments: [now, id])
+        try db.execute(cached: DeviceStatements.revokeRefreshTokens.sqlite, arguments: [now, id])
     }
 }

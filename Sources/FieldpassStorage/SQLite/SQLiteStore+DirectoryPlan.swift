@@ -17,38 +17,29 @@ extension SQLiteStore {
                     arguments: [id, environmentID, name, timestamp]
                 )
             case .renameTeam(let team, let name):
-                try db.execute(cached: "UPDATE teams SET name = ? WHERE id = ?", arguments: [name, team.id])
+                try db.execute(cached: TeamStatements.rename.sqlite, arguments: [name, team.id])
             case .deleteTeam(let team):
-                try db.execute(cached: "DELETE FROM teams WHERE id = ?", arguments: [team.id])
+                try db.execute(cached: TeamStatements.delete.sqlite, arguments: [team.id])
             case .addMember(let teamID, let userID):
-                try db.execute(
-                    cached: "INSERT INTO team_members (team_id, user_id, added_at) VALUES (?, ?, ?)",
-                    arguments: [teamID, userID, timestamp]
-                )
+                try db.execute(cached: TeamStatements.addMember.sqlite, arguments: [teamID, userID, timestamp])
             case .removeMember(let teamID, let userID):
-                try db.execute(cached: "DELETE FROM team_members WHERE team_id = ? AND user_id = ?", arguments: [teamID, userID])
+                try db.execute(cached: TeamStatements.removeMember.sqlite, arguments: [teamID, userID])
             case .setGrant(let userID, let realmPath, let access):
-                try db.execute(
-                    cached: """
-                        INSERT INTO realm_grants (user_id, realm_path, access, granted_at) VALUES (?, ?, ?, ?)
-                        ON CONFLICT (user_id, realm_path) DO UPDATE SET access = excluded.access, granted_at = excluded.granted_at
-                        """,
-                    arguments: [userID, realmPath, access.rawValue, timestamp]
-                )
+                try db.execute(cached: GrantStatements.set.sqlite, arguments: [userID, realmPath, access.rawValue, timestamp])
             case .removeGrant(let userID, let realmPath):
-                try db.execute(cached: "DELETE FROM realm_grants WHERE user_id = ? AND realm_path = ?", arguments: [userID, realmPath])
+                try db.execute(cached: GrantStatements.remove.sqlite, arguments: [userID, realmPath])
             case .setRole(let userID, let role):
-                try db.execute(cached: "UPDATE users SET role = ? WHERE id = ?", arguments: [role.rawValue, userID])
+                try db.execute(cached: UserStatements.setRole.sqlite, arguments: [role.rawValue, userID])
             case .setDisabled(let userID, let disabled):
-                try db.execute(cached: "UPDATE users SET disabled_at = ? WHERE id = ?", arguments: [disabled ? timestamp : nil, userID])
+                try db.execute(cached: UserStatements.setDisabled.sqlite, arguments: [disabled ? timestamp : nil, userID])
             case .clearIdentity(let userID):
-                try db.execute(cached: "UPDATE users SET idp_issuer = NULL, idp_subject = NULL WHERE id = ?", arguments: [userID])
+                try db.execute(cached: UserStatements.clearIdentity.sqlite, arguments: [userID])
             case .revokeDevice(let id):
                 try revokeDevice(db, id: id, now: timestamp)
             case .issueRefreshToken(let issue):
                 try issueRefreshToken(db, issue, now: timestamp)
             case .endConsoleSessions(let userID):
-                try db.execute(cached: "DELETE FROM console_sessions WHERE user_id = ?", arguments: [userID])
+                try db.execute(cached: ConsoleStatements.endSessionsOf.sqlite, arguments: [userID])
             case .expireSignIns(let userID):
                 let ended = try apply(SessionRules.signInsEnded(userID: userID, now: timestamp), db)
                 endedSignIns = endedSignIns || !ended.moved.isEmpty
@@ -57,26 +48,18 @@ extension SQLiteStore {
             case .saveScimProfile(let userID, let profile):
                 try saveProfile(db, userID: userID, profile: profile, now: now)
             case .markScimRemoved(let userID):
-                try db.execute(cached: "UPDATE scim_users SET removed_at = ? WHERE user_id = ?", arguments: [timestamp, userID])
+                try db.execute(cached: ScimStatements.markRemoved.sqlite, arguments: [timestamp, userID])
             case .createScimGroup(let id, let teamID, let displayName, let externalID):
                 try db.execute(
-                    cached: """
-                        INSERT INTO scim_groups (id, environment_id, team_id, display_name, external_id, created_at, updated_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [id, environmentID, teamID, displayName, externalID, timestamp, timestamp]
-                )
+                    cached: ScimStatements.createGroup.sqlite, arguments: [id, environmentID, teamID, displayName, externalID, timestamp])
             case .updateScimGroup(let id, let displayName, let externalID):
-                try db.execute(
-                    cached: "UPDATE scim_groups SET display_name = ?, external_id = ?, updated_at = ? WHERE id = ?",
-                    arguments: [displayName, externalID, timestamp, id]
-                )
+                try db.execute(cached: ScimStatements.updateGroup.sqlite, arguments: [displayName, externalID, timestamp, id])
             case .deleteScimGroup(let id):
-                try db.execute(cached: "DELETE FROM scim_groups WHERE id = ?", arguments: [id])
+                try db.execute(cached: ScimStatements.deleteGroup.sqlite, arguments: [id])
             case .addRoleGroupMember(let groupID, let userID):
-                try db.execute(cached: "INSERT INTO scim_group_members (group_id, user_id) VALUES (?, ?)", arguments: [groupID, userID])
+                try db.execute(cached: ScimStatements.addRoleGroupMember.sqlite, arguments: [groupID, userID])
             case .removeRoleGroupMember(let groupID, let userID):
-                try db.execute(cached: "DELETE FROM scim_group_members WHERE group_id = ? AND user_id = ?", arguments: [groupID, userID])
+                try db.execute(cached: ScimStatements.removeRoleGroupMember.sqlite, arguments: [groupID, userID])
             case .recomputeRoles(let recompute):
                 try recomputeRoles(recompute, db, environmentID: environmentID, now: timestamp)
             case .audit(let entry):
@@ -94,6 +77,6 @@ extension SQLiteStore {
 
     /// The devices of the person not revoked yet.
     static func liveDeviceIDs(_ db: Database, userID: String) throws -> [String] {
-        try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM devices WHERE user_id = ? AND revoked_at IS NULL"), arguments: [userID])
+        try String.fetchAll(db.cachedStatement(sql: DeviceStatements.live.sqlite), arguments: [userID])
     }
 }

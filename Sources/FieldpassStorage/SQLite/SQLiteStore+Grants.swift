@@ -24,15 +24,8 @@ extension SQLiteStore {
 
     /// Whether the person or team is of the environment.
     private static func exists(_ owner: GrantRules.Owner, _ db: Database, environmentID: String) throws -> Bool {
-        let (table, id) =
-            switch owner {
-            case .user(let id): ("users", id)
-            case .team(let id): ("teams", id)
-            }
-        return try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ? AND environment_id = ?)"),
-            arguments: [id, environmentID]
-        ) ?? false
+        let (statement, id) = GrantStatements.ownerExists(owner)
+        return try Bool.fetchOne(db.cachedStatement(sql: statement.sqlite), arguments: [id, environmentID]) ?? false
     }
 
     static func auditEntry(_ row: Row) throws -> AuditEntry {

@@ -98,11 +98,8 @@ extension SQLiteStore: ScimStore {
     ) async throws -> ScimGroupRecord {
         try await write { db in
             let nameTaken =
-                try Bool.fetchOne(
-                    db.cachedStatement(
-                        sql: "SELECT EXISTS (SELECT 1 \(ScimColumns.groups)? AND lower(COALESCE(t.name, g.display_name)) = lower(?))"),
-                    arguments: [environmentID, displayName]
-                ) ?? false
+                try Bool.fetchOne(db.cachedStatement(sql: ScimStatements.groupNameTaken.sqlite), arguments: [environmentID, displayName])
+                ?? false
             let team =
                 try kind == .team
                 ? Self.teamID(db, named: displayName, environmentID: environmentID).flatMap {
@@ -190,14 +187,9 @@ extension SQLiteStore: ScimStore {
 
     /// The names and external ids of the person's role groups but `groupID`.
     static func roleGroupKeys(_ db: Database, userID: String, except groupID: String, environmentID: String) throws -> [String] {
-        try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT g.display_name, g.external_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
-                    WHERE m.user_id = ? AND g.environment_id = ? AND g.id <> ?
-                    """),
-            arguments: [userID, environmentID, groupID]
-        ).flatMap { row in [row["display_name"] as String?, row["external_id"] as String?].compactMap { $0 } }
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: ScimStatements.roleGroupKeys.sqlite), arguments: [userID, environmentID, groupID])
+        return rows.flatMap { row in [row["display_name"] as String?, row["external_id"] as String?].compactMap { $0 } }
     }
 
     public func isScimManaged(userID: String?, teamID: String?, environmentID: String) async throws -> Bool {
@@ -208,27 +200,14 @@ extension SQLiteStore: ScimStore {
         }
     }
 
-    /// Whether SCIM provisioned the person; one SCIM deleted still counts, since only the
-    /// IdP may bring them back.
+    /// Whether SCIM provisioned the person (``ScimStatements/provisioned``).
     static func isProvisioned(_ db: Database, userID: String, environmentID: String) throws -> Bool {
-        try Bool.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT EXISTS (SELECT 1 FROM scim_users s JOIN users u ON u.id = s.user_id
-                                   WHERE s.user_id = ? AND u.environment_id = ?)
-                    """),
-            arguments: [userID, environmentID]
-        ) ?? false
+        try Bool.fetchOne(db.cachedStatement(sql: ScimStatements.provisioned.sqlite), arguments: [userID, environmentID]) ?? false
     }
 
     static func saveProfile(_ db: Database, userID: String, profile: ScimProfile, now: Date) throws {
         try db.execute(
-            cached: """
-                INSERT INTO scim_users (user_id, external_id, display_name, name, emails, removed_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, NULL, ?)
-                ON CONFLICT (user_id) DO UPDATE SET external_id = excluded.external_id, display_name = excluded.display_name,
-                    name = excluded.name, emails = excluded.emails, removed_at = NULL, updated_at = excluded.updated_at
-                """,
+            cached: ScimStatements.saveProfile.sqlite,
             arguments: [
                 userID, profile.externalID, profile.displayName, try ScimColumns.name(profile), try ScimColumns.emails(profile),
                 now.timeIntervalSince1970,
@@ -238,8 +217,7 @@ extension SQLiteStore: ScimStore {
 
     static func fetchScimUser(_ db: Database, id: String, environmentID: String) throws -> ScimUserRecord? {
         try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(ScimColumns.userColumns) \(ScimColumns.listedUsers)? AND s.removed_at IS NULL AND u.id = ?"),
-            arguments: [environmentID, id]
+            db.cachedStatement(sql: ScimStatements.user.sqlite), arguments: [environmentID, id]
         ).map(scimUserRecord)
     }
 
@@ -255,8 +233,7 @@ extension SQLiteStore: ScimStore {
 
     static func fetchScimGroup(_ db: Database, id: String, environmentID: String) throws -> ScimGroupRecord? {
         try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(ScimColumns.groupColumns) \(ScimColumns.groups)? AND g.id = ?"),
-            arguments: [environmentID, id]
+            db.cachedStatement(sql: ScimStatements.group.sqlite), arguments: [environmentID, id]
         ).map { try scimGroupRecord(db, $0) }
     }
 
@@ -264,7 +241,7 @@ extension SQLiteStore: ScimStore {
         let id: String = row["id"]
         return ScimGroupRecord(
             id: id, teamID: row["team_id"], displayName: row["display_name"], externalID: row["external_id"],
-            members: try String.fetchAll(db.cachedStatement(sql: ScimColumns.members(groupID: "?1")), arguments: [id]),
+            members: try String.fetchAll(db.cachedStatement(sql: ScimColumns.members.sqlite), arguments: [id]),
             createdAt: Date(timeIntervalSince1970: row["created_at"]), updatedAt: Date(timeIntervalSince1970: row["updated_at"])
         )
     }

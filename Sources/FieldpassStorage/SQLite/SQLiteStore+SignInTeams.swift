@@ -35,12 +35,10 @@ extension SQLiteStore {
             )
         }
         for teamID in decision.join {
-            try db.execute(
-                cached: "INSERT INTO team_members (team_id, user_id, added_at) VALUES (?, ?, ?)", arguments: [teamID, userID, now]
-            )
+            try db.execute(cached: TeamStatements.addMember.sqlite, arguments: [teamID, userID, now])
         }
         for teamID in decision.leave {
-            try db.execute(cached: "DELETE FROM team_members WHERE team_id = ? AND user_id = ?", arguments: [teamID, userID])
+            try db.execute(cached: TeamStatements.removeMember.sqlite, arguments: [teamID, userID])
         }
     }
 }

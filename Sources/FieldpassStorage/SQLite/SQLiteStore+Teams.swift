@@ -107,10 +107,7 @@ extension SQLiteStore {
 
     /// Whether the team is a SCIM group's, whose name, existence and members are the IdP's.
     static func isScimGroupTeam(_ db: Database, teamID: String, environmentID: String) throws -> Bool {
-        try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM scim_groups WHERE team_id = ? AND environment_id = ?)"),
-            arguments: [teamID, environmentID]
-        ) ?? false
+        try Bool.fetchOne(db.cachedStatement(sql: ScimStatements.teamIsGroup.sqlite), arguments: [teamID, environmentID]) ?? false
     }
 
     static func teamID(_ db: Database, named name: String, environmentID: String) throws -> String? {

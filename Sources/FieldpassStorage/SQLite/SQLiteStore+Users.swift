@@ -90,9 +90,7 @@ extension SQLiteStore {
 
     /// The id of the person of the environment with this email, if any.
     static func userID(_ db: Database, email: String, environmentID: String) throws -> String? {
-        try String.fetchOne(
-            db.cachedStatement(sql: "SELECT id FROM users WHERE environment_id = ? AND email = ?"), arguments: [environmentID, email]
-        )
+        try String.fetchOne(db.cachedStatement(sql: UserStatements.idByEmail.sqlite), arguments: [environmentID, email])
     }
 
     /// The next position in the realm feed: a counter, so positions are never reused.
@@ -106,9 +104,7 @@ extension SQLiteStore {
     }
 
     static func fetchUser(_ db: Database, id: String, environmentID: String) throws -> UserRecord? {
-        try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT * FROM users WHERE id = ? AND environment_id = ?"), arguments: [id, environmentID]
-        ).map(userRecord)
+        try Row.fetchOne(db.cachedStatement(sql: UserStatements.user.sqlite), arguments: [id, environmentID]).map(userRecord)
     }
 
     static func fetchFacts(_ db: Database, userID: String, environmentID: String) throws -> AccessFacts? {

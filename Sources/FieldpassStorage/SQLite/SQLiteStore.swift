@@ -161,12 +161,7 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
     public func expiredAppReturn(state: String, now: Date) async throws -> AppReturn? {
         try await read { db in
             try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT app_redirect_uri, app_state FROM sessions
-                        WHERE state = ? AND state_used = 0 AND expires_at <= ? AND app_redirect_uri IS NOT NULL
-                        """),
-                arguments: [state, now.timeIntervalSince1970]
+                db.cachedStatement(sql: OnboardingStatements.expiredAppReturn.sqlite), arguments: [state, now.timeIntervalSince1970]
             ).flatMap { AppReturnColumns.appReturn(uri: $0["app_redirect_uri"], state: $0["app_state"]) }
         }
     }
@@ -177,16 +172,7 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
 
     static func fetchSession(_ db: Database, id: String) throws -> OnboardingSession? {
         guard
-            let row = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT s.id, s.user_id, s.device_id, s.environment_id, s.email, s.nonce, s.code_verifier,
-                               s.status, s.expires_at, s.login_id IS NOT NULL AS confirms_device, s.browser_binding,
-                               s.app_redirect_uri, s.app_state, u.role
-                        FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ?
-                        """),
-                arguments: [id]
-            )
+            let row = try Row.fetchOne(db.cachedStatement(sql: OnboardingStatements.session.sqlite), arguments: [id])
         else { return nil }
         return OnboardingSession(
             id: row["id"], userID: row["user_id"], deviceID: row["device_id"],

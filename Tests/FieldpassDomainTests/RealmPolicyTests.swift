@@ -1,8 +1,6 @@
 import Foundation
 import Testing
-@testable import Fieldpass
 @testable import FieldpassDomain
-@testable import FieldpassStorage
 
 @Suite("Realm permissions")
 struct RealmPolicyTests {
@@ -47,37 +45,5 @@ struct RealmPolicyTests {
         #expect(realms["/tasks"] == .read)
         #expect(realms["/common"] == .write)
         #expect(realms["/teams/t1"] == .manage)
-    }
-
-    @Test func configuredRulesReplaceTheDefaults() throws {
-        let yaml = ConfigurationTests.minimal + "\nroles:\n  worker: [\"/common=read\", \"/users/{user_id}=manage\"]\n"
-        let configuration = try FieldpassConfiguration.parse(yaml: yaml, environment: [:])
-        let realms = RealmPolicy(roles: configuration.roles).realms(for: facts(.worker, teams: ["t1"]))
-        #expect(realms == ["/common": .read, "/users/u1": .manage])
-    }
-
-    @Test(arguments: ["/common", "common=write", "/common=owner", "/a//b=read", "/a/../b=read", "=write"])
-    func badRulesStopStartUp(rule: String) {
-        let yaml = ConfigurationTests.minimal + "\nroles:\n  worker: [\"\(rule)\"]\n"
-        let error = #expect(throws: ConfigurationError.self) {
-            try FieldpassConfiguration.parse(yaml: yaml, environment: [:])
-        }
-        #expect(error?.key == "roles.worker")
-    }
-
-    @Test func leavingATeamRemovesItsRealm() async throws {
-        try await TestEnvironment.with { environment in
-            let store = environment.store
-            let (worker, _) = try await environment.person("w@example.com", role: .worker)
-            let team = try await store.createTeam(name: "North", by: .cli(environmentID: "dev"), now: Date())
-            _ = try await store.addMember(userID: worker.id, teamID: team.id, by: .cli(environmentID: "dev"), managed: .none, now: Date())
-            let joined = try #require(try await store.accessFacts(userID: worker.id, environmentID: "dev"))
-            #expect(policy.realms(for: joined)[team.realmPath] == .write)
-
-            _ = try await store.removeMember(
-                userID: worker.id, teamID: team.id, by: .cli(environmentID: "dev"), managed: .none, now: Date())
-            let left = try #require(try await store.accessFacts(userID: worker.id, environmentID: "dev"))
-            #expect(policy.realms(for: left)[team.realmPath] == nil)
-        }
     }
 }

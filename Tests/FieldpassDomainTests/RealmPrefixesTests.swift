@@ -1,7 +1,5 @@
 import Testing
-@testable import Fieldpass
 @testable import FieldpassDomain
-@testable import FieldpassStorage
 
 @Suite("Realm prefixes")
 struct RealmPrefixesTests {

@@ -1,0 +1,17 @@
+/// The statements on teams and their members both stores share (``SharedStatement``).
+enum TeamStatements {
+    /// New name, team.
+    static let rename = SharedStatement { value in "UPDATE teams SET name = \(value(1)) WHERE id = \(value(2))" }
+
+    static let delete = SharedStatement { value in "DELETE FROM teams WHERE id = \(value(1))" }
+
+    /// Team, person, time.
+    static let addMember = SharedStatement { value in
+        "INSERT INTO team_members (team_id, user_id, added_at) VALUES (\(value(1)), \(value(2)), \(value(3)))"
+    }
+
+    /// Team, person.
+    static let removeMember = SharedStatement { value in
+        "DELETE FROM team_members WHERE team_id = \(value(1)) AND user_id = \(value(2))"
+    }
+}
