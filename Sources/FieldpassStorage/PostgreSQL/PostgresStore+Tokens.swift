@@ -59,12 +59,7 @@ extension PostgresStore {
     public func recordDPoPProof(replayKey: String, expiresAt: Date) async throws -> Bool {
         try await write { connection in
             // The primary key decides between instances: of two uses at once, one inserts.
-            try await connection.first(
-                """
-                INSERT INTO dpop_proof_uses (replay_key, expires_at) VALUES (\(replayKey), \(expiresAt.timeIntervalSince1970))
-                ON CONFLICT DO NOTHING RETURNING 1
-                """
-            ) != nil
+            try await connection.first(PostgresQuery(DPoPProofUses.record, replayKey, expiresAt.timeIntervalSince1970)) != nil
         }
     }
 
@@ -140,7 +135,7 @@ extension PostgresStore {
                 """
             )
         case .forgetDPoPProofs(let expiredBy):
-            try await connection.execute("DELETE FROM dpop_proof_uses WHERE expires_at <= \(expiredBy)")
+            try await connection.execute(PostgresQuery(DPoPProofUses.forget, expiredBy))
         }
     }
 

@@ -46,10 +46,8 @@ extension SQLiteStore {
 
     public func recordDPoPProof(replayKey: String, expiresAt: Date) async throws -> Bool {
         try await write { db in
-            try db.execute(
-                cached: "INSERT INTO dpop_proof_uses (replay_key, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                arguments: [replayKey, expiresAt.timeIntervalSince1970])
-            return db.changesCount == 1
+            try Row.fetchOne(
+                db.cachedStatement(sql: DPoPProofUses.record.sqlite), arguments: [replayKey, expiresAt.timeIntervalSince1970]) != nil
         }
     }
 
@@ -109,7 +107,7 @@ extension SQLiteStore {
                 arguments: [rotatedBefore]
             )
         case .forgetDPoPProofs(let expiredBy):
-            try db.execute(cached: "DELETE FROM dpop_proof_uses WHERE expires_at <= ?", arguments: [expiredBy])
+            try db.execute(cached: DPoPProofUses.forget.sqlite, arguments: [expiredBy])
         }
     }
 
