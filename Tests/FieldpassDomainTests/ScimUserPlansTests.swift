@@ -25,18 +25,22 @@ struct ScimUserPlansTests {
         let old = ScimUserRecord(user: Self.user, profile: Self.profile, updatedAt: nil)
         #expect(throws: ScimError.self) {
             try ScimUserPlans.update(
-                old, email: "b@acme.test", emailTaken: true, profile: Self.profile, active: false, liveDevices: [], actor: "scim")
+                old, email: "b@acme.test", holderOfEmail: "u2", profile: Self.profile, active: false, liveDevices: [], actor: "scim")
         }
         let same = try ScimUserPlans.update(
-            old, email: "a@acme.test", emailTaken: false, profile: Self.profile, active: nil, liveDevices: [], actor: "scim")
+            old, email: "a@acme.test", holderOfEmail: nil, profile: Self.profile, active: nil, liveDevices: [], actor: "scim")
         #expect(same == .unchanged)
         let moved = try ScimUserPlans.update(
-            old, email: "b@acme.test", emailTaken: false, profile: Self.profile, active: nil, liveDevices: [], actor: "scim")
+            old, email: "b@acme.test", holderOfEmail: nil, profile: Self.profile, active: nil, liveDevices: [], actor: "scim")
         #expect(
             moved.writes.prefix(2) == [
                 .setEmail(userID: "u1", email: "b@acme.test"), .saveScimProfile(userID: "u1", profile: Self.profile),
             ])
         #expect(moved.affectedUsers == ["u1"])
+        // The person's own email, in another case, is theirs to keep.
+        let recased = try ScimUserPlans.update(
+            old, email: "A@acme.test", holderOfEmail: "u1", profile: Self.profile, active: nil, liveDevices: [], actor: "scim")
+        #expect(recased.writes.first == .setEmail(userID: "u1", email: "A@acme.test"))
     }
 
     @Test func removalUnlistsAuditsAndDisables() throws {

@@ -21,11 +21,13 @@ package enum ScimUserPlans {
     }
 
     /// Replacing a listed person's email and attributes, audited only when something changed;
-    /// an email another person has (`emailTaken`) is a conflict. `active`, when given, enables
-    /// or disables them.
+    /// an email another person has (`holderOfEmail`, the person of the environment with it, if
+    /// any) is a conflict. `active`, when given, enables or disables them.
     package static func update(
-        _ old: ScimUserRecord, email: String, emailTaken: Bool, profile: ScimProfile, active: Bool?, liveDevices: [String], actor: String
+        _ old: ScimUserRecord, email: String, holderOfEmail: String?, profile: ScimProfile, active: Bool?, liveDevices: [String],
+        actor: String
     ) throws -> DirectoryPlan {
+        let emailTaken = holderOfEmail.map { $0 != old.user.id } ?? false
         var plan = DirectoryPlan()
         let userID = old.user.id
         if let entry = AuditRecord.scimUserUpdated(actor: actor, userID: userID, from: (old.user.email, old.profile), to: (email, profile))

@@ -74,7 +74,7 @@ extension PostgresStore: ScimStore {
             let new = try change(old)
             let holder = try await connection.value(PostgresQuery(UserStatements.idByEmail, environmentID, new.userName), as: String.self)
             let plan = try ScimUserPlans.update(
-                old, email: new.userName, emailTaken: holder != nil && holder != id, profile: new.profile, active: new.active,
+                old, email: new.userName, holderOfEmail: holder, profile: new.profile, active: new.active,
                 liveDevices: try await Self.liveDeviceIDs(connection, userID: id), actor: actor
             )
             try await Self.apply(plan, connection, environmentID: environmentID, now: now)

@@ -51,7 +51,7 @@ extension SQLiteStore: ScimStore {
             let new = try change(old)
             let holder = try Self.userID(db, email: new.userName, environmentID: environmentID)
             let plan = try ScimUserPlans.update(
-                old, email: new.userName, emailTaken: holder != nil && holder != id, profile: new.profile, active: new.active,
+                old, email: new.userName, holderOfEmail: holder, profile: new.profile, active: new.active,
                 liveDevices: try Self.liveDeviceIDs(db, userID: id), actor: actor
             )
             try Self.apply(plan, db, environmentID: environmentID, now: now)
