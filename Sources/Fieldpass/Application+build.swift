@@ -69,9 +69,10 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
         }
         return group
     }
+    let dpop = DPoPGate(store: store, settings: configuration.dpop, publicURL: configuration.server.publicURL)
     RegisterDeviceController(
         store: store, environments: parts.environments, server: configuration.server, sessions: configuration.sessions,
-        emailLimiter: parts.limiters[.registerDeviceEmail]
+        emailLimiter: parts.limiters[.registerDeviceEmail], dpop: dpop
     ).addRoutes(to: limited(.registerDevice))
     DeviceConfirmationController(store: store, environments: parts.environments, server: configuration.server)
         .addRoutes(to: limited(.confirmation))
@@ -87,9 +88,10 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     EventPollController(store: store, hub: parts.hub, limits: configuration.sessions.socketLimits, readiness: parts.readiness)
         .addRoutes(to: limited(.events))
 
-    TokenEndpointController(directory: store, credentials: store, serviceAccounts: parts.serviceAccounts, tokenIssuer: parts.tokenIssuer)
-        .addRoutes(to: limited(.token))
-    RevocationController(credentials: store, serviceAccounts: parts.serviceAccounts, validator: parts.validator)
+    TokenEndpointController(
+        directory: store, credentials: store, serviceAccounts: parts.serviceAccounts, tokenIssuer: parts.tokenIssuer, dpop: dpop
+    ).addRoutes(to: limited(.token))
+    RevocationController(credentials: store, serviceAccounts: parts.serviceAccounts, validator: parts.validator, dpop: dpop)
         .addRoutes(to: limited(.revoke))
     IntrospectionController(credentials: store, serviceAccounts: parts.serviceAccounts, validator: parts.validator)
         .addRoutes(to: limited(.introspect))

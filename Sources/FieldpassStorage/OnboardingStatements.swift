@@ -4,7 +4,7 @@ enum OnboardingStatements {
     static let sessionColumns = """
         s.id, s.user_id, s.device_id, s.environment_id, s.email, s.nonce, s.code_verifier,
         s.status, s.expires_at, s.login_id IS NOT NULL AS confirms_device, s.browser_binding,
-        s.app_redirect_uri, s.app_state, u.role
+        s.app_redirect_uri, s.app_state, s.dpop_jkt, u.role
         """
 
     /// The session with this id.

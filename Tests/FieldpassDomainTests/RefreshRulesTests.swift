@@ -104,4 +104,31 @@ struct RefreshRulesTests {
         #expect(entry.actor == "user:u1")
         #expect(RefreshRules.revocation(Self.token(deviceRevokedAt: 5_000)) == .unchanged)
     }
+
+    @Test func aBoundTokenWithoutItsKeysProofChangesNothingAndItsOwnerStillRotates() {
+        var bound = Self.token()
+        bound.dpopThumbprint = "owner-key"
+        var rotated = Self.token(rotatedAt: Self.now - 3_600)
+        rotated.dpopThumbprint = "owner-key"
+        var thief = Self.rotation
+        for proof in [nil, "thief-key"] {
+            thief.provenThumbprint = proof
+            #expect(
+                RefreshRules.decide(bound, successorUnrotated: false, rotation: thief, now: Self.now)
+                    == RefreshRules.Decision(outcome: .proofRequired))
+            // A rotated token's copy without the key is not a reuse: the device is not cut off.
+            #expect(
+                RefreshRules.decide(rotated, successorUnrotated: false, rotation: thief, now: Self.now)
+                    == RefreshRules.Decision(outcome: .proofRequired))
+        }
+        var owner = Self.rotation
+        owner.provenThumbprint = "owner-key"
+        let decision = RefreshRules.decide(bound, successorUnrotated: false, rotation: owner, now: Self.now)
+        #expect(decision.outcome == .rotated(Self.grant))
+        guard case .issueRefreshToken(let successor) = decision.plan.writes.first else {
+            Issue.record("a rotation stores its successor")
+            return
+        }
+        #expect(successor.dpopThumbprint == "owner-key", "the successor stays bound to the key")
+    }
 }

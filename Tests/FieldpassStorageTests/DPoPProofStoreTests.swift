@@ -37,4 +37,34 @@ struct DPoPProofStoreTests {
             }
         }
     }
+
+    @Test(arguments: StoreKind.allCases) func aProvenRegistrationsRefreshTokenStaysBoundToItsKey(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let (_, state) = try await store.register(dpopThumbprint: "device-key")
+            let taken = try #require(try await store.consumeState(state, now: Date()))
+            #expect(taken.dpopThumbprint == "device-key")
+            _ = try await store.completeLogin(CompletedLogin.test(taken), now: Date())
+            let first = "hash-\(taken.id)"
+            #expect(try await store.liveRefreshToken(hash: first, now: Date())?.dpopThumbprint == "device-key")
+            func rotate(_ old: String, to new: String, provenBy key: String?) async throws -> RefreshOutcome {
+                try await store.rotateRefreshToken(
+                    RefreshRotation(oldHash: old, newHash: new, sealedSuccessor: nil, ttl: 3000, grace: 0, provenThumbprint: key),
+                    now: Date())
+            }
+            #expect(try await rotate(first, to: "stolen", provenBy: nil) == .proofRequired)
+            #expect(try await rotate(first, to: "stolen", provenBy: "thief-key") == .proofRequired)
+            guard case .rotated = try await rotate(first, to: "second", provenBy: "device-key") else {
+                Issue.record("the owner's proven refresh rotates")
+                return
+            }
+            // A copy of the now rotated token, without the key, cuts nobody off.
+            #expect(try await rotate(first, to: "third", provenBy: nil) == .proofRequired)
+            #expect(try await store.liveRefreshToken(hash: "second", now: Date())?.dpopThumbprint == "device-key")
+            guard case .rotated = try await rotate("second", to: "fourth", provenBy: "device-key") else {
+                Issue.record("the successor works with the same key")
+                return
+            }
+        }
+    }
 }

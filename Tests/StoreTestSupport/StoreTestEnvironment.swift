@@ -79,7 +79,7 @@ extension OnboardingStore {
     /// A registration in environment `dev`, as `register_device` makes it, with random secrets.
     public func register(
         email: String = "alice@example.com", sessionID: String? = nil, expiresIn: TimeInterval = 600, appReturn: AppReturn? = nil,
-        installID: String? = OnboardingStoreRegistration.phone
+        installID: String? = OnboardingStoreRegistration.phone, dpopThumbprint: String? = nil
     ) async throws -> (OnboardingSession, state: String) {
         let state = try Crypto.randomToken()
         let session = try await registerDevice(
@@ -87,7 +87,7 @@ extension OnboardingStore {
                 email: email, environmentID: "dev", deviceName: "Pixel", platform: "android", installID: installID,
                 sessionID: try sessionID ?? Crypto.randomToken(), state: state, nonce: try Crypto.randomToken(),
                 codeVerifier: try Crypto.randomToken(), userCode: "BCDF-GHJK", confirmation: nil, appReturn: appReturn,
-                now: Date(), expiresAt: Date().addingTimeInterval(expiresIn)
+                dpopThumbprint: dpopThumbprint, now: Date(), expiresAt: Date().addingTimeInterval(expiresIn)
             )
         )
         return (session, state)

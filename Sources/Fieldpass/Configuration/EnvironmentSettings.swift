@@ -30,6 +30,9 @@ public struct EnvironmentSettings: Sendable, Identifiable {
     public var claimMappings: ClaimMappings
     /// SCIM provisioning, when the environment's IdP pushes its people.
     public var scim: ScimSettings?
+    /// `dpop: required`: a registration without a DPoP proof is refused, so every device's
+    /// refresh token is bound to a key it holds.
+    public var dpopRequired: Bool
     /// Where a sign-in may return the browser to the app; empty: only to Fieldpass's own pages.
     public var appRedirectURIs: Set<String>
 
@@ -44,6 +47,11 @@ public struct EnvironmentSettings: Sendable, Identifiable {
             throw ConfigurationError(key: settings.dotted(prefix + ["email_domains"]), "'\(domain)' is not a domain name")
         }
         confirmDevice = try settings.bool(prefix + ["confirm_device"], default: true)
+        switch try settings.optionalString(prefix + ["dpop"]) ?? "optional" {
+        case "optional": dpopRequired = false
+        case "required": dpopRequired = true
+        case let other: throw ConfigurationError(key: settings.dotted(prefix + ["dpop"]), "'\(other)' must be optional or required")
+        }
         realmPrefix = try settings.optionalString(prefix + ["realm_prefix"]) ?? ""
         // A realm path of its own, so that prefix + path is one too (and never a pattern).
         guard realmPrefix.isEmpty || (RealmPath.isValid(realmPrefix) && realmPrefix.utf8.count <= 64) else {

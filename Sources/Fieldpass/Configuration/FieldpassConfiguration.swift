@@ -22,6 +22,8 @@ public struct FieldpassConfiguration: Sendable {
     public var users: UserSettings
     /// Admin console session lifetimes.
     public var console: ConsoleSettings
+    /// DPoP proofs (RFC 9449): how old a proof may be.
+    public var dpop: DPoPSettings
     /// Rate limits and caps.
     public var limits: LimitSettings
     /// Who may scrape `/metrics`.
@@ -42,6 +44,7 @@ public struct FieldpassConfiguration: Sendable {
         metrics = try MetricsSettings(settings, environment: environment)
         users = try UserSettings(settings)
         console = try ConsoleSettings(settings)
+        dpop = try DPoPSettings(settings)
         roles = try RoleSettings(settings)
         let ids = try settings.strings(["environments"])
         var environments: [EnvironmentSettings] = []

@@ -10,6 +10,8 @@ struct TokenEndpointController: Sendable {
     let credentials: any CredentialStore
     let serviceAccounts: ServiceAccountDirectory
     let tokenIssuer: TokenIssuer
+    /// A refresh token bound to a key is used only with that key's DPoP proof.
+    let dpop: DPoPGate
 
     /// The grant types this endpoint serves.
     static let grantTypes: Set = ["client_credentials", "refresh_token"]
@@ -77,7 +79,7 @@ struct TokenEndpointController: Sendable {
             if try serviceAccounts.authenticateIfPresent(request, context: context) != nil {
                 throw APIError(.badRequest, OAuthErrorCode.invalidGrant, "This refresh token was not issued to this client.")
             }
-            response = try await refresh(form.refreshToken)
+            response = try await refresh(form.refreshToken, provenBy: try await dpop.thumbprint(of: request, path: "/token"))
         case nil:
             throw APIError.invalidRequest("grant_type is required.")
         default:
@@ -92,7 +94,8 @@ struct TokenEndpointController: Sendable {
         return TokenResponse(accessToken: token, expiresIn: tokenIssuer.accessTokenTTL)
     }
 
-    private func refresh(_ refreshToken: String?) async throws -> TokenResponse {
+    /// `provenBy`: the key of the request's DPoP proof, checked already.
+    private func refresh(_ refreshToken: String?, provenBy thumbprint: String?) async throws -> TokenResponse {
         guard let refreshToken, !refreshToken.isEmpty else { throw APIError.invalidRequest("refresh_token is required.") }
         guard refreshToken.utf8.count <= 128 else { throw APIError.invalidRequest("refresh_token is too long.") }
         let now = Date()
@@ -101,7 +104,7 @@ struct TokenEndpointController: Sendable {
         let rotation = RefreshRotation(
             oldHash: TokenIssuer.hash(refreshToken: refreshToken), newHash: next.hash,
             sealedSuccessor: grace > 0 ? try TokenIssuer.seal(successor: next.token, previous: refreshToken) : nil,
-            ttl: tokenIssuer.refreshTokenTTL, grace: grace
+            ttl: tokenIssuer.refreshTokenTTL, grace: grace, provenThumbprint: thumbprint
         )
         let grant: RefreshGrant
         let successor: String
@@ -113,6 +116,9 @@ struct TokenEndpointController: Sendable {
             (grant, successor) = (retried, opened)
         case .refused:
             throw Self.invalidGrant
+        case .proofRequired:
+            throw APIError(
+                .badRequest, OAuthErrorCode.invalidDPoPProof, "This refresh token is bound to a key: send a DPoP proof made with it.")
         }
         guard let facts = try await directory.accessFacts(userID: grant.userID, environmentID: grant.environmentID) else {
             throw Self.invalidGrant

@@ -39,6 +39,11 @@ enum FieldpassMetrics {
         Counter(label: "fieldpass_token_grants_total", dimensions: [("grant_type", grantType), ("result", result)]).increment()
     }
 
+    /// A DPoP proof refused, by its reason (one of ``DPoPRefusal/Reason``).
+    static func dpopRefused(_ reason: DPoPRefusal.Reason) {
+        Counter(label: "fieldpass_dpop_proofs_refused_total", dimensions: [("reason", reason.rawValue)]).increment()
+    }
+
     /// A request refused with 429 by the rate limit `limit` (its configuration name).
     static func rateLimited(_ limit: String) {
         Counter(label: "fieldpass_rate_limited_total", dimensions: [("limit", limit)]).increment()

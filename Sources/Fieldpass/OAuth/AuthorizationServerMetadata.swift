@@ -1,3 +1,5 @@
+import Tokens
+
 /// What `/.well-known/oauth-authorization-server` (RFC 8414) and
 /// `/.well-known/openid-configuration` say of Fieldpass, so that OAuth tools find its
 /// endpoints and keys by themselves.
@@ -17,6 +19,8 @@ struct AuthorizationServerMetadata: Encodable, Sendable {
     let revocationEndpointAuthMethodsSupported = ["client_secret_basic", "none"]
     let introspectionEndpointAuthMethodsSupported = ["client_secret_basic"]
     let accessTokenSigningAlgValuesSupported: [String]
+    /// What DPoP proofs (RFC 9449) may be signed with.
+    let dpopSigningAlgValuesSupported = DPoPProof.algorithms.map(\.rawValue)
 
     init(issuer: String, signingAlgorithms: [String]) {
         self.issuer = issuer
@@ -39,5 +43,6 @@ struct AuthorizationServerMetadata: Encodable, Sendable {
         case revocationEndpointAuthMethodsSupported = "revocation_endpoint_auth_methods_supported"
         case introspectionEndpointAuthMethodsSupported = "introspection_endpoint_auth_methods_supported"
         case accessTokenSigningAlgValuesSupported = "access_token_signing_alg_values_supported"
+        case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
     }
 }

@@ -27,11 +27,13 @@ struct IntrospectionController: Sendable {
         var email: String?
         var deviceID: String?
         var realms: [String: RealmAccess]?
+        /// RFC 9449 §6.2: the key a bound token needs (`jkt`).
+        var cnf: [String: String]?
 
         static let inactive = Introspection(active: false)
 
         enum CodingKeys: String, CodingKey {
-            case active, sub, aud, iss, exp, iat, nbf, jti, env, role, email, realms
+            case active, sub, aud, iss, exp, iat, nbf, jti, env, role, email, realms, cnf
             case tokenType = "token_type"
             case clientID = "client_id"
             case deviceID = "device_id"
@@ -75,7 +77,7 @@ struct IntrospectionController: Sendable {
         return Introspection(
             active: true, tokenType: "refresh_token", sub: live.grant.userID,
             exp: Int(live.expiresAt.timeIntervalSince1970), iat: Int(live.issuedAt.timeIntervalSince1970),
-            env: live.grant.environmentID, deviceID: live.grant.deviceID
+            env: live.grant.environmentID, deviceID: live.grant.deviceID, cnf: live.dpopThumbprint.map { ["jkt": $0] }
         )
     }
 }

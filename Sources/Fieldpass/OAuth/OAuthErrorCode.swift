@@ -4,4 +4,6 @@ enum OAuthErrorCode: String, APIErrorCode {
     case invalidGrant = "invalid_grant"
     case unauthorizedClient = "unauthorized_client"
     case unsupportedGrantType = "unsupported_grant_type"
+    /// RFC 9449 §5: a DPoP proof is missing where the token needs one, or fails a check.
+    case invalidDPoPProof = "invalid_dpop_proof"
 }

@@ -12,6 +12,9 @@ struct RevocationController: Sendable {
     let credentials: any CredentialStore
     let serviceAccounts: ServiceAccountDirectory
     let validator: AccessTokenValidator
+    /// A refresh token bound to a key is revoked only with that key's DPoP proof, so that a
+    /// copy cannot sign its owner's device out.
+    let dpop: DPoPGate
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("revoke", use: revoke)
@@ -32,6 +35,12 @@ struct RevocationController: Sendable {
                 // A service account never holds a device's refresh token.
                 if try await credentials.liveRefreshToken(hash: hash, now: now) != nil { throw Self.notYours }
             } else {
+                if let bound = try await credentials.liveRefreshToken(hash: hash, now: now)?.dpopThumbprint,
+                    try await dpop.thumbprint(of: request, path: "/revoke", required: true) != bound
+                {
+                    throw APIError(
+                        .badRequest, OAuthErrorCode.invalidDPoPProof, "This refresh token is bound to a key: prove it to revoke.")
+                }
                 _ = try await credentials.revokeRefreshToken(hash: hash, now: now)
             }
         }

@@ -16,6 +16,8 @@ struct RegisterDeviceController: Sendable {
     /// Registrations one email may start, so no one can flood a mailbox or an IdP with
     /// sign-ins for someone else; nil when limits are off.
     let emailLimiter: RateLimiter?
+    /// A registration with a DPoP proof binds the sign-in's refresh token to the proof's key.
+    let dpop: DPoPGate
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("register_device", use: register)
@@ -51,12 +53,16 @@ struct RegisterDeviceController: Sendable {
                 .serviceUnavailable, OnboardingErrorCode.idpUnavailable, "The sign-in service of this environment cannot be reached.")
         }
         if let confirmation { loginURL = "\(server.publicURL)/login/\(confirmation.loginID)" }
+        // Last before the registration is stored: a proof is used up only by a registration
+        // that is otherwise accepted.
+        let dpopThumbprint = try await dpop.thumbprint(of: request, path: "/register_device", required: environment.settings.dpopRequired)
         let expiresAt = now.addingTimeInterval(TimeInterval(sessions.ttl))
         _ = try await store.registerDevice(
             DeviceRegistration(
                 email: email.value, environmentID: environment.settings.id, deviceName: device.name,
                 platform: device.platform, installID: device.installID, sessionID: sessionID, state: state, nonce: nonce,
-                codeVerifier: verifier, userCode: userCode, confirmation: confirmation, appReturn: appReturn, now: now,
+                codeVerifier: verifier, userCode: userCode, confirmation: confirmation, appReturn: appReturn,
+                dpopThumbprint: dpopThumbprint, now: now,
                 expiresAt: expiresAt
             )
         )

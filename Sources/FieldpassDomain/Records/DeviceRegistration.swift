@@ -20,14 +20,16 @@ public struct DeviceRegistration: Sendable {
     public var confirmation: (loginID: String, csrfToken: String)?
     /// Where the browser returns to the app when the sign-in ends; `nil` for Fieldpass's own pages.
     public var appReturn: AppReturn?
+    /// The thumbprint of the key the registration's DPoP proof was signed with, if it had one.
+    public var dpopThumbprint: String?
     public var now: Date
     public var expiresAt: Date
 
     public init(
         email: String, environmentID: String, deviceName: String, platform: String, installID: String? = nil,
         sessionID: String, state: String, nonce: String, codeVerifier: String,
-        userCode: String, confirmation: (loginID: String, csrfToken: String)?, appReturn: AppReturn? = nil, now: Date,
-        expiresAt: Date
+        userCode: String, confirmation: (loginID: String, csrfToken: String)?, appReturn: AppReturn? = nil,
+        dpopThumbprint: String? = nil, now: Date, expiresAt: Date
     ) {
         self.email = email
         self.environmentID = environmentID
@@ -41,6 +43,7 @@ public struct DeviceRegistration: Sendable {
         self.userCode = userCode
         self.confirmation = confirmation
         self.appReturn = appReturn
+        self.dpopThumbprint = dpopThumbprint
         self.now = now
         self.expiresAt = expiresAt
     }
@@ -52,7 +55,7 @@ extension DeviceRegistration {
         OnboardingSession(
             id: sessionID, userID: userID, deviceID: deviceID, environmentID: environmentID, email: email, role: role,
             nonce: nonce, codeVerifier: codeVerifier, status: .pending, expiresAt: expiresAt,
-            confirmsDevice: confirmation != nil, appReturn: appReturn
+            confirmsDevice: confirmation != nil, appReturn: appReturn, dpopThumbprint: dpopThumbprint
         )
     }
 }

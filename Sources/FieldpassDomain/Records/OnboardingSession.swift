@@ -36,11 +36,14 @@ public struct OnboardingSession: Sendable, Equatable {
     public var browserBinding: String? = nil
     /// Where the browser returns to the app when the sign-in ends; `nil` for Fieldpass's own pages.
     public var appReturn: AppReturn? = nil
+    /// The RFC 7638 thumbprint of the key the registration proved (DPoP): the sign-in's
+    /// refresh token is bound to it. `nil` for a registration without a proof.
+    public var dpopThumbprint: String? = nil
 
     public init(
         id: String, userID: String, deviceID: String, environmentID: String, email: String, role: String, nonce: String,
         codeVerifier: String, status: Status, expiresAt: Date, confirmsDevice: Bool, browserBinding: String? = nil,
-        appReturn: AppReturn? = nil
+        appReturn: AppReturn? = nil, dpopThumbprint: String? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -55,6 +58,7 @@ public struct OnboardingSession: Sendable, Equatable {
         self.confirmsDevice = confirmsDevice
         self.browserBinding = browserBinding
         self.appReturn = appReturn
+        self.dpopThumbprint = dpopThumbprint
     }
 
     /// No event can follow: the session's terminal event is stored. The session itself ends

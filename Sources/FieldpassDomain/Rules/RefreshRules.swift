@@ -16,11 +16,13 @@ package enum RefreshRules {
         package var deviceRevokedAt: Double?
         /// The device's last registration, sign-in or refresh.
         package var deviceLastSeenAt: Double?
+        /// The key the token is bound to (DPoP).
+        package var dpopThumbprint: String?
 
         package init(
             grant: RefreshGrant, createdAt: Double, expiresAt: Double, maxExpiresAt: Double, revokedAt: Double? = nil,
             rotatedAt: Double? = nil, successorHash: String? = nil, successorSealed: [UInt8]? = nil, userDisabledAt: Double? = nil,
-            deviceRevokedAt: Double? = nil, deviceLastSeenAt: Double? = nil
+            deviceRevokedAt: Double? = nil, deviceLastSeenAt: Double? = nil, dpopThumbprint: String? = nil
         ) {
             self.grant = grant
             self.createdAt = createdAt
@@ -33,6 +35,7 @@ package enum RefreshRules {
             self.userDisabledAt = userDisabledAt
             self.deviceRevokedAt = deviceRevokedAt
             self.deviceLastSeenAt = deviceLastSeenAt
+            self.dpopThumbprint = dpopThumbprint
         }
 
         /// Not revoked, unexpired, and its device and user still in good standing.
@@ -72,13 +75,16 @@ package enum RefreshRules {
     /// marked rotated, the successor stored until the earlier of the rotation's lifetime and
     /// the sign-in's end, the device seen, and the day's first refresh audited
     /// (``DeviceActivityAudit``). A reuse: the device (and its tokens) revoked, audited, refused.
+    /// A token bound to a key is judged only with that key's proof: without it, nothing is
+    /// written, so a copy's use is neither a rotation nor a reuse (RFC 9449 §5).
     package static func decide(_ token: Token, successorUnrotated: Bool, rotation: RefreshRotation, now: Double) -> Decision {
+        if let bound = token.dpopThumbprint, rotation.provenThumbprint != bound { return Decision(outcome: .proofRequired) }
         guard token.isHonoured(now: now) else { return Decision(outcome: .refused) }
         guard token.rotatedAt != nil else {
             let successor = RefreshTokenIssue(
                 hash: rotation.newHash, userID: token.grant.userID, deviceID: token.grant.deviceID,
                 expiresAt: min(now + Double(rotation.ttl), token.maxExpiresAt), maxExpiresAt: token.maxExpiresAt,
-                replacedHash: rotation.oldHash, sealedSuccessor: rotation.sealedSuccessor
+                replacedHash: rotation.oldHash, sealedSuccessor: rotation.sealedSuccessor, dpopThumbprint: token.dpopThumbprint
             )
             let audit = DeviceActivityAudit.refresh(token.grant, lastSeenAt: token.deviceLastSeenAt, now: now)
             return Decision(

@@ -11,10 +11,12 @@ package struct RefreshTokenIssue: Sendable, Equatable {
     /// The hash of the token it succeeds, `nil` for a sign-in's first token.
     package var replacedHash: String?
     package var sealedSuccessor: [UInt8]?
+    /// The key the token is bound to (DPoP), which every use must prove; a successor keeps it.
+    package var dpopThumbprint: String?
 
     package init(
         hash: String, userID: String, deviceID: String, expiresAt: Double, maxExpiresAt: Double, replacedHash: String? = nil,
-        sealedSuccessor: [UInt8]? = nil
+        sealedSuccessor: [UInt8]? = nil, dpopThumbprint: String? = nil
     ) {
         self.hash = hash
         self.userID = userID
@@ -23,5 +25,6 @@ package struct RefreshTokenIssue: Sendable, Equatable {
         self.maxExpiresAt = maxExpiresAt
         self.replacedHash = replacedHash
         self.sealedSuccessor = sealedSuccessor
+        self.dpopThumbprint = dpopThumbprint
     }
 }

@@ -58,7 +58,7 @@ extension SessionRules {
             refreshToken: RefreshTokenIssue(
                 hash: login.refreshTokenHash, userID: session.userID, deviceID: session.deviceID,
                 expiresAt: login.refreshTokenExpiresAt.timeIntervalSince1970,
-                maxExpiresAt: login.refreshTokenMaxExpiresAt.timeIntervalSince1970
+                maxExpiresAt: login.refreshTokenMaxExpiresAt.timeIntervalSince1970, dpopThumbprint: session.dpopThumbprint
             )
         )
     }

@@ -84,13 +84,17 @@ public struct RefreshRotation: Sendable {
     public var ttl: Int
     /// Seconds within which the old token may be retried.
     public var grace: Int
+    /// The thumbprint of the key whose DPoP proof came with the request, checked already;
+    /// `nil` without one. A bound token is used only with its own key's.
+    public var provenThumbprint: String?
 
-    public init(oldHash: String, newHash: String, sealedSuccessor: [UInt8]?, ttl: Int, grace: Int) {
+    public init(oldHash: String, newHash: String, sealedSuccessor: [UInt8]?, ttl: Int, grace: Int, provenThumbprint: String? = nil) {
         self.oldHash = oldHash
         self.newHash = newHash
         self.sealedSuccessor = sealedSuccessor
         self.ttl = ttl
         self.grace = grace
+        self.provenThumbprint = provenThumbprint
     }
 }
 
@@ -102,6 +106,9 @@ public enum RefreshOutcome: Sendable, Equatable {
     case retried(RefreshGrant, sealedSuccessor: [UInt8])
     /// Unknown, expired, revoked, or a reuse (which revoked the device).
     case refused
+    /// A token bound to a key (DPoP) without that key's proof: refused, and nothing changed,
+    /// so that a thief's try neither rotates nor revokes the owner's token.
+    case proofRequired
 }
 
 /// A refresh token that still works.
@@ -109,11 +116,14 @@ public struct LiveRefreshToken: Sendable, Equatable {
     public var grant: RefreshGrant
     public var issuedAt: Date
     public var expiresAt: Date
+    /// The key the token is bound to (DPoP), if any.
+    public var dpopThumbprint: String?
 
-    public init(grant: RefreshGrant, issuedAt: Date, expiresAt: Date) {
+    public init(grant: RefreshGrant, issuedAt: Date, expiresAt: Date, dpopThumbprint: String? = nil) {
         self.grant = grant
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
+        self.dpopThumbprint = dpopThumbprint
     }
 }
 

@@ -196,7 +196,7 @@ package enum PostgresSchema {
         ("12-placing-checks-by-index", PostgresFeed.allCases.map(\.placingFunctionSQL).joined()),
         ("13-device-installations", DeviceInstallations.sql),
         ("14-device-sign-ins", DeviceSignIns.sql),
-        ("15-dpop-proof-uses", DPoPProofUses.sql),
+        ("15-dpop", DPoPTables.sql),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

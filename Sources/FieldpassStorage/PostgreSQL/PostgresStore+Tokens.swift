@@ -26,7 +26,7 @@ extension PostgresStore {
             else { return nil }
             return LiveRefreshToken(
                 grant: token.grant, issuedAt: Date(timeIntervalSince1970: token.createdAt),
-                expiresAt: Date(timeIntervalSince1970: token.expiresAt)
+                expiresAt: Date(timeIntervalSince1970: token.expiresAt), dpopThumbprint: token.dpopThumbprint
             )
         }
     }
@@ -59,7 +59,7 @@ extension PostgresStore {
     public func recordDPoPProof(replayKey: String, expiresAt: Date) async throws -> Bool {
         try await write { connection in
             // The primary key decides between instances: of two uses at once, one inserts.
-            try await connection.first(PostgresQuery(DPoPProofUses.record, replayKey, expiresAt.timeIntervalSince1970)) != nil
+            try await connection.first(PostgresQuery(DPoPTables.recordProof, replayKey, expiresAt.timeIntervalSince1970)) != nil
         }
     }
 
@@ -92,8 +92,9 @@ extension PostgresStore {
                 SET rotated_at = \(now), successor_hash = \(issue.hash), successor_sealed = \(issue.sealedSuccessor.map { Data($0) })
                 WHERE token_hash = \(issue.replacedHash)
             )
-            INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at, max_expires_at)
-            VALUES (\(issue.hash), \(issue.userID), \(issue.deviceID), \(now), \(issue.expiresAt), \(issue.maxExpiresAt))
+            INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at, max_expires_at, dpop_jkt)
+            VALUES (\(issue.hash), \(issue.userID), \(issue.deviceID), \(now), \(issue.expiresAt), \(issue.maxExpiresAt),
+                    \(issue.dpopThumbprint))
             """
         )
     }
@@ -135,7 +136,7 @@ extension PostgresStore {
                 """
             )
         case .forgetDPoPProofs(let expiredBy):
-            try await connection.execute(PostgresQuery(DPoPProofUses.forget, expiredBy))
+            try await connection.execute(PostgresQuery(DPoPTables.forgetProofs, expiredBy))
         }
     }
 
@@ -162,7 +163,7 @@ extension PostgresStore {
             """
             SELECT r.user_id, r.device_id, r.created_at, r.expires_at, r.max_expires_at, r.revoked_at, r.rotated_at,
                    r.successor_hash, r.successor_sealed, u.environment_id, u.disabled_at, d.revoked_at AS device_revoked_at,
-                   d.last_seen_at AS device_last_seen_at
+                   d.last_seen_at AS device_last_seen_at, r.dpop_jkt
             FROM refresh_tokens r JOIN users u ON u.id = r.user_id JOIN devices d ON d.id = r.device_id
             WHERE r.token_hash = \(hash)\(unescaped: forUpdate ? " FOR UPDATE OF r" : "")
             """
@@ -175,7 +176,7 @@ extension PostgresStore {
                 revokedAt: try row.get("revoked_at"), rotatedAt: try row.get("rotated_at"), successorHash: try row.get("successor_hash"),
                 successorSealed: try row.get("successor_sealed", as: Data?.self).map { [UInt8]($0) },
                 userDisabledAt: try row.get("disabled_at"), deviceRevokedAt: try row.get("device_revoked_at"),
-                deviceLastSeenAt: try row.get("device_last_seen_at")
+                deviceLastSeenAt: try row.get("device_last_seen_at"), dpopThumbprint: try row.get("dpop_jkt")
             )
         }
     }

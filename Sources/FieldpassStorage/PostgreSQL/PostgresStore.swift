@@ -154,12 +154,12 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
                     )
                     INSERT INTO sessions (id, user_id, device_id, environment_id, email, state, nonce, code_verifier,
                                           user_code, login_id, csrf_token, status, created_at, expires_at,
-                                          app_redirect_uri, app_state)
+                                          app_redirect_uri, app_state, dpop_jkt)
                     SELECT \(registration.sessionID), \(user.id), device.id, \(registration.environmentID),
                            \(registration.email), \(registration.state), \(registration.nonce), \(registration.codeVerifier),
                            \(registration.userCode), \(registration.confirmation?.loginID), \(registration.confirmation?.csrfToken),
                            \(SessionRules.registered.rawValue), \(now), \(registration.expiresAt.timeIntervalSince1970),
-                           \(registration.appReturn?.uri), \(registration.appReturn?.state)
+                           \(registration.appReturn?.uri), \(registration.appReturn?.state), \(registration.dpopThumbprint)
                     FROM device
                     RETURNING device_id
                     """,
@@ -232,7 +232,8 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
             status: OnboardingSession.Status(rawValue: try row.get("status")) ?? .failed,
             expiresAt: Date(timeIntervalSince1970: try row.get("expires_at")), confirmsDevice: try row.get("confirms_device"),
             browserBinding: try row.get("browser_binding"),
-            appReturn: AppReturnColumns.appReturn(uri: try row.get("app_redirect_uri"), state: try row.get("app_state"))
+            appReturn: AppReturnColumns.appReturn(uri: try row.get("app_redirect_uri"), state: try row.get("app_state")),
+            dpopThumbprint: try row.get("dpop_jkt")
         )
     }
 }

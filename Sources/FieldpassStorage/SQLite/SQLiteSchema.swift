@@ -198,8 +198,8 @@ enum SQLiteSchema {
         migrator.registerMigration("11-device-sign-ins") { db in
             try db.execute(sql: DeviceSignIns.sql)
         }
-        migrator.registerMigration("12-dpop-proof-uses") { db in
-            try db.execute(sql: DPoPProofUses.sql)
+        migrator.registerMigration("12-dpop") { db in
+            try db.execute(sql: DPoPTables.sql)
         }
         return migrator
     }

@@ -22,7 +22,7 @@ extension SQLiteStore {
             guard let token = try Self.fetchRefreshToken(db, hash: hash), token.isLive(now: now.timeIntervalSince1970) else { return nil }
             return LiveRefreshToken(
                 grant: token.grant, issuedAt: Date(timeIntervalSince1970: token.createdAt),
-                expiresAt: Date(timeIntervalSince1970: token.expiresAt)
+                expiresAt: Date(timeIntervalSince1970: token.expiresAt), dpopThumbprint: token.dpopThumbprint
             )
         }
     }
@@ -47,7 +47,7 @@ extension SQLiteStore {
     public func recordDPoPProof(replayKey: String, expiresAt: Date) async throws -> Bool {
         try await write { db in
             try Row.fetchOne(
-                db.cachedStatement(sql: DPoPProofUses.record.sqlite), arguments: [replayKey, expiresAt.timeIntervalSince1970]) != nil
+                db.cachedStatement(sql: DPoPTables.recordProof.sqlite), arguments: [replayKey, expiresAt.timeIntervalSince1970]) != nil
         }
     }
 
@@ -78,10 +78,10 @@ extension SQLiteStore {
         }
         try db.execute(
             cached: """
-                INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at, max_expires_at)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO refresh_tokens (token_hash, user_id, device_id, created_at, expires_at, max_expires_at, dpop_jkt)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [issue.hash, issue.userID, issue.deviceID, now, issue.expiresAt, issue.maxExpiresAt]
+            arguments: [issue.hash, issue.userID, issue.deviceID, now, issue.expiresAt, issue.maxExpiresAt, issue.dpopThumbprint]
         )
         try db.execute(cached: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [now, issue.deviceID])
     }
@@ -107,7 +107,7 @@ extension SQLiteStore {
                 arguments: [rotatedBefore]
             )
         case .forgetDPoPProofs(let expiredBy):
-            try db.execute(cached: DPoPProofUses.forget.sqlite, arguments: [expiredBy])
+            try db.execute(cached: DPoPTables.forgetProofs.sqlite, arguments: [expiredBy])
         }
     }
 
@@ -127,7 +127,8 @@ extension SQLiteStore {
                 createdAt: row["created_at"], expiresAt: row["expires_at"], maxExpiresAt: row["max_expires_at"],
                 revokedAt: row["revoked_at"], rotatedAt: row["rotated_at"], successorHash: row["successor_hash"],
                 successorSealed: (row["successor_sealed"] as Data?).map { Array($0) }, userDisabledAt: row["disabled_at"],
-                deviceRevokedAt: row["device_revoked_at"], deviceLastSeenAt: row["device_last_seen_at"]
+                deviceRevokedAt: row["device_revoked_at"], deviceLastSeenAt: row["device_last_seen_at"],
+                dpopThumbprint: row["dpop_jkt"]
             )
         }
     }

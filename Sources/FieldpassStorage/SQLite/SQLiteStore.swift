@@ -121,14 +121,15 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
                 cached: """
                     INSERT INTO sessions (id, user_id, device_id, environment_id, email, state, nonce, code_verifier,
                                           user_code, login_id, csrf_token, status, created_at, expires_at,
-                                          app_redirect_uri, app_state)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                          app_redirect_uri, app_state, dpop_jkt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     registration.sessionID, userID, deviceID, registration.environmentID, registration.email,
                     registration.state, registration.nonce, registration.codeVerifier, registration.userCode,
                     registration.confirmation?.loginID, registration.confirmation?.csrfToken, SessionRules.registered.rawValue, now,
                     registration.expiresAt.timeIntervalSince1970, registration.appReturn?.uri, registration.appReturn?.state,
+                    registration.dpopThumbprint,
                 ]
             )
             try Self.countOutcome(.registered, environmentID: registration.environmentID, db: db, now: now)
@@ -181,7 +182,8 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
             status: OnboardingSession.Status(rawValue: row["status"]) ?? .failed,
             expiresAt: Date(timeIntervalSince1970: row["expires_at"]), confirmsDevice: row["confirms_device"],
             browserBinding: row["browser_binding"],
-            appReturn: AppReturnColumns.appReturn(uri: row["app_redirect_uri"], state: row["app_state"])
+            appReturn: AppReturnColumns.appReturn(uri: row["app_redirect_uri"], state: row["app_state"]),
+            dpopThumbprint: row["dpop_jkt"]
         )
     }
 }

@@ -301,16 +301,17 @@ class FieldpassServer:
 
     def register(
         self, email: str, device: Mapping[str, Any] | None = None, *, email_only: bool = False,
-        app_redirect_uri: str | None = None, app_state: str | None = None,
+        app_redirect_uri: str | None = None, app_state: str | None = None, headers: Mapping[str, str] | None = None,
     ) -> Registration:
         """`POST /register_device`; `email_only` posts the email alone, as the seed app does;
-        `app_redirect_uri` and `app_state`, when given, are sent as well."""
+        `app_redirect_uri` and `app_state`, when given, are sent as well, and `headers` (a DPoP
+        proof, say) with the request."""
         sent = None if email_only else dict(device or {"name": "Pixel 8", "platform": "android"})
         request: dict[str, Any] = {"email": email} if sent is None else {"email": email, "device": sent}
         for key, value in (("app_redirect_uri", app_redirect_uri), ("app_state", app_state)):
             if value is not None:
                 request[key] = value
-        response = self.post_register(request)
+        response = self.post_register(request, headers=headers)
         assert response.status_code == 201, describe(response)
         body = response.json()
         for key in ("session_id", "login_url", "websocket_url", "events_url", "expires_in", "user_code"):

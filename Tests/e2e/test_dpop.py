@@ -1,0 +1,135 @@
+"""DPoP (RFC 9449): a registration proved by a key binds the sign-in's refresh token to it.
+
+The device's key and its proofs are made here with `cryptography` and PyJWT, as an app
+would. A copy of the refresh token (a thief's) is refused without that key's proof, and the
+refusal costs the owner nothing: their next proven refresh works. Each proof works once.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jwt
+import pytest
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from helpers import DIRECTORY_ENVIRONMENTS, FieldpassServer, MockIdP, http_client, start_server, ws_connect
+from helpers.onboarding import login_and_receive_token
+from oauth_flows import introspection
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+class DeviceKey:
+    """A P-256 key held by the device, and the proofs it signs."""
+
+    def __init__(self) -> None:
+        self.private = ec.generate_private_key(ec.SECP256R1())
+        numbers = self.private.public_key().public_numbers()
+        self.jwk = {"kty": "EC", "crv": "P-256", "x": b64url(numbers.x.to_bytes(32, "big")), "y": b64url(numbers.y.to_bytes(32, "big"))}
+        canonical = json.dumps({k: self.jwk[k] for k in ("crv", "kty", "x", "y")}, separators=(",", ":"), sort_keys=True)
+        self.thumbprint = b64url(hashlib.sha256(canonical.encode()).digest())
+
+    def proof(self, method: str, url: str, **claims: Any) -> str:
+        body = {"htm": method, "htu": url, "iat": int(time.time()), "jti": str(uuid.uuid4()), **claims}
+        return jwt.encode(body, self.private, algorithm="ES256", headers={"typ": "dpop+jwt", "jwk": self.jwk})
+
+
+def bound_sign_in(server: FieldpassServer, email: str, key: DeviceKey) -> dict[str, Any]:
+    """Registers with `key`'s proof, signs in at the IdP, and returns the token event."""
+    registration = server.register(email, headers={"DPoP": key.proof("POST", f"{server.public_url}/register_device")})
+    with ws_connect(registration.websocket_url) as ws:
+        token_event, _ = login_and_receive_token(ws, registration, email)
+    return token_event
+
+
+def refresh(server: FieldpassServer, refresh_token: str, proof: str | None = None) -> httpx.Response:
+    headers = {"DPoP": proof} if proof else {}
+    with http_client() as client:
+        return client.post(
+            f"{server.url}/token", data={"grant_type": "refresh_token", "refresh_token": refresh_token}, headers=headers
+        )
+
+
+def assert_dpop_refused(response: httpx.Response) -> None:
+    assert response.status_code == 400, (response.status_code, response.text)
+    assert response.json()["error"] == "invalid_dpop_proof", response.text
+
+
+def test_discovery_lists_the_proof_algorithms(server: FieldpassServer) -> None:
+    metadata = server.get("/.well-known/oauth-authorization-server").json()
+    assert metadata["dpop_signing_alg_values_supported"] == ["ES256", "RS256"]
+
+
+def test_a_stolen_refresh_token_is_refused_without_the_key_and_the_owner_keeps_refreshing(
+    directory_server: FieldpassServer,
+) -> None:
+    server = directory_server
+    key = DeviceKey()
+    token_event = bound_sign_in(server, "dpop-owner@example.com", key)
+    token_url = f"{server.public_url}/token"
+    stolen = token_event["refresh_token"]
+    assert introspection(server, stolen)["cnf"] == {"jkt": key.thumbprint}
+
+    # The thief: no proof, then a proof by a key of their own.
+    assert_dpop_refused(refresh(server, stolen))
+    assert_dpop_refused(refresh(server, stolen, DeviceKey().proof("POST", token_url)))
+    # A proof of the right key for another URL, or too old.
+    assert_dpop_refused(refresh(server, stolen, key.proof("POST", f"{server.public_url}/revoke")))
+    assert_dpop_refused(refresh(server, stolen, key.proof("POST", token_url, iat=int(time.time()) - 600)))
+    # Nor may the thief sign the owner out with the copy.
+    with http_client() as client:
+        assert_dpop_refused(client.post(f"{server.url}/revoke", data={"token": stolen}))
+
+    # The owner's refresh, proven, still works: nothing the thief did revoked or rotated it.
+    proof = key.proof("POST", token_url)
+    owner = refresh(server, stolen, proof)
+    assert owner.status_code == 200, owner.text
+    successor = owner.json()["refresh_token"]
+    assert introspection(server, successor)["cnf"] == {"jkt": key.thumbprint}
+    # The same proof again is a replay, whatever token it comes with.
+    assert_dpop_refused(refresh(server, successor, proof))
+    assert_dpop_refused(refresh(server, successor))
+    again = refresh(server, successor, key.proof("POST", token_url))
+    assert again.status_code == 200, again.text
+
+
+def test_a_registration_with_a_broken_proof_is_refused(server: FieldpassServer) -> None:
+    key = DeviceKey()
+    url = f"{server.public_url}/register_device"
+    body = {"email": "dpop-broken@example.com", "device": {"name": "Pixel 8", "platform": "android"}}
+    unsigned = jwt.encode({"htm": "POST", "htu": url, "iat": int(time.time()), "jti": "x"}, None, algorithm="none",
+                          headers={"typ": "dpop+jwt", "jwk": key.jwk})
+    for proof in (unsigned, key.proof("GET", url), key.proof("POST", "https://elsewhere.example/register_device"), "not-a-jwt"):
+        assert_dpop_refused(server.post_register(body, headers={"DPoP": proof}))
+
+
+@pytest.fixture(scope="module")
+def required_server(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory) -> Iterator[FieldpassServer]:
+    """The `dev` environment says `dpop: required`."""
+    server = start_server(
+        fieldpass_bin, idp, tmp_path_factory.mktemp("server-dpop-required"), {"ENVIRONMENTS_DEV_DPOP": "required"},
+        environments=DIRECTORY_ENVIRONMENTS,
+    )
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_dpop_required_refuses_a_plain_registration(required_server: FieldpassServer) -> None:
+    body = {"email": "dpop-plain@example.com", "device": {"name": "Pixel 8", "platform": "android"}}
+    assert_dpop_refused(required_server.post_register(body))
+    key = DeviceKey()
+    token_event = bound_sign_in(required_server, "dpop-required@example.com", key)
+    assert introspection(required_server, token_event["refresh_token"])["cnf"] == {"jkt": key.thumbprint}
