@@ -40,12 +40,9 @@ extension PostgresStore {
     {
         let user = try await write { connection in
             let caller = try await Self.authorize(connection, caller)
-            guard try await Self.fetchUser(connection, id: userID, environmentID: caller.environmentID) != nil else {
-                throw DirectoryError.unknownUser
-            }
-            try DirectoryAuthority.checkRoleChange(by: caller, managed: managed)
             return try await Self.setRole(
-                connection, role, userID: userID, environmentID: caller.environmentID, actor: caller.actor, now: now)
+                connection, role, userID: userID, environmentID: caller.environmentID, actor: caller.actor, now: now
+            ) { try DirectoryAuthority.checkRoleChange(by: caller, managed: managed) }
         }
         await revocationsCaughtUp()
         return user
@@ -72,10 +69,12 @@ extension PostgresStore {
     }
 
     static func setRole(
-        _ connection: PostgresConnection, _ role: Role, userID: String, environmentID: String, actor: String, now: Date
+        _ connection: PostgresConnection, _ role: Role, userID: String, environmentID: String, actor: String, now: Date,
+        check: () throws -> Void = {}
     ) async throws -> UserRecord {
         // Locked, so that two changes of this person's role cannot both log the same "before".
         let user = try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true)
+        if user != nil { try check() }
         try await apply(try DirectoryRules.setRole(role, of: user, actor: actor), connection, environmentID: environmentID, now: now)
         guard var user else { throw DirectoryError.unknownUser }
         user.role = role

@@ -63,27 +63,17 @@ extension SQLiteStore {
         try await write { db in
             let caller = try Self.authorize(db, caller)
             let environmentID = caller.environmentID
-            if let team = try Self.fetchTeam(db, id: teamID, environmentID: environmentID),
-                try Self.fetchUser(db, id: userID, environmentID: environmentID) != nil
-            {
+            let userKnown = try Self.fetchUser(db, id: userID, environmentID: environmentID) != nil
+            let team = try Self.fetchTeam(db, id: teamID, environmentID: environmentID)
+            if let team, userKnown {
                 try DirectoryAuthority.checkMembershipChange(
                     by: caller, of: team, scimManaged: try Self.isScimGroupTeam(db, teamID: teamID, environmentID: environmentID),
                     managed: managed)
             }
-            return try Self.changeMembership(
-                db, userID: userID, teamID: teamID, environmentID: environmentID, actor: caller.actor, now: now, member: member)
+            let plan = try TeamRules.changeMembership(of: userID, userKnown: userKnown, in: team, member: member, actor: caller.actor)
+            try Self.apply(plan, db, environmentID: environmentID, now: now)
+            return try Self.requireTeam(db, id: teamID, environmentID: environmentID)
         }
-    }
-
-    static func changeMembership(
-        _ db: Database, userID: String, teamID: String, environmentID: String, actor: String, now: Date, member: Bool
-    ) throws -> TeamRecord {
-        let plan = try TeamRules.changeMembership(
-            of: userID, userKnown: try fetchUser(db, id: userID, environmentID: environmentID) != nil,
-            in: try fetchTeam(db, id: teamID, environmentID: environmentID), member: member, actor: actor
-        )
-        try apply(plan, db, environmentID: environmentID, now: now)
-        return try requireTeam(db, id: teamID, environmentID: environmentID)
     }
 
     /// The team a change just wrote, which its transaction still holds.

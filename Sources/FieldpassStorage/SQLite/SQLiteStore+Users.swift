@@ -32,9 +32,9 @@ extension SQLiteStore {
     {
         try await write { db in
             let caller = try Self.authorize(db, caller)
-            guard try Self.fetchUser(db, id: userID, environmentID: caller.environmentID) != nil else { throw DirectoryError.unknownUser }
-            try DirectoryAuthority.checkRoleChange(by: caller, managed: managed)
-            return try Self.setRole(db, role, userID: userID, environmentID: caller.environmentID, actor: caller.actor, now: now)
+            return try Self.setRole(db, role, userID: userID, environmentID: caller.environmentID, actor: caller.actor, now: now) {
+                try DirectoryAuthority.checkRoleChange(by: caller, managed: managed)
+            }
         }
     }
 
@@ -55,9 +55,13 @@ extension SQLiteStore {
         }
     }
 
-    static func setRole(_ db: Database, _ role: Role, userID: String, environmentID: String, actor: String, now: Date) throws -> UserRecord
-    {
-        let plan = try DirectoryRules.setRole(role, of: try fetchUser(db, id: userID, environmentID: environmentID), actor: actor)
+    /// `check` runs when the person is known, on the record the rule then judges.
+    static func setRole(
+        _ db: Database, _ role: Role, userID: String, environmentID: String, actor: String, now: Date, check: () throws -> Void = {}
+    ) throws -> UserRecord {
+        let current = try fetchUser(db, id: userID, environmentID: environmentID)
+        if current != nil { try check() }
+        let plan = try DirectoryRules.setRole(role, of: current, actor: actor)
         try apply(plan, db, environmentID: environmentID, now: now)
         guard let user = try fetchUser(db, id: userID, environmentID: environmentID) else { throw DirectoryError.unknownUser }
         return user
