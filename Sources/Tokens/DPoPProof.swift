@@ -33,6 +33,28 @@ public struct DPoPProof: Sendable, Equatable {
         let alg: String?
         let jwk: JWK?
         let crit: [String]?
+        /// The first member of `jwk` that only a private key has, if any.
+        let privateMember: String?
+
+        private enum CodingKeys: String, CodingKey { case typ, alg, jwk, crit }
+
+        /// A JWK member by its name, to ask whether the key has it.
+        private struct Member: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            typ = try container.decodeIfPresent(String.self, forKey: .typ)
+            alg = try container.decodeIfPresent(String.self, forKey: .alg)
+            jwk = try container.decodeIfPresent(JWK.self, forKey: .jwk)
+            crit = try container.decodeIfPresent([String].self, forKey: .crit)
+            let members = jwk == nil ? nil : try container.nestedContainer(keyedBy: Member.self, forKey: .jwk)
+            privateMember = members.flatMap { members in privateMembers.first { members.contains(Member(stringValue: $0)) } }
+        }
     }
 
     private struct Claims: Decodable {
@@ -59,7 +81,7 @@ public struct DPoPProof: Sendable, Equatable {
             throw .algorithmNotAllowed(header.alg ?? "none")
         }
         guard let jwk = header.jwk else { throw .malformed("header has no jwk") }
-        try Self.checkPublic(headerBytes)
+        if let member = header.privateMember { throw .malformed("jwk holds the private member \"\(member)\"") }
         let key = try VerificationKey(jwk: jwk)
         guard key.algorithm == algorithm else { throw .algorithmNotAllowed(alg) }
         guard !parts[2].isEmpty, let signature = Crypto.base64URLDecode(parts[2]) else {
@@ -80,10 +102,4 @@ public struct DPoPProof: Sendable, Equatable {
         nonce = claims.nonce
     }
 
-    /// Refuses a header whose `jwk` carries private key material.
-    private static func checkPublic(_ headerBytes: [UInt8]) throws(TokenError) {
-        let object = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any]
-        guard let jwk = object?["jwk"] as? [String: Any] else { throw .malformed("jwk is not an object") }
-        if let member = privateMembers.first(where: { jwk[$0] != nil }) { throw .malformed("jwk holds the private member \"\(member)\"") }
-    }
 }
