@@ -107,9 +107,9 @@ struct RefreshRulesTests {
 
     @Test func aBoundTokenWithoutItsKeysProofChangesNothingAndItsOwnerStillRotates() {
         var bound = Self.token()
-        bound.dpopThumbprint = "owner-key"
+        bound.grant.dpopThumbprint = "owner-key"
         var rotated = Self.token(rotatedAt: Self.now - 3_600)
-        rotated.dpopThumbprint = "owner-key"
+        rotated.grant.dpopThumbprint = "owner-key"
         var thief = Self.rotation
         for proof in [nil, "thief-key"] {
             thief.provenThumbprint = proof
@@ -124,7 +124,7 @@ struct RefreshRulesTests {
         var owner = Self.rotation
         owner.provenThumbprint = "owner-key"
         let decision = RefreshRules.decide(bound, successorUnrotated: false, rotation: owner, now: Self.now)
-        #expect(decision.outcome == .rotated(Self.grant))
+        #expect(decision.outcome == .rotated(bound.grant), "the grant says the key, which binds its access token too")
         guard case .issueRefreshToken(let successor) = decision.plan.writes.first else {
             Issue.record("a rotation stores its successor")
             return

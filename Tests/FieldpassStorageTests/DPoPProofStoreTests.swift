@@ -46,7 +46,7 @@ struct DPoPProofStoreTests {
             #expect(taken.dpopThumbprint == "device-key")
             _ = try await store.completeLogin(CompletedLogin.test(taken), now: Date())
             let first = "hash-\(taken.id)"
-            #expect(try await store.liveRefreshToken(hash: first, now: Date())?.dpopThumbprint == "device-key")
+            #expect(try await store.liveRefreshToken(hash: first, now: Date())?.grant.dpopThumbprint == "device-key")
             func rotate(_ old: String, to new: String, provenBy key: String?) async throws -> RefreshOutcome {
                 try await store.rotateRefreshToken(
                     RefreshRotation(oldHash: old, newHash: new, sealedSuccessor: nil, ttl: 3000, grace: 0, provenThumbprint: key),
@@ -60,7 +60,7 @@ struct DPoPProofStoreTests {
             }
             // A copy of the now rotated token, without the key, cuts nobody off.
             #expect(try await rotate(first, to: "third", provenBy: nil) == .proofRequired)
-            #expect(try await store.liveRefreshToken(hash: "second", now: Date())?.dpopThumbprint == "device-key")
+            #expect(try await store.liveRefreshToken(hash: "second", now: Date())?.grant.dpopThumbprint == "device-key")
             guard case .rotated = try await rotate("second", to: "fourth", provenBy: "device-key") else {
                 Issue.record("the successor works with the same key")
                 return

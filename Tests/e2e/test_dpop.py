@@ -21,7 +21,9 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from helpers import DIRECTORY_ENVIRONMENTS, FieldpassServer, MockIdP, http_client, start_server, ws_connect
+from helpers import (
+    DIRECTORY_ENVIRONMENTS, Cluster, FieldpassServer, MockIdP, http_client, start_cluster, start_server, ws_connect,
+)
 from helpers.onboarding import login_and_receive_token
 from oauth_flows import introspection
 
@@ -133,3 +135,138 @@ def test_dpop_required_refuses_a_plain_registration(required_server: FieldpassSe
     key = DeviceKey()
     token_event = bound_sign_in(required_server, "dpop-required@example.com", key)
     assert introspection(required_server, token_event["refresh_token"])["cnf"] == {"jkt": key.thumbprint}
+
+
+@pytest.fixture(scope="module")
+def nonce_server(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory) -> Iterator[FieldpassServer]:
+    """`dpop.nonce: true` and `dpop.bind_access_tokens: true`."""
+    server = start_server(
+        fieldpass_bin, idp, tmp_path_factory.mktemp("server-dpop-nonce"),
+        {"DPOP_NONCE": "true", "DPOP_BIND_ACCESS_TOKENS": "true"}, environments=DIRECTORY_ENVIRONMENTS,
+    )
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def assert_nonce_wanted(response: httpx.Response, status: int = 400) -> str:
+    """The answer asks for a nonce and gives one."""
+    assert response.status_code == status, (response.status_code, response.text)
+    assert response.json()["error"] == "use_dpop_nonce", response.text
+    return fresh_nonce(response)
+
+
+def fresh_nonce(response: httpx.Response) -> str:
+    nonce = response.headers.get("DPoP-Nonce")
+    assert nonce, f"no DPoP-Nonce in {dict(response.headers)}"
+    return nonce
+
+
+def me(server: FieldpassServer, authorization: str, proof: str | None = None) -> httpx.Response:
+    headers = {"Authorization": authorization, **({"DPoP": proof} if proof else {})}
+    with http_client() as client:
+        return client.get(f"{server.url}/me", headers=headers)
+
+
+def token_hash(access_token: str) -> str:
+    return b64url(hashlib.sha256(access_token.encode()).digest())
+
+
+def test_with_nonces_a_proof_is_answered_use_dpop_nonce_and_the_retry_with_the_nonce_succeeds(
+    nonce_server: FieldpassServer,
+) -> None:
+    server = nonce_server
+    key = DeviceKey()
+    url = f"{server.public_url}/register_device"
+    body = {"email": "dpop-nonce@example.com", "device": {"name": "Pixel 8", "platform": "android"}}
+    nonce = assert_nonce_wanted(server.post_register(body, headers={"DPoP": key.proof("POST", url)}))
+    # A nonce the server never gave is no better than none.
+    assert_nonce_wanted(server.post_register(body, headers={"DPoP": key.proof("POST", url, nonce="made-up")}))
+    accepted = server.post_register(body, headers={"DPoP": key.proof("POST", url, nonce=nonce)})
+    assert accepted.status_code == 201, accepted.text
+    fresh_nonce(accepted)
+    # A registration without a proof needs no nonce: the environment's DPoP is optional.
+    assert server.post_register({**body, "email": "dpop-plain-nonce@example.com"}).status_code == 201
+
+
+def test_a_bound_access_token_counts_only_as_dpop_with_its_proof(nonce_server: FieldpassServer) -> None:
+    server = nonce_server
+    key = DeviceKey()
+    url = f"{server.public_url}/register_device"
+    registration_nonce = assert_nonce_wanted(server.post_register(
+        {"email": "dpop-bound@example.com"}, headers={"DPoP": key.proof("POST", url)}))
+    registration = server.register(
+        "dpop-bound@example.com", headers={"DPoP": key.proof("POST", url, nonce=registration_nonce)})
+    # The long-poll's answers carry a nonce for the device's next proof.
+    with http_client() as client:
+        nonce = fresh_nonce(client.get(registration.events_url))
+    with ws_connect(registration.websocket_url) as ws:
+        token_event, _ = login_and_receive_token(ws, registration, "dpop-bound@example.com")
+    assert token_event["token_type"] == "DPoP", token_event
+    access = token_event["access_token"]
+    assert server.verify_access_token(access)["cnf"] == {"jkt": key.thumbprint}
+    described = introspection(server, access)
+    assert (described["token_type"], described["cnf"]) == ("DPoP", {"jkt": key.thumbprint}), described
+
+    me_url = f"{server.public_url}/me"
+    as_bearer = me(server, f"Bearer {access}")
+    assert as_bearer.status_code == 401 and as_bearer.json()["error"] == "invalid_token", as_bearer.text
+    assert as_bearer.headers["WWW-Authenticate"].startswith("DPoP "), as_bearer.headers
+    for proof in (None, key.proof("GET", me_url, nonce=nonce),  # no proof; no ath
+                  key.proof("GET", me_url, nonce=nonce, ath=token_hash("another token")),
+                  DeviceKey().proof("GET", me_url, nonce=nonce, ath=token_hash(access))):
+        refused = me(server, f"DPoP {access}", proof)
+        assert refused.status_code == 401 and refused.json()["error"] == "invalid_dpop_proof", refused.text
+        assert 'error="invalid_dpop_proof"' in refused.headers["WWW-Authenticate"], refused.headers
+    stale = me(server, f"DPoP {access}", key.proof("GET", me_url, ath=token_hash(access)))
+    nonce = assert_nonce_wanted(stale, status=401)
+    assert 'error="use_dpop_nonce"' in stale.headers["WWW-Authenticate"], stale.headers
+    proof = key.proof("GET", me_url, nonce=nonce, ath=token_hash(access))
+    answered = me(server, f"DPoP {access}", proof)
+    assert answered.status_code == 200 and answered.json()["user"]["email"] == "dpop-bound@example.com", answered.text
+    nonce = fresh_nonce(answered)
+    replayed = me(server, f"DPoP {access}", proof)
+    assert replayed.status_code == 401 and replayed.json()["error"] == "invalid_dpop_proof", replayed.text
+
+    # A refresh with the nonce gives a bound access token again.
+    refreshed = refresh(server, token_event["refresh_token"], key.proof("POST", f"{server.public_url}/token", nonce=nonce))
+    assert refreshed.status_code == 200, refreshed.text
+    assert refreshed.json()["token_type"] == "DPoP", refreshed.text
+    assert server.verify_access_token(refreshed.json()["access_token"])["cnf"] == {"jkt": key.thumbprint}
+
+
+def test_an_unbound_access_token_stays_a_bearer_token(nonce_server: FieldpassServer) -> None:
+    server = nonce_server
+    registration = server.register("dpop-bearer@example.com")
+    with ws_connect(registration.websocket_url) as ws:
+        token_event, _ = login_and_receive_token(ws, registration, "dpop-bearer@example.com")
+    access = token_event["access_token"]
+    assert token_event["token_type"] == "Bearer" and "cnf" not in server.verify_access_token(access)
+    assert me(server, f"Bearer {access}").status_code == 200
+    as_dpop = me(server, f"DPoP {access}", DeviceKey().proof("GET", f"{server.public_url}/me", ath=token_hash(access)))
+    assert as_dpop.status_code == 401 and as_dpop.json()["error"] == "invalid_token", as_dpop.text
+
+
+@pytest.mark.postgres_only
+def test_every_instance_takes_every_instances_nonces_and_refuses_a_proof_used_at_another(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path: Path,
+) -> None:
+    cluster: Cluster = start_cluster(
+        fieldpass_bin, idp, tmp_path, 2, environments=DIRECTORY_ENVIRONMENTS, extra_env={"DPOP_NONCE": "true"})
+    try:
+        a, b = cluster.instances
+        key = DeviceKey()
+        url = f"{cluster.public_url}/register_device"
+        body = {"email": "dpop-cluster@example.com", "device": {"name": "Pixel 8", "platform": "android"}}
+        nonce_from_a = assert_nonce_wanted(a.post_register(body, headers={"DPoP": key.proof("POST", url)}))
+        proof = key.proof("POST", url, nonce=nonce_from_a)
+        taken_by_b = b.post_register(body, headers={"DPoP": proof})
+        assert taken_by_b.status_code == 201, taken_by_b.text
+        assert_dpop_refused(a.post_register(body, headers={"DPoP": proof}))
+        # And the other way round, with B's nonce at A.
+        nonce_from_b = fresh_nonce(taken_by_b)
+        taken_by_a = a.post_register(body, headers={"DPoP": key.proof("POST", url, nonce=nonce_from_b)})
+        assert taken_by_a.status_code == 201, taken_by_a.text
+    finally:
+        cluster.stop()

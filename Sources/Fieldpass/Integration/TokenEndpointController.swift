@@ -32,6 +32,7 @@ struct TokenEndpointController: Sendable {
 
     struct TokenResponse: ResponseEncodable {
         var accessToken: String
+        /// `DPoP` for an access token bound to the device's key (RFC 9449 §5).
         var tokenType = "Bearer"
         var expiresIn: Int
         var refreshToken: String?
@@ -123,8 +124,9 @@ struct TokenEndpointController: Sendable {
         guard let facts = try await directory.accessFacts(userID: grant.userID, environmentID: grant.environmentID) else {
             throw Self.invalidGrant
         }
-        let accessToken = try tokenIssuer.deviceAccessToken(facts: facts, deviceID: grant.deviceID, now: now)
-        return TokenResponse(accessToken: accessToken, expiresIn: tokenIssuer.accessTokenTTL, refreshToken: successor)
+        let access = try tokenIssuer.deviceAccessToken(facts: facts, deviceID: grant.deviceID, deviceKey: grant.dpopThumbprint, now: now)
+        return TokenResponse(
+            accessToken: access.token, tokenType: access.type, expiresIn: tokenIssuer.accessTokenTTL, refreshToken: successor)
     }
 
     private static let invalidGrant = APIError(

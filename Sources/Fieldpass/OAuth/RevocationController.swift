@@ -35,7 +35,7 @@ struct RevocationController: Sendable {
                 // A service account never holds a device's refresh token.
                 if try await credentials.liveRefreshToken(hash: hash, now: now) != nil { throw Self.notYours }
             } else {
-                if let bound = try await credentials.liveRefreshToken(hash: hash, now: now)?.dpopThumbprint,
+                if let bound = try await credentials.liveRefreshToken(hash: hash, now: now)?.grant.dpopThumbprint,
                     try await dpop.thumbprint(of: request, path: "/revoke", required: true) != bound
                 {
                     throw APIError(

@@ -116,14 +116,11 @@ public struct LiveRefreshToken: Sendable, Equatable {
     public var grant: RefreshGrant
     public var issuedAt: Date
     public var expiresAt: Date
-    /// The key the token is bound to (DPoP), if any.
-    public var dpopThumbprint: String?
 
-    public init(grant: RefreshGrant, issuedAt: Date, expiresAt: Date, dpopThumbprint: String? = nil) {
+    public init(grant: RefreshGrant, issuedAt: Date, expiresAt: Date) {
         self.grant = grant
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
-        self.dpopThumbprint = dpopThumbprint
     }
 }
 

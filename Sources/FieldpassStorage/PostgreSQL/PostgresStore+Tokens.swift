@@ -26,7 +26,7 @@ extension PostgresStore {
             else { return nil }
             return LiveRefreshToken(
                 grant: token.grant, issuedAt: Date(timeIntervalSince1970: token.createdAt),
-                expiresAt: Date(timeIntervalSince1970: token.expiresAt), dpopThumbprint: token.dpopThumbprint
+                expiresAt: Date(timeIntervalSince1970: token.expiresAt)
             )
         }
     }
@@ -170,13 +170,14 @@ extension PostgresStore {
         ).map { row in
             RefreshRules.Token(
                 grant: RefreshGrant(
-                    userID: try row.get("user_id"), deviceID: try row.get("device_id"), environmentID: try row.get("environment_id")
+                    userID: try row.get("user_id"), deviceID: try row.get("device_id"), environmentID: try row.get("environment_id"),
+                    dpopThumbprint: try row.get("dpop_jkt")
                 ),
                 createdAt: try row.get("created_at"), expiresAt: try row.get("expires_at"), maxExpiresAt: try row.get("max_expires_at"),
                 revokedAt: try row.get("revoked_at"), rotatedAt: try row.get("rotated_at"), successorHash: try row.get("successor_hash"),
                 successorSealed: try row.get("successor_sealed", as: Data?.self).map { [UInt8]($0) },
                 userDisabledAt: try row.get("disabled_at"), deviceRevokedAt: try row.get("device_revoked_at"),
-                deviceLastSeenAt: try row.get("device_last_seen_at"), dpopThumbprint: try row.get("dpop_jkt")
+                deviceLastSeenAt: try row.get("device_last_seen_at")
             )
         }
     }

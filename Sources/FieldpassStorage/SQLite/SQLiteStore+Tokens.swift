@@ -22,7 +22,7 @@ extension SQLiteStore {
             guard let token = try Self.fetchRefreshToken(db, hash: hash), token.isLive(now: now.timeIntervalSince1970) else { return nil }
             return LiveRefreshToken(
                 grant: token.grant, issuedAt: Date(timeIntervalSince1970: token.createdAt),
-                expiresAt: Date(timeIntervalSince1970: token.expiresAt), dpopThumbprint: token.dpopThumbprint
+                expiresAt: Date(timeIntervalSince1970: token.expiresAt)
             )
         }
     }
@@ -123,12 +123,13 @@ extension SQLiteStore {
             arguments: [hash]
         ).map { row in
             RefreshRules.Token(
-                grant: RefreshGrant(userID: row["user_id"], deviceID: row["device_id"], environmentID: row["environment_id"]),
+                grant: RefreshGrant(
+                    userID: row["user_id"], deviceID: row["device_id"], environmentID: row["environment_id"],
+                    dpopThumbprint: row["dpop_jkt"]),
                 createdAt: row["created_at"], expiresAt: row["expires_at"], maxExpiresAt: row["max_expires_at"],
                 revokedAt: row["revoked_at"], rotatedAt: row["rotated_at"], successorHash: row["successor_hash"],
                 successorSealed: (row["successor_sealed"] as Data?).map { Array($0) }, userDisabledAt: row["disabled_at"],
-                deviceRevokedAt: row["device_revoked_at"], deviceLastSeenAt: row["device_last_seen_at"],
-                dpopThumbprint: row["dpop_jkt"]
+                deviceRevokedAt: row["device_revoked_at"], deviceLastSeenAt: row["device_last_seen_at"]
             )
         }
     }
