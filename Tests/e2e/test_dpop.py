@@ -2,16 +2,15 @@
 
 The device's key and its proofs are made here with `cryptography` and PyJWT, as an app
 would. A copy of the refresh token (a thief's) is refused without that key's proof, and the
-refusal costs the owner nothing: their next proven refresh works. Each proof works once.
+refusal costs the owner nothing: their next proven refresh works. Each proof works once,
+on every instance. With `dpop.nonce`, a proof needs a nonce the server gave, and any
+instance's will do; with `dpop.bind_access_tokens`, the access token counts only as
+`DPoP <token>` with a proof of its hash.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import json
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,32 +18,13 @@ from typing import Any
 import httpx
 import jwt
 import pytest
-from cryptography.hazmat.primitives.asymmetric import ec
 
 from helpers import (
     DIRECTORY_ENVIRONMENTS, Cluster, FieldpassServer, MockIdP, http_client, start_cluster, start_server, ws_connect,
 )
+from helpers.dpop import DeviceKey, token_hash
 from helpers.onboarding import login_and_receive_token
 from oauth_flows import introspection
-
-
-def b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-class DeviceKey:
-    """A P-256 key held by the device, and the proofs it signs."""
-
-    def __init__(self) -> None:
-        self.private = ec.generate_private_key(ec.SECP256R1())
-        numbers = self.private.public_key().public_numbers()
-        self.jwk = {"kty": "EC", "crv": "P-256", "x": b64url(numbers.x.to_bytes(32, "big")), "y": b64url(numbers.y.to_bytes(32, "big"))}
-        canonical = json.dumps({k: self.jwk[k] for k in ("crv", "kty", "x", "y")}, separators=(",", ":"), sort_keys=True)
-        self.thumbprint = b64url(hashlib.sha256(canonical.encode()).digest())
-
-    def proof(self, method: str, url: str, **claims: Any) -> str:
-        body = {"htm": method, "htu": url, "iat": int(time.time()), "jti": str(uuid.uuid4()), **claims}
-        return jwt.encode(body, self.private, algorithm="ES256", headers={"typ": "dpop+jwt", "jwk": self.jwk})
 
 
 def bound_sign_in(server: FieldpassServer, email: str, key: DeviceKey) -> dict[str, Any]:
@@ -167,10 +147,6 @@ def me(server: FieldpassServer, authorization: str, proof: str | None = None) ->
     headers = {"Authorization": authorization, **({"DPoP": proof} if proof else {})}
     with http_client() as client:
         return client.get(f"{server.url}/me", headers=headers)
-
-
-def token_hash(access_token: str) -> str:
-    return b64url(hashlib.sha256(access_token.encode()).digest())
 
 
 def test_with_nonces_a_proof_is_answered_use_dpop_nonce_and_the_retry_with_the_nonce_succeeds(
