@@ -20,18 +20,26 @@ import jwt
 import pytest
 
 from helpers import (
-    DIRECTORY_ENVIRONMENTS, Cluster, FieldpassServer, MockIdP, http_client, start_cluster, start_server, ws_connect,
+    DIRECTORY_ENVIRONMENTS, Browser, Cluster, FieldpassServer, MockIdP, assert_event, http_client, receive, start_cluster,
+    start_server, ws_connect,
 )
 from helpers.dpop import DeviceKey, token_hash
 from helpers.onboarding import login_and_receive_token
 from oauth_flows import introspection
 
 
-def bound_sign_in(server: FieldpassServer, email: str, key: DeviceKey) -> dict[str, Any]:
-    """Registers with `key`'s proof, signs in at the IdP, and returns the token event."""
+def bound_sign_in(server: FieldpassServer, email: str, key: DeviceKey, browser: Browser) -> dict[str, Any]:
+    """Registers with `key`'s proof, signs in at the IdP in Chromium as a person would, and
+    returns the token event the app hears."""
     registration = server.register(email, headers={"DPoP": key.proof("POST", f"{server.public_url}/register_device")})
-    with ws_connect(registration.websocket_url) as ws:
-        token_event, _ = login_and_receive_token(ws, registration, email)
+    with ws_connect(registration.websocket_url) as app:
+        browser.open(registration.login_url)
+        browser.press("Continue to sign in")
+        browser.sign_in_at_idp(email)
+        assert browser.heading == "Signed in", browser.describe()
+        token_event, realm_event = receive(app, 2)
+    assert_event(token_event, 1, "token")
+    assert_event(realm_event, 2, "realm_initialized")
     return token_event
 
 
@@ -54,11 +62,11 @@ def test_discovery_lists_the_proof_algorithms(server: FieldpassServer) -> None:
 
 
 def test_a_stolen_refresh_token_is_refused_without_the_key_and_the_owner_keeps_refreshing(
-    directory_server: FieldpassServer,
+    directory_server: FieldpassServer, browser: Browser,
 ) -> None:
     server = directory_server
     key = DeviceKey()
-    token_event = bound_sign_in(server, "dpop-owner@example.com", key)
+    token_event = bound_sign_in(server, "dpop-owner@example.com", key, browser)
     token_url = f"{server.public_url}/token"
     stolen = token_event["refresh_token"]
     assert introspection(server, stolen)["cnf"] == {"jkt": key.thumbprint}
@@ -109,11 +117,11 @@ def required_server(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.
         server.stop()
 
 
-def test_dpop_required_refuses_a_plain_registration(required_server: FieldpassServer) -> None:
+def test_dpop_required_refuses_a_plain_registration(required_server: FieldpassServer, browser: Browser) -> None:
     body = {"email": "dpop-plain@example.com", "device": {"name": "Pixel 8", "platform": "android"}}
     assert_dpop_refused(required_server.post_register(body))
     key = DeviceKey()
-    token_event = bound_sign_in(required_server, "dpop-required@example.com", key)
+    token_event = bound_sign_in(required_server, "dpop-required@example.com", key, browser)
     assert introspection(required_server, token_event["refresh_token"])["cnf"] == {"jkt": key.thumbprint}
 
 
