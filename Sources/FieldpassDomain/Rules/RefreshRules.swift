@@ -95,9 +95,10 @@ package enum RefreshRules {
     }
 
     /// Revoking a refresh token (RFC 7009) signs its device out; a device signed out already
-    /// changes nothing.
-    package static func revocation(_ token: Token) -> DirectoryPlan {
-        token.deviceRevokedAt == nil ? cutOff(token, .deviceRevokedByItsToken(token.grant)) : .unchanged
+    /// changes nothing, and neither does a token bound to a key without that key's proof.
+    package static func revocation(_ token: Token, provenThumbprint: String?) -> (plan: DirectoryPlan, outcome: RefreshRevocation) {
+        if let bound = token.grant.dpopThumbprint, provenThumbprint != bound { return (.unchanged, .proofRequired) }
+        return (token.deviceRevokedAt == nil ? cutOff(token, .deviceRevokedByItsToken(token.grant)) : .unchanged, .revoked)
     }
 
     /// The token's device revoked for good, with its tokens, and why.
