@@ -59,7 +59,8 @@ public struct DPoPProof: Sendable, Equatable {
     }
 
     /// Checks the proof's form, key and signature; any failure is a `TokenError` saying which.
-    public init(verifying proof: String) throws(TokenError) {
+    /// `keys` holds the keys of earlier proofs, parsed (without it, each proof's is parsed anew).
+    public init(verifying proof: String, keys: ProofKeyCache = ProofKeyCache(capacity: 1)) throws(TokenError) {
         guard proof.utf8.count <= Self.maximumLength else { throw .malformed("proof too large") }
         let parts = proof.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else { throw .malformed("expected one compact JWS") }
@@ -74,7 +75,8 @@ public struct DPoPProof: Sendable, Equatable {
         }
         guard let jwk = header.jwk else { throw .malformed("header has no jwk") }
         if let member = header.privateMember { throw .malformed("jwk holds the private member \"\(member)\"") }
-        let key = try VerificationKey(jwk: jwk)
+        let thumbprint = try jwk.thumbprint()
+        let key = try keys.key(for: jwk, thumbprint: thumbprint)
         guard key.algorithm == algorithm else { throw .algorithmNotAllowed(alg) }
         guard !parts[2].isEmpty, let signature = Crypto.base64URLDecode(parts[2]) else {
             throw .malformed("signature is missing or not base64url")
@@ -84,7 +86,7 @@ public struct DPoPProof: Sendable, Equatable {
         guard let payload = Crypto.base64URLDecode(parts[1]) else { throw .malformed("payload is not base64url") }
         let claims = try JSON.decode(Claims.self, from: Data(payload), context: "claims")
         guard claims.iat.isFinite else { throw .malformed("iat is not a time") }
-        thumbprint = try jwk.thumbprint()
+        self.thumbprint = thumbprint
         self.algorithm = algorithm
         htm = claims.htm
         htu = claims.htu

@@ -154,4 +154,28 @@ struct DPoPRulesTests {
     func whatIsNotOneJWSIsMalformed(proof: String) {
         #expect(Self.reason(proof) == .malformed)
     }
+
+    /// A device's key is parsed once; what a proof says beside the key's own members, and its
+    /// signature, are still checked on every proof.
+    @Test func aHeldKeyServesEveryProofOfItsDeviceAndEachProofIsStillChecked() throws {
+        let keys = ProofKeyCache(capacity: 2)
+        func reason(_ proof: String) -> DPoPRefusal.Reason? {
+            do {
+                _ = try DPoPRules.check(proof, method: "POST", url: Self.url, settings: Self.settings, now: Self.now, keys: keys)
+                return nil
+            } catch { return error.reason }
+        }
+        #expect(reason(try Self.proof()) == nil)
+        #expect(reason(try Self.proof()) == nil)
+        #expect(keys.count == 1)
+        #expect(
+            reason(try Self.proof(header: { $0["jwk"] = (($0["jwk"] as! [String: Any]).merging(["alg": "RS256"]) { $1 }) })) == .malformed)
+        #expect(
+            reason(try Self.proof(header: { $0["jwk"] = (($0["jwk"] as! [String: Any]).merging(["use": "enc"]) { $1 }) })) == .malformed)
+        #expect(
+            reason(try Self.proof(signature: { _ in Crypto.base64URLEncode(try Self.key.signature(of: Array("other".utf8))) }))
+                == .signature)
+        for _ in 0..<3 { #expect(reason(try Self.proof(key: try SigningKey.generate(.es256))) == nil) }
+        #expect(keys.count <= 2, "no more keys are held than the capacity")
+    }
 }

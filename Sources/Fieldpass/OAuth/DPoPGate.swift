@@ -17,6 +17,8 @@ struct DPoPGate: Sendable {
     let publicURL: String
     /// Whose signing key the nonces are sealed under (``PublishedKeys/dpopNonces``).
     let keys: KeyRotation
+    /// The devices' keys, parsed once each (every proof of a device carries the same key).
+    let proofKeys = ProofKeyCache()
 
     /// The proof of `request` to the token endpoint at `path`, checked but for its replay,
     /// which the store's operation records; `nil` when it carries none and none is `required`.
@@ -78,7 +80,7 @@ struct DPoPGate: Sendable {
         let nonces = keys.published(now: now).dpopNonces
         return try DPoPRules.check(
             headers[0], method: method.rawValue, url: url, accessToken: accessToken, boundTo: key, settings: settings, now: now,
-            nonceIsFresh: { nonces.isFresh($0, now: now, clockSkew: settings.clockSkew) })
+            nonceIsFresh: { nonces.isFresh($0, now: now, clockSkew: settings.clockSkew) }, keys: proofKeys)
     }
 }
 

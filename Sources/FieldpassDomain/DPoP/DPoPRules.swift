@@ -1,5 +1,5 @@
 public import Foundation
-import Tokens
+package import Tokens
 
 /// What a DPoP proof must show (RFC 9449 §4.3), decided once for every endpoint that takes
 /// one: its form, algorithm, key and signature (``Tokens/DPoPProof``), then that it is this
@@ -31,10 +31,10 @@ public enum DPoPRules {
     /// `ath` must be; `boundTo` the thumbprint a bound token requires.
     package static func check(
         _ proof: String?, method: String, url: String, accessToken: String? = nil, boundTo expected: String? = nil,
-        settings: DPoPSettings, now: Date, nonceIsFresh: (String) -> Bool = { _ in false }
+        settings: DPoPSettings, now: Date, nonceIsFresh: (String) -> Bool = { _ in false }, keys: ProofKeyCache = ProofKeyCache(capacity: 1)
     ) throws(DPoPRefusal) -> AcceptedProof {
         guard let proof else { throw DPoPRefusal(.missing, "no DPoP proof") }
-        let verified = try verify(proof)
+        let verified = try verify(proof, keys: keys)
         guard verified.htm == method else { throw DPoPRefusal(.target, "htm is not this request's method") }
         guard let stated = DPoPTarget.normalized(verified.htu), stated == DPoPTarget.normalized(url) else {
             throw DPoPRefusal(.target, "htu is not this request's URL")
@@ -58,9 +58,9 @@ public enum DPoPRules {
     }
 
     /// The proof's form, key and signature, with a refusal that says which failed.
-    private static func verify(_ proof: String) throws(DPoPRefusal) -> DPoPProof {
+    private static func verify(_ proof: String, keys: ProofKeyCache) throws(DPoPRefusal) -> DPoPProof {
         do {
-            return try DPoPProof(verifying: proof)
+            return try DPoPProof(verifying: proof, keys: keys)
         } catch .algorithmNotAllowed(let alg) {
             throw DPoPRefusal(.algorithm, "proofs are not signed with \(alg)")
         } catch .invalidSignature {
