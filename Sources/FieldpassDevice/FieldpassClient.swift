@@ -114,10 +114,7 @@ public actor FieldpassClient {
 
     /// 256 random bits, base64url without padding: 43 URL-safe characters.
     private static func newInstallationID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Data.random(count: 32).base64URLEncoded
     }
 
     /// Signs the device out: forgets the tokens, then revokes the refresh token at Fieldpass
