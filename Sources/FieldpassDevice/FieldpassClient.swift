@@ -33,10 +33,17 @@ public actor FieldpassClient {
     /// - Parameters:
     ///   - server: Fieldpass's public URL.
     ///   - store: where the tokens are kept.
+    ///   - dpopKey: the device's DPoP key (RFC 9449), if it proves its tokens: every
+    ///     registration, refresh and sign-out then carries a proof signed by it, with the nonce
+    ///     Fieldpass sent last, and a registration binds the tokens to it. Keep the same key for
+    ///     as long as the tokens: they are worth nothing without it.
     ///   - refreshMargin: how long before its expiry an access token is replaced.
     ///   - session: the `URLSession` for every call.
-    public init(server: URL, store: any TokenStore, refreshMargin: TimeInterval = 60, session: URLSession = .shared) {
-        http = FieldpassHTTP(server: server, session: session)
+    public init(
+        server: URL, store: any TokenStore, dpopKey: (any DPoPKey)? = nil, refreshMargin: TimeInterval = 60,
+        session: URLSession = .shared
+    ) {
+        http = FieldpassHTTP(server: server, session: session, prover: dpopKey.map { DPoPProver(key: $0) })
         self.store = store
         self.refreshMargin = refreshMargin
     }
