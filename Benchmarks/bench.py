@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
@@ -38,6 +38,7 @@ sys.path.insert(0, str(REPO_ROOT / "Tests" / "e2e"))
 
 import pytest  # noqa: E402
 from helpers import RUNNING, OwnPostgres, SignedIn, sign_in, start_idp, unique_email  # noqa: E402
+from helpers.dpop import DeviceKey  # noqa: E402
 
 from deployment import (  # noqa: E402
     BACKEND, DEV_DOMAIN, PUSH_DOMAIN, Deployment, start_postgres, start_postgres_server, start_sqlite,
@@ -100,6 +101,9 @@ FIGURES = (
     Figure("register_device", "register.lua", "/register_device", "healthz", 0.5),
     Figure("client_credentials", "client_credentials.lua", "/token", "sign", 0.5),
     Figure("refresh_token", "refresh.lua", "/token", "sign", 0.25),
+    # The same refreshes of tokens bound to a device's key (DPoP), each with a new proof: what a
+    # proof's check and its stored use cost per refresh, in the CPU columns beside refresh_token's.
+    Figure("refresh_token_dpop", "refresh.lua", "/token"),
     Figure("me", "me.lua", "/me", "verify", 0.5),
 )
 PACED_P99_GOAL_MS = 10.0
@@ -150,19 +154,23 @@ class StoreBench:
         self.es256 = es256
         self.workdir = workdir
         self.urls = [instance.url for instance in deployment.instances]
+        self.dpop_key = DeviceKey()
 
     def run(self) -> dict[str, Any]:
         # Before any load: what the instances hold just after they became ready.
         idle_rss_kb = self.deployment.rss_per_instance_kb()
         # Each refresh chain needs its own device, one per connection at least; one more
-        # device for /me.
+        # device for /me. The DPoP chains' devices share one key, so that any proof of it
+        # goes with any of their tokens.
         progress(f"{self.deployment.store}: onboarding devices")
-        devices = self._onboard(self.shape.connections + self.shape.connections // 4 + 1)
+        chains = self.shape.connections + self.shape.connections // 4
+        devices = self._onboard(chains + 1)
+        bound = self._onboard(chains, self.dpop_key)
         progress(f"{self.deployment.store}: seeding {self.mode.seed:,} people and as many refresh rotations")
         instances = [Instance(url, pid) for url, pid in zip(self.urls, self.deployment.pids)]
         tokens = [device.refresh_token for device in devices[1:]]
         refresh_tokens, seeded = seed(instances, PUSH_DOMAIN, self.mode.seed, tokens, self.deployment.database)
-        http = self._http(refresh_tokens, devices[0])
+        http = self._http({"refresh_token": refresh_tokens, "refresh_token_dpop": [d.refresh_token for d in bound]}, devices[0])
         sockets = self._sockets()
         return {
             "instances": len(self.urls),
@@ -175,19 +183,25 @@ class StoreBench:
             "other": self._write_limit_rows(http) + self._other_rows(idle_rss_kb, sockets),
         }
 
-    def _onboard(self, count: int) -> list[SignedIn]:
-        """Devices signed in through the mock IdP, as the e2e suite does (8 at a time)."""
+    def _onboard(self, count: int, key: DeviceKey | None = None) -> list[SignedIn]:
+        """Devices signed in through the mock IdP, as the e2e suite does (8 at a time);
+        with `key`, each registration proved by it, which binds the device's tokens to it."""
         instance = self.deployment.instances[0]
-        with ThreadPoolExecutor(8) as pool:
-            return list(pool.map(lambda _: sign_in(instance, unique_email("bench-device", DEV_DOMAIN)), range(count)))
 
-    def _http(self, refresh_tokens: Sequence[str], me: SignedIn) -> dict[str, dict[str, Any]]:
+        def one(_: int) -> SignedIn:
+            proof = key and {"DPoP": key.proof("POST", f"{instance.public_url}/register_device")}
+            return sign_in(instance, unique_email("bench-device", DEV_DOMAIN), headers=proof)
+
+        with ThreadPoolExecutor(8) as pool:
+            return list(pool.map(one, range(count)))
+
+    def _http(self, refresh_tokens: dict[str, Sequence[str]], me: SignedIn) -> dict[str, dict[str, Any]]:
         basic = base64.b64encode(f"{BACKEND.id}:{BACKEND.secret}".encode()).decode()
         env = {"BENCH_BASIC_AUTH": basic, "BENCH_ACCESS_TOKEN": me.access_token}
         rows: dict[str, dict[str, Any]] = {}
         for figure in FIGURES:
             progress(f"{self.deployment.store}: {figure.name}")
-            jobs = self._jobs(figure, refresh_tokens)
+            jobs = self._jobs(figure, refresh_tokens.get(figure.name, ()), rows)
             before = self.meter.read()
             load = run_wrk(figure.script, figure.path, jobs, self.shape, env)
             rows[figure.name] = {**self._row(figure, load, rows), "cpu": per_operation(self.meter.read() - before, load.requests)}
@@ -195,7 +209,7 @@ class StoreBench:
                 rows["register_device_paced"] = self._paced_register(load.req_s / 2)
         return rows
 
-    def _jobs(self, figure: Figure, refresh_tokens: Sequence[str]) -> list[Job]:
+    def _jobs(self, figure: Figure, refresh_tokens: Sequence[str], rows: dict[str, dict[str, Any]]) -> list[Job]:
         """One wrk per instance, with the arguments the figure's script takes."""
         if figure.script == "register.lua":
             tag = os.urandom(3).hex()
@@ -204,13 +218,29 @@ class StoreBench:
             _, threads = self.shape.per_job(len(self.urls))
             jobs = []
             for index, url in enumerate(self.urls):
-                tokens = self.workdir / f"refresh-{index}.tokens"
-                descriptor = os.open(tokens, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-                with os.fdopen(descriptor, "w") as file:
-                    file.writelines(f"{token}\n" for token in refresh_tokens[index :: len(self.urls)])
-                jobs.append(Job(url, (str(tokens), str(threads))))
+                tokens = self._private_lines(f"{figure.name}-{index}.tokens", refresh_tokens[index :: len(self.urls)])
+                proofs = self._proofs(figure, index, rows)
+                jobs.append(Job(url, (str(tokens), str(threads), *proofs)))
             return jobs
         return [Job(url) for url in self.urls]
+
+    def _proofs(self, figure: Figure, index: int, rows: dict[str, dict[str, Any]]) -> tuple[str, ...]:
+        """For the DPoP figure, a file of fresh proofs for one instance's wrk: as many as the
+        plain refreshes' rate, half again, would use up in the run (each proof works once,
+        and within `dpop.proof_lifetime` of being made, so they are made just before)."""
+        if figure.name != "refresh_token_dpop":
+            return ()
+        count = int(rows["refresh_token"]["req_s"] * self.mode.wrk_seconds * 1.5 / len(self.urls)) + 100
+        url = f"{self.deployment.instances[0].public_url}/token"
+        return (str(self._private_lines(f"{figure.name}-{index}.proofs", (self.dpop_key.proof("POST", url) for _ in range(count)))),)
+
+    def _private_lines(self, name: str, lines: Iterable[str]) -> Path:
+        """`lines` in a new file of the work folder that only its owner reads (they are credentials)."""
+        path = self.workdir / name
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.writelines(f"{line}\n" for line in lines)
+        return path
 
     def _paced_register(self, rate: float) -> dict[str, Any]:
         """register_device again at `rate` in all: each connection waits connections / rate

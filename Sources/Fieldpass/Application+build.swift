@@ -1,4 +1,5 @@
 public import FieldpassStorage
+import FieldpassDomain
 import Foundation
 public import Hummingbird
 import HummingbirdCore
@@ -56,6 +57,7 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     let store = parts.store
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: AccessLogMiddleware())
+    if configuration.dpop.nonce { router.add(middleware: DPoPNonceMiddleware(keys: parts.keys)) }
     router.add(middleware: JSONErrorMiddleware())
     DiscoveryController(keys: parts.keys).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
@@ -69,7 +71,7 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
         }
         return group
     }
-    let dpop = DPoPGate(store: store, settings: configuration.dpop, publicURL: configuration.server.publicURL)
+    let dpop = DPoPGate(store: store, settings: configuration.dpop, publicURL: configuration.server.publicURL, keys: parts.keys)
     RegisterDeviceController(
         store: store, environments: parts.environments, server: configuration.server, sessions: configuration.sessions,
         emailLimiter: parts.limiters[.registerDeviceEmail], dpop: dpop
@@ -95,7 +97,7 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
         .addRoutes(to: limited(.revoke))
     IntrospectionController(credentials: store, serviceAccounts: parts.serviceAccounts, validator: parts.validator)
         .addRoutes(to: limited(.introspect))
-    let authenticator = BearerAuthenticator(validator: parts.validator)
+    let authenticator = BearerAuthenticator(validator: parts.validator, dpop: dpop)
     func authenticated(_ path: RouterPath) -> RouterGroup<IdentifiedRequestContext> {
         router.group(path).add(middleware: authenticator).group(context: IdentifiedRequestContext.self)
     }

@@ -46,7 +46,9 @@ struct ServiceParts {
         claimMappings = ClaimMappingDirectory(environments: configuration.environments)
         directoryChanges = DirectoryChanges(store: store, claimMappings: claimMappings)
         consoleRenderer = ConsoleRenderer(base: configuration.server.publicPath)
-        tokenIssuer = TokenIssuer(keys: keys, issuer: configuration.server.publicURL, settings: configuration.tokens, policy: policy)
+        tokenIssuer = TokenIssuer(
+            keys: keys, issuer: configuration.server.publicURL, settings: configuration.tokens, policy: policy,
+            bindsAccessTokens: configuration.dpop.bindAccessTokens)
         limiters = Dictionary(
             uniqueKeysWithValues: RateLimit.allCases.compactMap { limit in
                 configuration.limits.limiter(limit).map { (limit, $0) }

@@ -38,22 +38,14 @@ public struct DPoPProof: Sendable, Equatable {
 
         private enum CodingKeys: String, CodingKey { case typ, alg, jwk, crit }
 
-        /// A JWK member by its name, to ask whether the key has it.
-        private struct Member: CodingKey {
-            let stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             typ = try container.decodeIfPresent(String.self, forKey: .typ)
             alg = try container.decodeIfPresent(String.self, forKey: .alg)
             jwk = try container.decodeIfPresent(JWK.self, forKey: .jwk)
             crit = try container.decodeIfPresent([String].self, forKey: .crit)
-            let members = jwk == nil ? nil : try container.nestedContainer(keyedBy: Member.self, forKey: .jwk)
-            privateMember = members.flatMap { members in privateMembers.first { members.contains(Member(stringValue: $0)) } }
+            let members = jwk == nil ? nil : try container.nestedContainer(keyedBy: MemberName.self, forKey: .jwk)
+            privateMember = members.flatMap { members in privateMembers.first { members.contains(MemberName(stringValue: $0)) } }
         }
     }
 

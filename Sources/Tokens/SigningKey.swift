@@ -41,6 +41,13 @@ public struct SigningKey: Sendable {
         try parsed.sign(Array(input))
     }
 
+    /// A secret that every holder of this key derives alike and nobody else can, for keying
+    /// what all instances must seal and open the same way (DPoP nonces): `purpose` keeps
+    /// each use's key apart, and none of them reveals the private key.
+    public func derivedSecret(purpose: String) -> [UInt8] {
+        Crypto.sha256(Array(purpose.utf8) + [0] + privatePEM)
+    }
+
     /// PKCS#8 PEM of the private key (for writing to disk).
     public func pkcs8PEM() throws(TokenError) -> String {
         // Kept throwing so callers need not change if the key ever lives outside memory.

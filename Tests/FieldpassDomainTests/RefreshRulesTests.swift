@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import FieldpassDomain
 
@@ -94,7 +95,9 @@ struct RefreshRulesTests {
     }
 
     @Test func revokingSignsTheDeviceOutOnce() {
-        let writes = RefreshRules.revocation(Self.token()).writes
+        let revocation = RefreshRules.revocation(Self.token(), provenThumbprint: nil)
+        #expect(revocation.outcome == .revoked)
+        let writes = revocation.plan.writes
         #expect(writes.first == .revokeDevice(id: "d1"))
         guard case .audit(let entry)? = writes.last, writes.count == 2 else {
             Issue.record("expected the revocation and its entry, got \(writes)")
@@ -102,17 +105,27 @@ struct RefreshRulesTests {
         }
         #expect(entry.after == ["device_id": "d1", "reason": "token_revocation"])
         #expect(entry.actor == "user:u1")
-        #expect(RefreshRules.revocation(Self.token(deviceRevokedAt: 5_000)) == .unchanged)
+        #expect(RefreshRules.revocation(Self.token(deviceRevokedAt: 5_000), provenThumbprint: nil) == (.unchanged, .revoked))
+    }
+
+    @Test func aBoundTokenIsRevokedOnlyWithItsKeysProof() {
+        var bound = Self.token()
+        bound.grant.dpopThumbprint = "owner-key"
+        for proof in [nil, "thief-key"] {
+            #expect(RefreshRules.revocation(bound, provenThumbprint: proof) == (.unchanged, .proofRequired))
+        }
+        let owner = RefreshRules.revocation(bound, provenThumbprint: "owner-key")
+        #expect(owner.outcome == .revoked && owner.plan.writes.first == .revokeDevice(id: "d1"))
     }
 
     @Test func aBoundTokenWithoutItsKeysProofChangesNothingAndItsOwnerStillRotates() {
         var bound = Self.token()
-        bound.dpopThumbprint = "owner-key"
+        bound.grant.dpopThumbprint = "owner-key"
         var rotated = Self.token(rotatedAt: Self.now - 3_600)
-        rotated.dpopThumbprint = "owner-key"
+        rotated.grant.dpopThumbprint = "owner-key"
         var thief = Self.rotation
         for proof in [nil, "thief-key"] {
-            thief.provenThumbprint = proof
+            thief.proof = proof.map { DPoPRules.AcceptedProof(thumbprint: $0, replayKey: "r", rememberUntil: Date()) }
             #expect(
                 RefreshRules.decide(bound, successorUnrotated: false, rotation: thief, now: Self.now)
                     == RefreshRules.Decision(outcome: .proofRequired))
@@ -122,9 +135,9 @@ struct RefreshRulesTests {
                     == RefreshRules.Decision(outcome: .proofRequired))
         }
         var owner = Self.rotation
-        owner.provenThumbprint = "owner-key"
+        owner.proof = DPoPRules.AcceptedProof(thumbprint: "owner-key", replayKey: "r", rememberUntil: Date())
         let decision = RefreshRules.decide(bound, successorUnrotated: false, rotation: owner, now: Self.now)
-        #expect(decision.outcome == .rotated(Self.grant))
+        #expect(decision.outcome == .rotated(bound.grant), "the grant says the key, which binds its access token too")
         guard case .issueRefreshToken(let successor) = decision.plan.writes.first else {
             Issue.record("a rotation stores its successor")
             return

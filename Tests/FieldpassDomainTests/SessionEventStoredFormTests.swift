@@ -4,7 +4,8 @@ import Testing
 @Suite("Session events as stored")
 struct SessionEventStoredFormTests {
     static let events: [SessionEvent] = [
-        .token(accessToken: "at", refreshToken: "rt", expiresIn: 300), .realmInitialized(realmPath: "/acme/users/u1"),
+        .token(accessToken: "at", refreshToken: "rt", expiresIn: 300),
+        .token(accessToken: "at", refreshToken: "rt", expiresIn: 300, tokenType: "DPoP"), .realmInitialized(realmPath: "/acme/users/u1"),
         .dataReady(realmPath: "/acme/users/u1"), .loginFailed(error: "access_denied", description: "No"), .sessionExpired,
     ]
 
@@ -18,6 +19,12 @@ struct SessionEventStoredFormTests {
     @Test func aFrameStoredWholeByAnEarlierVersionStillReads() throws {
         let old = #"{"access_token":"at","expires_in":300,"refresh_token":"rt","seq":1,"token_type":"Bearer","type":"token"}"#
         #expect(try SessionEvent(storedForm: old) == .token(accessToken: "at", refreshToken: "rt", expiresIn: 300))
+    }
+
+    @Test func onlyABoundTokensTypeIsStored() throws {
+        #expect(!(try SessionEvent.token(accessToken: "at", refreshToken: "rt", expiresIn: 300).storedForm()).contains("token_type"))
+        let bound = try SessionEvent.token(accessToken: "at", refreshToken: "rt", expiresIn: 300, tokenType: "DPoP").storedForm()
+        #expect(bound.contains(#""token_type":"DPoP""#))
     }
 
     @Test func aStoredFormThatNamesNoKnownEventIsAnInconsistency() {

@@ -196,7 +196,7 @@ struct CredentialStoreTests {
                     == .retried(grant, sealedSuccessor: sealed))
             #expect(try await store.liveRefreshToken(hash: "next", now: at(119)) != nil)
             // The expired token is gone: revoking it finds nothing (and so revokes nothing).
-            #expect(try await store.revokeRefreshToken(hash: "short", now: at(120)) == false)
+            #expect(try await store.revokeRefreshToken(hash: "short", proof: nil, now: at(120)) == .unknown)
             #expect(!(try await store.standing(jti: "j", userID: nil, deviceID: session.deviceID, environmentID: "dev").revoked))
             // The kept rotated token coming back is a reuse: the device is cut off.
             #expect(try await store.rotateRefreshToken(Self.rotation(first, "stolen"), now: at(121)) == .refused)
@@ -217,7 +217,7 @@ struct CredentialStoreTests {
             _ = try await store.sweepSessions(
                 now: start.addingTimeInterval(400), deliveredBefore: start.addingTimeInterval(400), deleteBefore: start)
 
-            #expect(try await store.revokeRefreshToken(hash: first, now: start.addingTimeInterval(401)) == false)
+            #expect(try await store.revokeRefreshToken(hash: first, proof: nil, now: start.addingTimeInterval(401)) == .unknown)
             #expect(!(try await store.standing(jti: "j", userID: nil, deviceID: session.deviceID, environmentID: "dev").revoked))
             #expect(try await store.liveRefreshToken(hash: "third", now: start.addingTimeInterval(401)) != nil)
             // The latest rotated token is still known: its reuse cuts the device off.

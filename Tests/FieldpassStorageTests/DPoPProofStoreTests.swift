@@ -46,10 +46,11 @@ struct DPoPProofStoreTests {
             #expect(taken.dpopThumbprint == "device-key")
             _ = try await store.completeLogin(CompletedLogin.test(taken), now: Date())
             let first = "hash-\(taken.id)"
-            #expect(try await store.liveRefreshToken(hash: first, now: Date())?.dpopThumbprint == "device-key")
+            #expect(try await store.liveRefreshToken(hash: first, now: Date())?.grant.dpopThumbprint == "device-key")
             func rotate(_ old: String, to new: String, provenBy key: String?) async throws -> RefreshOutcome {
                 try await store.rotateRefreshToken(
-                    RefreshRotation(oldHash: old, newHash: new, sealedSuccessor: nil, ttl: 3000, grace: 0, provenThumbprint: key),
+                    RefreshRotation(
+                        oldHash: old, newHash: new, sealedSuccessor: nil, ttl: 3000, grace: 0, proof: key.map { Self.proof(by: $0) }),
                     now: Date())
             }
             #expect(try await rotate(first, to: "stolen", provenBy: nil) == .proofRequired)
@@ -60,11 +61,46 @@ struct DPoPProofStoreTests {
             }
             // A copy of the now rotated token, without the key, cuts nobody off.
             #expect(try await rotate(first, to: "third", provenBy: nil) == .proofRequired)
-            #expect(try await store.liveRefreshToken(hash: "second", now: Date())?.dpopThumbprint == "device-key")
+            #expect(try await store.liveRefreshToken(hash: "second", now: Date())?.grant.dpopThumbprint == "device-key")
             guard case .rotated = try await rotate("second", to: "fourth", provenBy: "device-key") else {
                 Issue.record("the successor works with the same key")
                 return
             }
         }
+    }
+
+    /// A proof's use is recorded in the transaction of what it proves: used before, it is
+    /// refused there, and nothing of the operation is written.
+    @Test(arguments: StoreKind.allCases) func aProofUsedBeforeChangesNothing(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let (_, state) = try await store.register(dpopThumbprint: "device-key")
+            let taken = try #require(try await store.consumeState(state, now: Date()))
+            _ = try await store.completeLogin(CompletedLogin.test(taken), now: Date())
+            let first = "hash-\(taken.id)"
+            let used = Self.proof(by: "device-key")
+            #expect(try await store.recordDPoPProof(replayKey: used.replayKey, expiresAt: used.rememberUntil))
+            let replayed = RefreshRotation(oldHash: first, newHash: "replayed", sealedSuccessor: nil, ttl: 3000, grace: 0, proof: used)
+            await #expect(throws: DPoPRefusal(.replayed, "the proof was used before")) {
+                try await store.rotateRefreshToken(replayed, now: Date())
+            }
+            await #expect(throws: DPoPRefusal(.replayed, "the proof was used before")) {
+                try await store.revokeRefreshToken(hash: first, proof: used, now: Date())
+            }
+            #expect(try await store.liveRefreshToken(hash: "replayed", now: Date()) == nil, "no successor was stored")
+            let fresh = RefreshRotation(
+                oldHash: first, newHash: "second", sealedSuccessor: nil, ttl: 3000, grace: 0, proof: Self.proof(by: "device-key"))
+            guard case .rotated = try await store.rotateRefreshToken(fresh, now: Date()) else {
+                Issue.record("the token was neither rotated nor revoked by the refused tries")
+                return
+            }
+            #expect(try await store.revokeRefreshToken(hash: "second", proof: nil, now: Date()) == .proofRequired)
+            #expect(try await store.revokeRefreshToken(hash: "second", proof: Self.proof(by: "device-key"), now: Date()) == .revoked)
+            #expect(try await store.liveRefreshToken(hash: "second", now: Date()) == nil)
+        }
+    }
+
+    static func proof(by key: String) -> DPoPRules.AcceptedProof {
+        DPoPRules.AcceptedProof(thumbprint: key, replayKey: UUID().uuidString, rememberUntil: Date().addingTimeInterval(65))
     }
 }

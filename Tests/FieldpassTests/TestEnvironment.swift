@@ -118,7 +118,7 @@ struct TestEnvironment {
         let user = try await store.ensureUser(email: email, environmentID: environmentID, now: Date())
         let updated = try await store.setRole(role, userID: user.id, by: .cli(environmentID: environmentID), managed: .none, now: Date())
         let facts = try #require(try await store.accessFacts(userID: user.id, environmentID: environmentID))
-        return (updated, try issuer().deviceAccessToken(facts: facts, deviceID: "device", now: Date()))
+        return (updated, try issuer().deviceAccessToken(facts: facts, deviceID: "device", now: Date()).token)
     }
 
     /// A service account's access token, minted with the server's own key.

@@ -87,7 +87,9 @@ extension OnboardingStore {
                 email: email, environmentID: "dev", deviceName: "Pixel", platform: "android", installID: installID,
                 sessionID: try sessionID ?? Crypto.randomToken(), state: state, nonce: try Crypto.randomToken(),
                 codeVerifier: try Crypto.randomToken(), userCode: "BCDF-GHJK", confirmation: nil, appReturn: appReturn,
-                dpopThumbprint: dpopThumbprint, now: Date(), expiresAt: Date().addingTimeInterval(expiresIn)
+                dpopProof: try dpopThumbprint.map {
+                    DPoPRules.AcceptedProof(thumbprint: $0, replayKey: try Crypto.randomToken(), rememberUntil: Date() + 60)
+                }, now: Date(), expiresAt: Date().addingTimeInterval(expiresIn)
             )
         )
         return (session, state)

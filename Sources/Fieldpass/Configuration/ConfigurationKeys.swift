@@ -15,7 +15,7 @@ enum ConfigurationKeys {
             ["sessions", "ttl"], ["sessions", "sweep_interval"], ["sessions", "delivery_grace"], ["sessions", "retention"],
             ["sessions", "max_sockets_per_session"], ["sessions", "max_sockets"],
             ["console", "idle_timeout"], ["console", "lifetime"],
-            ["dpop", "proof_lifetime"], ["dpop", "clock_skew"],
+            ["dpop", "nonce"], ["dpop", "bind_access_tokens"], ["dpop", "proof_lifetime"], ["dpop", "clock_skew"],
             ["environments"],
             ["environments", "*", "id"], ["environments", "*", "email_domains"],
             ["environments", "*", "idp", "issuer"], ["environments", "*", "idp", "client_id"],

@@ -6,7 +6,8 @@ extension StoredEvent {
         let fields = SessionEventFields(event)
         let frame = EventFrame(
             seq: seq, type: fields.type, accessToken: fields.accessToken, refreshToken: fields.refreshToken,
-            tokenType: fields.accessToken == nil ? nil : "Bearer", expiresIn: fields.expiresIn, realmPath: fields.realmPath,
+            tokenType: fields.accessToken == nil ? nil : fields.tokenType ?? "Bearer", expiresIn: fields.expiresIn,
+            realmPath: fields.realmPath,
             error: fields.error, errorDescription: fields.errorDescription
         )
         return try StableJSON.text(frame)

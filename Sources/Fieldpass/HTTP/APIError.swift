@@ -12,7 +12,7 @@ public struct APIError: HTTPResponseError, Equatable {
     /// Human-readable explanation.
     public let description: String
     /// Extra headers, such as an authentication challenge.
-    public let headers: HTTPFields
+    public internal(set) var headers: HTTPFields
 
     /// Creates an error answered with `status`; `code` comes from an area's enumeration.
     init(_ status: HTTPResponse.Status, _ code: some APIErrorCode, _ description: String, headers: HTTPFields = [:]) {

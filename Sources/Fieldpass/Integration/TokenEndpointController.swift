@@ -32,6 +32,7 @@ struct TokenEndpointController: Sendable {
 
     struct TokenResponse: ResponseEncodable {
         var accessToken: String
+        /// `DPoP` for an access token bound to the device's key (RFC 9449 §5).
         var tokenType = "Bearer"
         var expiresIn: Int
         var refreshToken: String?
@@ -79,7 +80,7 @@ struct TokenEndpointController: Sendable {
             if try serviceAccounts.authenticateIfPresent(request, context: context) != nil {
                 throw APIError(.badRequest, OAuthErrorCode.invalidGrant, "This refresh token was not issued to this client.")
             }
-            response = try await refresh(form.refreshToken, provenBy: try await dpop.thumbprint(of: request, path: "/token"))
+            response = try await refresh(form.refreshToken, provenBy: try dpop.proof(of: request, path: "/token"))
         case nil:
             throw APIError.invalidRequest("grant_type is required.")
         default:
@@ -94,8 +95,9 @@ struct TokenEndpointController: Sendable {
         return TokenResponse(accessToken: token, expiresIn: tokenIssuer.accessTokenTTL)
     }
 
-    /// `provenBy`: the key of the request's DPoP proof, checked already.
-    private func refresh(_ refreshToken: String?, provenBy thumbprint: String?) async throws -> TokenResponse {
+    /// `provenBy`: the request's DPoP proof, checked already but for its replay, which the
+    /// rotation records.
+    private func refresh(_ refreshToken: String?, provenBy proof: DPoPRules.AcceptedProof?) async throws -> TokenResponse {
         guard let refreshToken, !refreshToken.isEmpty else { throw APIError.invalidRequest("refresh_token is required.") }
         guard refreshToken.utf8.count <= 128 else { throw APIError.invalidRequest("refresh_token is too long.") }
         let now = Date()
@@ -104,11 +106,11 @@ struct TokenEndpointController: Sendable {
         let rotation = RefreshRotation(
             oldHash: TokenIssuer.hash(refreshToken: refreshToken), newHash: next.hash,
             sealedSuccessor: grace > 0 ? try TokenIssuer.seal(successor: next.token, previous: refreshToken) : nil,
-            ttl: tokenIssuer.refreshTokenTTL, grace: grace, provenThumbprint: thumbprint
+            ttl: tokenIssuer.refreshTokenTTL, grace: grace, proof: proof
         )
         let grant: RefreshGrant
         let successor: String
-        switch try await credentials.rotateRefreshToken(rotation, now: now) {
+        switch try await dpop.recordingUse({ try await credentials.rotateRefreshToken(rotation, now: now) }) {
         case .rotated(let rotated):
             (grant, successor) = (rotated, next.token)
         case .retried(let retried, let sealed):
@@ -123,8 +125,9 @@ struct TokenEndpointController: Sendable {
         guard let facts = try await directory.accessFacts(userID: grant.userID, environmentID: grant.environmentID) else {
             throw Self.invalidGrant
         }
-        let accessToken = try tokenIssuer.deviceAccessToken(facts: facts, deviceID: grant.deviceID, now: now)
-        return TokenResponse(accessToken: accessToken, expiresIn: tokenIssuer.accessTokenTTL, refreshToken: successor)
+        let access = try tokenIssuer.deviceAccessToken(facts: facts, deviceID: grant.deviceID, deviceKey: grant.dpopThumbprint, now: now)
+        return TokenResponse(
+            accessToken: access.token, tokenType: access.type, expiresIn: tokenIssuer.accessTokenTTL, refreshToken: successor)
     }
 
     private static let invalidGrant = APIError(

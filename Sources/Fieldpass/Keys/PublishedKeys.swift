@@ -1,3 +1,4 @@
+import FieldpassDomain
 import Foundation
 import Hummingbird
 import Tokens
@@ -10,6 +11,9 @@ struct PublishedKeys: Sendable {
     let verifier: JWTVerifier
     let jwks: ByteBuffer
     let metadata: ByteBuffer
+    /// DPoP nonces, sealed under the signing key's secret: every instance signing with the
+    /// same key issues and accepts the same nonces.
+    let dpopNonces: DPoPNonces
     /// When the schedule next changes by itself (a `next` key starts to sign, a removed
     /// key stops being published); `nil` if it does not.
     let validUntil: Date?
@@ -24,5 +28,6 @@ struct PublishedKeys: Sendable {
         let algorithms = Set(ring.jwks.keys.compactMap(\.alg)).sorted()
         metadata = ByteBuffer(bytes: try encoder.encode(AuthorizationServerMetadata(issuer: issuer, signingAlgorithms: algorithms)))
         validUntil = schedule.nextChange(after: now)
+        dpopNonces = DPoPNonces(secrets: [ring.signingKey.derivedSecret(purpose: "dpop nonce")])
     }
 }

@@ -31,7 +31,7 @@ struct MetricsController: Sendable {
     /// Throws the RFC 6750 401 unless `/metrics` is open or `header` carries the token.
     private func authorize(_ header: String?) throws(APIError) {
         guard let tokenDigest else { return }
-        guard let token = header.flatMap(BearerAuthenticator.token(in:)) else {
+        guard let token = header.flatMap({ BearerAuthenticator.token(in: $0) }) else {
             throw BearerAuthenticator.unauthorized("A bearer token is required for /metrics.")
         }
         guard Crypto.constantTimeEquals(Crypto.sha256(Array(token.utf8)), tokenDigest) else {

@@ -60,10 +60,11 @@ struct IntrospectionController: Sendable {
             let claims = validated.claims
             let isService = claims.role == AccessTokenClaims.serviceRole
             return Introspection(
-                active: true, tokenType: "Bearer", sub: claims.sub, aud: claims.aud, iss: claims.iss, exp: claims.exp,
+                active: true, tokenType: claims.tokenType, sub: claims.sub, aud: claims.aud, iss: claims.iss, exp: claims.exp,
                 iat: claims.iat, nbf: claims.nbf, jti: claims.jti,
                 clientID: isService ? String(claims.sub.dropFirst("service:".count)) : nil,
-                env: claims.env, role: claims.role, email: claims.email, deviceID: claims.deviceID, realms: claims.realms
+                env: claims.env, role: claims.role, email: claims.email, deviceID: claims.deviceID, realms: claims.realms,
+                cnf: claims.cnf.map { ["jkt": $0.jkt] }
             )
         } catch AccessTokenValidator.Rejection.invalid {
             // Not one of our access tokens (or no longer valid as one): perhaps a refresh token.
@@ -77,7 +78,7 @@ struct IntrospectionController: Sendable {
         return Introspection(
             active: true, tokenType: "refresh_token", sub: live.grant.userID,
             exp: Int(live.expiresAt.timeIntervalSince1970), iat: Int(live.issuedAt.timeIntervalSince1970),
-            env: live.grant.environmentID, deviceID: live.grant.deviceID, cnf: live.dpopThumbprint.map { ["jkt": $0] }
+            env: live.grant.environmentID, deviceID: live.grant.deviceID, cnf: live.grant.dpopThumbprint.map { ["jkt": $0] }
         )
     }
 }

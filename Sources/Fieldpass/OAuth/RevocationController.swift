@@ -35,13 +35,12 @@ struct RevocationController: Sendable {
                 // A service account never holds a device's refresh token.
                 if try await credentials.liveRefreshToken(hash: hash, now: now) != nil { throw Self.notYours }
             } else {
-                if let bound = try await credentials.liveRefreshToken(hash: hash, now: now)?.dpopThumbprint,
-                    try await dpop.thumbprint(of: request, path: "/revoke", required: true) != bound
-                {
+                let proof = try dpop.proof(of: request, path: "/revoke")
+                let outcome = try await dpop.recordingUse { try await credentials.revokeRefreshToken(hash: hash, proof: proof, now: now) }
+                if outcome == .proofRequired {
                     throw APIError(
                         .badRequest, OAuthErrorCode.invalidDPoPProof, "This refresh token is bound to a key: prove it to revoke.")
                 }
-                _ = try await credentials.revokeRefreshToken(hash: hash, now: now)
             }
         }
         return Response(status: .ok, headers: [.cacheControl: "no-store"])

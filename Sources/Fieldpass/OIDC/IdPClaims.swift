@@ -1,4 +1,5 @@
 import FieldpassDomain
+import Tokens
 
 /// Every top-level claim of an ID token or userinfo answer, as far as a mapping
 /// (`roles_from_idp`, `teams_from_idp`) reads it: text, a list of text, or something else; and
@@ -13,15 +14,8 @@ struct IdPClaims: Decodable, Sendable {
     /// `hasgroups: true`: Entra ID left the `groups` claim out, without `_claim_names`.
     private var hasGroups = false
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Key.self)
+        let container = try decoder.container(keyedBy: MemberName.self)
         for key in container.allKeys where (try? container.decodeNil(forKey: key)) != true {
             sent.insert(key.stringValue)
             if let text = try? container.decode(String.self, forKey: key) {
@@ -30,10 +24,10 @@ struct IdPClaims: Decodable, Sendable {
                 texts[key.stringValue] = list
             }
         }
-        if let names = try? container.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: "_claim_names")) {
+        if let names = try? container.nestedContainer(keyedBy: MemberName.self, forKey: MemberName(stringValue: "_claim_names")) {
             leftOut = Set(names.allKeys.map(\.stringValue))
         }
-        hasGroups = (try? container.decode(Bool.self, forKey: Key(stringValue: "hasgroups"))) == true
+        hasGroups = (try? container.decode(Bool.self, forKey: MemberName(stringValue: "hasgroups"))) == true
     }
 
     /// The claim `name`; where these claims lack it, `fallback`'s (userinfo's, when it was read).

@@ -17,12 +17,17 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
     public var role: String
     public var deviceID: String?
     public var realms: [String: RealmAccess]
+    /// RFC 9449 §6.1: the key a bound token is used with (`jkt`); absent on bearer tokens.
+    public var cnf: KeyConfirmation?
 
     /// The `role` of service account tokens.
     public static let serviceRole = "service"
 
+    /// How the token is presented: `DPoP` when it is bound to a key, else `Bearer`.
+    public var tokenType: String { KeyConfirmation.tokenType(boundTo: cnf?.jkt) }
+
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, iat, nbf, exp, jti, email, env, role, realms
+        case iss, sub, aud, iat, nbf, exp, jti, email, env, role, realms, cnf
         case deviceID = "device_id"
     }
 }

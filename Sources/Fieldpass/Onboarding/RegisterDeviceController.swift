@@ -53,19 +53,20 @@ struct RegisterDeviceController: Sendable {
                 .serviceUnavailable, OnboardingErrorCode.idpUnavailable, "The sign-in service of this environment cannot be reached.")
         }
         if let confirmation { loginURL = "\(server.publicURL)/login/\(confirmation.loginID)" }
-        // Last before the registration is stored: a proof is used up only by a registration
-        // that is otherwise accepted.
-        let dpopThumbprint = try await dpop.thumbprint(of: request, path: "/register_device", required: environment.settings.dpopRequired)
+        // The proof's use is recorded with the registration: it is used up only by one that
+        // is stored.
+        let dpopProof = try dpop.proof(of: request, path: "/register_device", required: environment.settings.dpopRequired)
         let expiresAt = now.addingTimeInterval(TimeInterval(sessions.ttl))
-        _ = try await store.registerDevice(
-            DeviceRegistration(
-                email: email.value, environmentID: environment.settings.id, deviceName: device.name,
-                platform: device.platform, installID: device.installID, sessionID: sessionID, state: state, nonce: nonce,
-                codeVerifier: verifier, userCode: userCode, confirmation: confirmation, appReturn: appReturn,
-                dpopThumbprint: dpopThumbprint, now: now,
-                expiresAt: expiresAt
+        _ = try await dpop.recordingUse {
+            try await store.registerDevice(
+                DeviceRegistration(
+                    email: email.value, environmentID: environment.settings.id, deviceName: device.name,
+                    platform: device.platform, installID: device.installID, sessionID: sessionID, state: state, nonce: nonce,
+                    codeVerifier: verifier, userCode: userCode, confirmation: confirmation, appReturn: appReturn,
+                    dpopProof: dpopProof, now: now, expiresAt: expiresAt
+                )
             )
-        )
+        }
         FieldpassMetrics.onboarding(.registered)
         var headers = HTTPFields()
         headers[.cacheControl] = "no-store"

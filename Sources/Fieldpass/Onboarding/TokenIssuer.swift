@@ -8,13 +8,17 @@ public struct TokenIssuer: Sendable {
     private let issuer: String
     private let settings: TokenSettings
     private let policy: RealmPolicy
+    /// `dpop.bind_access_tokens`: whether a device's access token is bound to the key its
+    /// refresh token is bound to, or stays a bearer token that any sync server takes.
+    private let bindsAccessTokens: Bool
 
     /// Signs with the key that signs at the moment of signing.
-    public init(keys: KeyRotation, issuer: String, settings: TokenSettings, policy: RealmPolicy) {
+    public init(keys: KeyRotation, issuer: String, settings: TokenSettings, policy: RealmPolicy, bindsAccessTokens: Bool = false) {
         self.keys = keys
         self.issuer = issuer
         self.settings = settings
         self.policy = policy
+        self.bindsAccessTokens = bindsAccessTokens
     }
 
     /// Seconds an access token lives.
@@ -25,28 +29,34 @@ public struct TokenIssuer: Sendable {
     public func issue(for session: OnboardingSession, facts: AccessFacts, now: Date) throws(TokenError) -> CompletedLogin {
         let refresh = try refreshToken()
         let maxExpiry = now.addingTimeInterval(TimeInterval(settings.refreshTokenMaxLifetime))
+        let access = try deviceAccessToken(facts: facts, deviceID: session.deviceID, deviceKey: session.dpopThumbprint, now: now)
         return CompletedLogin(
-            session: session, accessToken: try deviceAccessToken(facts: facts, deviceID: session.deviceID, now: now),
-            accessTokenTTL: settings.accessTokenTTL,
+            session: session, accessToken: access.token, accessTokenType: access.type, accessTokenTTL: settings.accessTokenTTL,
             refreshToken: refresh.token, refreshTokenHash: refresh.hash,
             refreshTokenExpiresAt: min(now.addingTimeInterval(TimeInterval(settings.refreshTokenTTL)), maxExpiry),
             refreshTokenMaxExpiresAt: maxExpiry
         )
     }
 
-    /// A device's access token with the person's current realms.
-    public func deviceAccessToken(facts: AccessFacts, deviceID: String, now: Date) throws(TokenError) -> String {
-        try sign(
+    /// A device's access token with the person's current realms, and its `token_type`.
+    /// `deviceKey`: the thumbprint of the key the device's refresh token is bound to, which
+    /// binds the access token too when ``bindsAccessTokens``.
+    public func deviceAccessToken(
+        facts: AccessFacts, deviceID: String, deviceKey: String? = nil, now: Date
+    ) throws(TokenError) -> (token: String, type: String) {
+        let boundTo = bindsAccessTokens ? deviceKey : nil
+        let token = try sign(
             subject: facts.user.id, environmentID: facts.user.environmentID, role: facts.user.role.rawValue,
-            email: facts.user.email, deviceID: deviceID, realms: policy.realms(for: facts), now: now
+            email: facts.user.email, deviceID: deviceID, realms: policy.realms(for: facts), boundTo: boundTo, now: now
         )
+        return (token, KeyConfirmation.tokenType(boundTo: boundTo))
     }
 
     /// A backend integration's access token, scoped to its environment.
     public func serviceAccessToken(accountID: String, environmentID: String, now: Date) throws(TokenError) -> String {
         try sign(
             subject: "service:\(accountID)", environmentID: environmentID, role: AccessTokenClaims.serviceRole,
-            email: nil, deviceID: nil, realms: policy.serviceAccountRealms(environmentID: environmentID), now: now
+            email: nil, deviceID: nil, realms: policy.serviceAccountRealms(environmentID: environmentID), boundTo: nil, now: now
         )
     }
 
@@ -85,14 +95,15 @@ public struct TokenIssuer: Sendable {
 
     private func sign(
         subject: String, environmentID: String, role: String, email: String?, deviceID: String?,
-        realms: [String: RealmAccess], now: Date
+        realms: [String: RealmAccess], boundTo: String?, now: Date
     ) throws(TokenError) -> String {
         let issuedAt = Int(now.timeIntervalSince1970)
         return try keys.published(now: now).signer.sign(
             AccessTokenClaims(
                 iss: issuer, sub: subject, aud: settings.audience, iat: issuedAt, nbf: issuedAt,
                 exp: issuedAt + settings.accessTokenTTL, jti: try Crypto.randomToken(byteCount: 16),
-                email: email, env: environmentID, role: role, deviceID: deviceID, realms: realms
+                email: email, env: environmentID, role: role, deviceID: deviceID, realms: realms,
+                cnf: boundTo.map(KeyConfirmation.init(jkt:))
             )
         )
     }

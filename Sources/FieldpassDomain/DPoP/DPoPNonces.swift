@@ -2,8 +2,8 @@ public import Foundation
 import Tokens
 
 /// The server's DPoP nonces (RFC 9449 §8), derived rather than kept: a nonce is its time of
-/// issue sealed (AES-256-GCM) under a key every instance derives from the same secrets (the
-/// signing keys), so any instance accepts any instance's nonces without a table. A nonce is
+/// issue sealed (AES-256-GCM) under a key every instance derives from the same secret (the
+/// signing key's), so any instance accepts any instance's nonces without a table. A nonce is
 /// fresh for ``lifetime`` seconds after its issue; one the server did not make does not open.
 package struct DPoPNonces: Sendable {
     /// How long a nonce is accepted: long enough for a device's retry and the next few calls.

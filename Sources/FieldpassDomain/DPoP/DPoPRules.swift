@@ -6,16 +6,24 @@ import Tokens
 /// request's (`htm`, `htu`), fresh (`iat`), for this token (`ath`), by this token's key, and
 /// with a nonce the server gave when it asks for nonces. Whether its `jti` was used before
 /// is the store's to say, across every instance, under ``AcceptedProof/replayKey``.
-package enum DPoPRules {
-    /// A proof that passed every check but the replay.
-    package struct AcceptedProof: Sendable, Equatable {
+public enum DPoPRules {
+    /// A proof that passed every check but the replay, which the store decides in the
+    /// transaction of what the proof is for: the proof's use is remembered with it, or, used
+    /// before, refused (``DPoPRefusal/Reason/replayed``) with nothing written.
+    public struct AcceptedProof: Sendable, Equatable {
         /// The key's RFC 7638 thumbprint, which a token is bound to (`cnf.jkt`).
-        package let thumbprint: String
+        public let thumbprint: String
         /// What the store remembers the proof's use by: a hash of its key and `jti`, so that
         /// no proof is stored and one key's `jti` cannot stand in for another's.
-        package let replayKey: String
+        public let replayKey: String
         /// Until when the proof would be accepted, and so must be remembered.
-        package let rememberUntil: Date
+        public let rememberUntil: Date
+
+        public init(thumbprint: String, replayKey: String, rememberUntil: Date) {
+            self.thumbprint = thumbprint
+            self.replayKey = replayKey
+            self.rememberUntil = rememberUntil
+        }
     }
 
     /// Checks `proof` (the request's one `DPoP` header, `nil` when there is none) for a

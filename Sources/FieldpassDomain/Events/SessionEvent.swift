@@ -2,7 +2,8 @@ import Foundation
 
 /// What a device hears on its event socket (DESIGN.md, "Onboarding flow").
 public enum SessionEvent: Sendable, Equatable {
-    case token(accessToken: String, refreshToken: String, expiresIn: Int)
+    /// `tokenType`: `Bearer`, or `DPoP` when the access token is bound to the device's key.
+    case token(accessToken: String, refreshToken: String, expiresIn: Int, tokenType: String = "Bearer")
     case realmInitialized(realmPath: String)
     case dataReady(realmPath: String)
     case loginFailed(error: String, description: String)
@@ -42,10 +43,12 @@ extension SessionEvent {
 }
 
 /// An event's fields as they are named on the socket: what a store keeps, and what the
-/// socket's frame carries besides `seq` and `token_type`.
+/// socket's frame carries besides `seq`. A stored token event without `token_type` (kept
+/// before tokens could be bound) is a `Bearer` one.
 package struct SessionEventFields: Codable {
     package var type: String
     package var accessToken: String?
+    package var tokenType: String?
     package var refreshToken: String?
     package var expiresIn: Int?
     package var realmPath: String?
@@ -55,6 +58,7 @@ package struct SessionEventFields: Codable {
     enum CodingKeys: String, CodingKey {
         case type
         case accessToken = "access_token"
+        case tokenType = "token_type"
         case refreshToken = "refresh_token"
         case expiresIn = "expires_in"
         case realmPath = "realm_path"
@@ -65,8 +69,9 @@ package struct SessionEventFields: Codable {
     package init(_ event: SessionEvent) {
         type = event.type
         switch event {
-        case .token(let accessToken, let refreshToken, let expiresIn):
+        case .token(let accessToken, let refreshToken, let expiresIn, let tokenType):
             self.accessToken = accessToken
+            self.tokenType = tokenType == "Bearer" ? nil : tokenType
             self.refreshToken = refreshToken
             self.expiresIn = expiresIn
         case .realmInitialized(let realmPath), .dataReady(let realmPath):
@@ -83,7 +88,7 @@ package struct SessionEventFields: Codable {
         switch type {
         case "token":
             guard let accessToken, let refreshToken, let expiresIn else { throw StoreInconsistency("token event without its tokens") }
-            return .token(accessToken: accessToken, refreshToken: refreshToken, expiresIn: expiresIn)
+            return .token(accessToken: accessToken, refreshToken: refreshToken, expiresIn: expiresIn, tokenType: tokenType ?? "Bearer")
         case "realm_initialized", "data_ready":
             guard let realmPath else { throw StoreInconsistency("\(type) event without its realm") }
             return type == "data_ready" ? .dataReady(realmPath: realmPath) : .realmInitialized(realmPath: realmPath)

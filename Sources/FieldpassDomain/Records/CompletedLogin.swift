@@ -4,6 +4,8 @@ public import Foundation
 public struct CompletedLogin: Sendable {
     public var session: OnboardingSession
     public var accessToken: String
+    /// `Bearer`, or `DPoP` for an access token bound to the device's key.
+    public var accessTokenType: String
     public var accessTokenTTL: Int
     public var refreshToken: String
     /// SHA-256 of the refresh token, base64url; the only form of it that is kept.
@@ -13,11 +15,12 @@ public struct CompletedLogin: Sendable {
     public var refreshTokenMaxExpiresAt: Date
 
     public init(
-        session: OnboardingSession, accessToken: String, accessTokenTTL: Int,
+        session: OnboardingSession, accessToken: String, accessTokenType: String = "Bearer", accessTokenTTL: Int,
         refreshToken: String, refreshTokenHash: String, refreshTokenExpiresAt: Date, refreshTokenMaxExpiresAt: Date
     ) {
         self.session = session
         self.accessToken = accessToken
+        self.accessTokenType = accessTokenType
         self.accessTokenTTL = accessTokenTTL
         self.refreshToken = refreshToken
         self.refreshTokenHash = refreshTokenHash

@@ -20,8 +20,11 @@ public struct DeviceRegistration: Sendable {
     public var confirmation: (loginID: String, csrfToken: String)?
     /// Where the browser returns to the app when the sign-in ends; `nil` for Fieldpass's own pages.
     public var appReturn: AppReturn?
+    /// The registration's DPoP proof, checked but for its replay, which the registration's
+    /// transaction records; its key binds the sign-in's tokens.
+    public var dpopProof: DPoPRules.AcceptedProof?
     /// The thumbprint of the key the registration's DPoP proof was signed with, if it had one.
-    public var dpopThumbprint: String?
+    public var dpopThumbprint: String? { dpopProof?.thumbprint }
     public var now: Date
     public var expiresAt: Date
 
@@ -29,7 +32,7 @@ public struct DeviceRegistration: Sendable {
         email: String, environmentID: String, deviceName: String, platform: String, installID: String? = nil,
         sessionID: String, state: String, nonce: String, codeVerifier: String,
         userCode: String, confirmation: (loginID: String, csrfToken: String)?, appReturn: AppReturn? = nil,
-        dpopThumbprint: String? = nil, now: Date, expiresAt: Date
+        dpopProof: DPoPRules.AcceptedProof? = nil, now: Date, expiresAt: Date
     ) {
         self.email = email
         self.environmentID = environmentID
@@ -43,7 +46,7 @@ public struct DeviceRegistration: Sendable {
         self.userCode = userCode
         self.confirmation = confirmation
         self.appReturn = appReturn
-        self.dpopThumbprint = dpopThumbprint
+        self.dpopProof = dpopProof
         self.now = now
         self.expiresAt = expiresAt
     }

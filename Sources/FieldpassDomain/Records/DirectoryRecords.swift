@@ -192,15 +192,18 @@ public enum DirectoryError: Error, Sendable, Equatable {
     case notAllowed(DirectoryAction)
 }
 
-/// Whose a refresh token is.
+/// Whose a refresh token is, and the key it is bound to (DPoP), if any.
 public struct RefreshGrant: Sendable, Equatable {
     public var userID: String
     public var deviceID: String
     public var environmentID: String
+    /// The RFC 7638 thumbprint of the device's key, whose proof every use needs.
+    public var dpopThumbprint: String?
 
-    public init(userID: String, deviceID: String, environmentID: String) {
+    public init(userID: String, deviceID: String, environmentID: String, dpopThumbprint: String? = nil) {
         self.userID = userID
         self.deviceID = deviceID
         self.environmentID = environmentID
+        self.dpopThumbprint = dpopThumbprint
     }
 }

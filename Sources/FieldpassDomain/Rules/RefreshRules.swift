@@ -16,13 +16,11 @@ package enum RefreshRules {
         package var deviceRevokedAt: Double?
         /// The device's last registration, sign-in or refresh.
         package var deviceLastSeenAt: Double?
-        /// The key the token is bound to (DPoP).
-        package var dpopThumbprint: String?
 
         package init(
             grant: RefreshGrant, createdAt: Double, expiresAt: Double, maxExpiresAt: Double, revokedAt: Double? = nil,
             rotatedAt: Double? = nil, successorHash: String? = nil, successorSealed: [UInt8]? = nil, userDisabledAt: Double? = nil,
-            deviceRevokedAt: Double? = nil, deviceLastSeenAt: Double? = nil, dpopThumbprint: String? = nil
+            deviceRevokedAt: Double? = nil, deviceLastSeenAt: Double? = nil
         ) {
             self.grant = grant
             self.createdAt = createdAt
@@ -35,7 +33,6 @@ package enum RefreshRules {
             self.userDisabledAt = userDisabledAt
             self.deviceRevokedAt = deviceRevokedAt
             self.deviceLastSeenAt = deviceLastSeenAt
-            self.dpopThumbprint = dpopThumbprint
         }
 
         /// Not revoked, unexpired, and its device and user still in good standing.
@@ -78,13 +75,14 @@ package enum RefreshRules {
     /// A token bound to a key is judged only with that key's proof: without it, nothing is
     /// written, so a copy's use is neither a rotation nor a reuse (RFC 9449 §5).
     package static func decide(_ token: Token, successorUnrotated: Bool, rotation: RefreshRotation, now: Double) -> Decision {
-        if let bound = token.dpopThumbprint, rotation.provenThumbprint != bound { return Decision(outcome: .proofRequired) }
+        if let bound = token.grant.dpopThumbprint, rotation.provenThumbprint != bound { return Decision(outcome: .proofRequired) }
         guard token.isHonoured(now: now) else { return Decision(outcome: .refused) }
         guard token.rotatedAt != nil else {
             let successor = RefreshTokenIssue(
                 hash: rotation.newHash, userID: token.grant.userID, deviceID: token.grant.deviceID,
                 expiresAt: min(now + Double(rotation.ttl), token.maxExpiresAt), maxExpiresAt: token.maxExpiresAt,
-                replacedHash: rotation.oldHash, sealedSuccessor: rotation.sealedSuccessor, dpopThumbprint: token.dpopThumbprint
+                replacedHash: rotation.oldHash, sealedSuccessor: rotation.sealedSuccessor,
+                dpopThumbprint: token.grant.dpopThumbprint
             )
             let audit = DeviceActivityAudit.refresh(token.grant, lastSeenAt: token.deviceLastSeenAt, now: now)
             return Decision(
@@ -97,9 +95,10 @@ package enum RefreshRules {
     }
 
     /// Revoking a refresh token (RFC 7009) signs its device out; a device signed out already
-    /// changes nothing.
-    package static func revocation(_ token: Token) -> DirectoryPlan {
-        token.deviceRevokedAt == nil ? cutOff(token, .deviceRevokedByItsToken(token.grant)) : .unchanged
+    /// changes nothing, and neither does a token bound to a key without that key's proof.
+    package static func revocation(_ token: Token, provenThumbprint: String?) -> (plan: DirectoryPlan, outcome: RefreshRevocation) {
+        if let bound = token.grant.dpopThumbprint, provenThumbprint != bound { return (.unchanged, .proofRequired) }
+        return (token.deviceRevokedAt == nil ? cutOff(token, .deviceRevokedByItsToken(token.grant)) : .unchanged, .revoked)
     }
 
     /// The token's device revoked for good, with its tokens, and why.

@@ -46,7 +46,9 @@ package enum SessionRules {
     /// backend filled the realm already (then the session moves on by ``dataReady``).
     package static func signInEvents(_ login: CompletedLogin, announcedRealm: String, realmInitialized: Bool) -> [SessionEvent] {
         var events: [SessionEvent] = [
-            .token(accessToken: login.accessToken, refreshToken: login.refreshToken, expiresIn: login.accessTokenTTL),
+            .token(
+                accessToken: login.accessToken, refreshToken: login.refreshToken, expiresIn: login.accessTokenTTL,
+                tokenType: login.accessTokenType),
             .realmInitialized(realmPath: announcedRealm),
         ]
         if realmInitialized { events.append(.dataReady(realmPath: announcedRealm)) }

@@ -24,15 +24,17 @@ public protocol CredentialStore: Sendable {
     /// `unknownDevice` when the device is not this user's.
     func revokeDevice(id: String, userID: String, by caller: DirectoryCaller, now: Date) async throws
 
-    /// Swaps a refresh token for its successor (see ``RefreshOutcome``).
+    /// Swaps a refresh token for its successor (see ``RefreshOutcome``). The rotation's DPoP
+    /// proof is recorded in the same transaction: one used before throws
+    /// ``DPoPRefusal`` (`replayed`), and nothing is written.
     func rotateRefreshToken(_ rotation: RefreshRotation, now: Date) async throws -> RefreshOutcome
 
     /// A refresh token that still works, or `nil`.
     func liveRefreshToken(hash: String, now: Date) async throws -> LiveRefreshToken?
 
-    /// Revokes the device a refresh token belongs to (RFC 7009 2.1: the whole grant).
-    /// Returns `false` for an unknown token.
-    func revokeRefreshToken(hash: String, now: Date) async throws -> Bool
+    /// Revokes the device a refresh token belongs to (RFC 7009 2.1: the whole grant); one
+    /// bound to a key only with that key's `proof`, which is recorded as a rotation's is.
+    func revokeRefreshToken(hash: String, proof: DPoPRules.AcceptedProof?, now: Date) async throws -> RefreshRevocation
 
     /// Records the use of a DPoP proof under its replay key (``DPoPRules/AcceptedProof``) until
     /// `expiresAt`; `false` when a proof with that key was used before, on any instance.
@@ -84,17 +86,23 @@ public struct RefreshRotation: Sendable {
     public var ttl: Int
     /// Seconds within which the old token may be retried.
     public var grace: Int
-    /// The thumbprint of the key whose DPoP proof came with the request, checked already;
-    /// `nil` without one. A bound token is used only with its own key's.
-    public var provenThumbprint: String?
+    /// The DPoP proof that came with the request, checked already but for its replay, which
+    /// the rotation's transaction records; `nil` without one. A bound token is used only
+    /// with its own key's.
+    public var proof: DPoPRules.AcceptedProof?
 
-    public init(oldHash: String, newHash: String, sealedSuccessor: [UInt8]?, ttl: Int, grace: Int, provenThumbprint: String? = nil) {
+    /// The key that proved the request, if one did.
+    public var provenThumbprint: String? { proof?.thumbprint }
+
+    public init(
+        oldHash: String, newHash: String, sealedSuccessor: [UInt8]?, ttl: Int, grace: Int, proof: DPoPRules.AcceptedProof? = nil
+    ) {
         self.oldHash = oldHash
         self.newHash = newHash
         self.sealedSuccessor = sealedSuccessor
         self.ttl = ttl
         self.grace = grace
-        self.provenThumbprint = provenThumbprint
+        self.proof = proof
     }
 }
 
@@ -111,19 +119,26 @@ public enum RefreshOutcome: Sendable, Equatable {
     case proofRequired
 }
 
+/// How a refresh token's revocation ended.
+public enum RefreshRevocation: Sendable, Equatable {
+    /// Its device is signed out (or was already).
+    case revoked
+    /// No such token.
+    case unknown
+    /// A token bound to a key (DPoP) without that key's proof: nothing changed.
+    case proofRequired
+}
+
 /// A refresh token that still works.
 public struct LiveRefreshToken: Sendable, Equatable {
     public var grant: RefreshGrant
     public var issuedAt: Date
     public var expiresAt: Date
-    /// The key the token is bound to (DPoP), if any.
-    public var dpopThumbprint: String?
 
-    public init(grant: RefreshGrant, issuedAt: Date, expiresAt: Date, dpopThumbprint: String? = nil) {
+    public init(grant: RefreshGrant, issuedAt: Date, expiresAt: Date) {
         self.grant = grant
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
-        self.dpopThumbprint = dpopThumbprint
     }
 }
 

@@ -6,6 +6,7 @@ extension PostgresStore {
     public func rotateRefreshToken(_ rotation: RefreshRotation, now: Date) async throws -> RefreshOutcome {
         try await writeGrouped { connection in
             let timestamp = now.timeIntervalSince1970
+            try await Self.takeProof(rotation.proof, connection)
             // Concurrent refreshes of one token, on any instance, queue on its lock; each then reads
             // what the one before committed, so exactly one rotates and the others retry or count
             // as a reuse.
@@ -26,21 +27,23 @@ extension PostgresStore {
             else { return nil }
             return LiveRefreshToken(
                 grant: token.grant, issuedAt: Date(timeIntervalSince1970: token.createdAt),
-                expiresAt: Date(timeIntervalSince1970: token.expiresAt), dpopThumbprint: token.dpopThumbprint
+                expiresAt: Date(timeIntervalSince1970: token.expiresAt)
             )
         }
     }
 
-    public func revokeRefreshToken(hash: String, now: Date) async throws -> Bool {
-        let known = try await write { connection in
+    public func revokeRefreshToken(hash: String, proof: DPoPRules.AcceptedProof?, now: Date) async throws -> RefreshRevocation {
+        let outcome = try await write { connection in
+            try await Self.takeProof(proof, connection)
             // Locked like a rotation: two revocations at once revoke and audit once.
             guard let token = try await Self.lockRefreshToken(connection, hash: hash)
-            else { return false }
-            try await Self.apply(RefreshRules.revocation(token), connection, environmentID: token.grant.environmentID, now: now)
-            return true
+            else { return RefreshRevocation.unknown }
+            let revocation = RefreshRules.revocation(token, provenThumbprint: proof?.thumbprint)
+            try await Self.apply(revocation.plan, connection, environmentID: token.grant.environmentID, now: now)
+            return revocation.outcome
         }
         await revocationsCaughtUp()
-        return known
+        return outcome
     }
 
     public func revokeAccessToken(jti: String, expiresAt: Date) async throws {
@@ -57,10 +60,22 @@ extension PostgresStore {
     }
 
     public func recordDPoPProof(replayKey: String, expiresAt: Date) async throws -> Bool {
-        try await write { connection in
-            // The primary key decides between instances: of two uses at once, one inserts.
-            try await connection.first(PostgresQuery(DPoPTables.recordProof, replayKey, expiresAt.timeIntervalSince1970)) != nil
+        try await write { connection in try await Self.recordProof(replayKey: replayKey, expiresAt: expiresAt, connection) }
+    }
+
+    /// Records the use of `proof`, if there is one, in the caller's transaction; one used
+    /// before is refused, which rolls the transaction back.
+    static func takeProof(_ proof: DPoPRules.AcceptedProof?, _ connection: PostgresConnection) async throws {
+        guard let proof else { return }
+        guard try await recordProof(replayKey: proof.replayKey, expiresAt: proof.rememberUntil, connection) else {
+            throw DPoPRefusal(.replayed, "the proof was used before")
         }
+    }
+
+    /// The primary key decides between instances: of two uses at once, one inserts; the other
+    /// waits for the first to commit, then finds its row.
+    private static func recordProof(replayKey: String, expiresAt: Date, _ connection: PostgresConnection) async throws -> Bool {
+        try await connection.first(PostgresQuery(DPoPTables.recordProof, replayKey, expiresAt.timeIntervalSince1970)) != nil
     }
 
     public func standing(jti: String, userID: String?, deviceID: String?, environmentID: String) async throws -> TokenStanding {
@@ -170,13 +185,14 @@ extension PostgresStore {
         ).map { row in
             RefreshRules.Token(
                 grant: RefreshGrant(
-                    userID: try row.get("user_id"), deviceID: try row.get("device_id"), environmentID: try row.get("environment_id")
+                    userID: try row.get("user_id"), deviceID: try row.get("device_id"), environmentID: try row.get("environment_id"),
+                    dpopThumbprint: try row.get("dpop_jkt")
                 ),
                 createdAt: try row.get("created_at"), expiresAt: try row.get("expires_at"), maxExpiresAt: try row.get("max_expires_at"),
                 revokedAt: try row.get("revoked_at"), rotatedAt: try row.get("rotated_at"), successorHash: try row.get("successor_hash"),
                 successorSealed: try row.get("successor_sealed", as: Data?.self).map { [UInt8]($0) },
                 userDisabledAt: try row.get("disabled_at"), deviceRevokedAt: try row.get("device_revoked_at"),
-                deviceLastSeenAt: try row.get("device_last_seen_at"), dpopThumbprint: try row.get("dpop_jkt")
+                deviceLastSeenAt: try row.get("device_last_seen_at")
             )
         }
     }

@@ -129,6 +129,7 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     public func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession {
         try await writeGrouped(publishing: .realms) { connection in
             let now = registration.now.timeIntervalSince1970
+            try await Self.takeProof(registration.dpopProof, connection)
             // Locked: registrations and sign-ins of one person run one after another.
             let user = try await Self.findOrCreateUser(
                 connection, email: registration.email, environmentID: registration.environmentID, now: now

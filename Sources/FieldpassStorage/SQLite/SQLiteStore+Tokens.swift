@@ -6,6 +6,7 @@ extension SQLiteStore {
     public func rotateRefreshToken(_ rotation: RefreshRotation, now: Date) async throws -> RefreshOutcome {
         try await writeGrouped { db in
             let timestamp = now.timeIntervalSince1970
+            try Self.takeProof(rotation.proof, db)
             guard let token = try Self.fetchRefreshToken(db, hash: rotation.oldHash) else { return .refused }
             var successorUnrotated = false
             if RefreshRules.needsSuccessorLookup(token, grace: rotation.grace, now: timestamp), let hash = token.successorHash {
@@ -22,16 +23,18 @@ extension SQLiteStore {
             guard let token = try Self.fetchRefreshToken(db, hash: hash), token.isLive(now: now.timeIntervalSince1970) else { return nil }
             return LiveRefreshToken(
                 grant: token.grant, issuedAt: Date(timeIntervalSince1970: token.createdAt),
-                expiresAt: Date(timeIntervalSince1970: token.expiresAt), dpopThumbprint: token.dpopThumbprint
+                expiresAt: Date(timeIntervalSince1970: token.expiresAt)
             )
         }
     }
 
-    public func revokeRefreshToken(hash: String, now: Date) async throws -> Bool {
+    public func revokeRefreshToken(hash: String, proof: DPoPRules.AcceptedProof?, now: Date) async throws -> RefreshRevocation {
         try await write { db in
-            guard let token = try Self.fetchRefreshToken(db, hash: hash) else { return false }
-            try Self.apply(RefreshRules.revocation(token), db, environmentID: token.grant.environmentID, now: now)
-            return true
+            try Self.takeProof(proof, db)
+            guard let token = try Self.fetchRefreshToken(db, hash: hash) else { return .unknown }
+            let revocation = RefreshRules.revocation(token, provenThumbprint: proof?.thumbprint)
+            try Self.apply(revocation.plan, db, environmentID: token.grant.environmentID, now: now)
+            return revocation.outcome
         }
     }
 
@@ -45,10 +48,21 @@ extension SQLiteStore {
     }
 
     public func recordDPoPProof(replayKey: String, expiresAt: Date) async throws -> Bool {
-        try await write { db in
-            try Row.fetchOne(
-                db.cachedStatement(sql: DPoPTables.recordProof.sqlite), arguments: [replayKey, expiresAt.timeIntervalSince1970]) != nil
+        try await write { db in try Self.recordProof(replayKey: replayKey, expiresAt: expiresAt, db) }
+    }
+
+    /// Records the use of `proof`, if there is one, in the caller's transaction; one used
+    /// before is refused, which rolls the transaction back.
+    static func takeProof(_ proof: DPoPRules.AcceptedProof?, _ db: Database) throws {
+        guard let proof else { return }
+        guard try recordProof(replayKey: proof.replayKey, expiresAt: proof.rememberUntil, db) else {
+            throw DPoPRefusal(.replayed, "the proof was used before")
         }
+    }
+
+    private static func recordProof(replayKey: String, expiresAt: Date, _ db: Database) throws -> Bool {
+        try Row.fetchOne(db.cachedStatement(sql: DPoPTables.recordProof.sqlite), arguments: [replayKey, expiresAt.timeIntervalSince1970])
+            != nil
     }
 
     public func standing(jti: String, userID: String?, deviceID: String?, environmentID: String) async throws -> TokenStanding {
@@ -123,12 +137,13 @@ extension SQLiteStore {
             arguments: [hash]
         ).map { row in
             RefreshRules.Token(
-                grant: RefreshGrant(userID: row["user_id"], deviceID: row["device_id"], environmentID: row["environment_id"]),
+                grant: RefreshGrant(
+                    userID: row["user_id"], deviceID: row["device_id"], environmentID: row["environment_id"],
+                    dpopThumbprint: row["dpop_jkt"]),
                 createdAt: row["created_at"], expiresAt: row["expires_at"], maxExpiresAt: row["max_expires_at"],
                 revokedAt: row["revoked_at"], rotatedAt: row["rotated_at"], successorHash: row["successor_hash"],
                 successorSealed: (row["successor_sealed"] as Data?).map { Array($0) }, userDisabledAt: row["disabled_at"],
-                deviceRevokedAt: row["device_revoked_at"], deviceLastSeenAt: row["device_last_seen_at"],
-                dpopThumbprint: row["dpop_jkt"]
+                deviceRevokedAt: row["device_revoked_at"], deviceLastSeenAt: row["device_last_seen_at"]
             )
         }
     }

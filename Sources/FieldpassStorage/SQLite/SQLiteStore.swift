@@ -96,6 +96,7 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
         defer { realmFeed.signal() }
         return try await writeGrouped { db in
             let now = registration.now.timeIntervalSince1970
+            try Self.takeProof(registration.dpopProof, db)
             let userID = try Self.findOrCreateUser(
                 db, email: registration.email, environmentID: registration.environmentID, now: now
             )

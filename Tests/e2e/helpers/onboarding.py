@@ -74,11 +74,14 @@ class SignedIn:
         return self.claims["sub"]
 
 
-def sign_in(server: FieldpassServer, email: str, device: Mapping[str, Any] | None = None) -> SignedIn:
-    """Register, sign in at the IdP, take the token and realm_initialized events, hang up.
+def sign_in(
+    server: FieldpassServer, email: str, device: Mapping[str, Any] | None = None, *, headers: Mapping[str, str] | None = None,
+) -> SignedIn:
+    """Register (with `headers`, a DPoP proof say), sign in at the IdP, take the token and
+    realm_initialized events, hang up.
 
     The session keeps waiting for data_ready (the socket is closed, not the session)."""
-    registration = server.register(email, device)
+    registration = server.register(email, device, headers=headers)
     with ws_connect(registration.websocket_url) as ws:
         token_event, realm_event = login_and_receive_token(ws, registration, email)
     claims = server.verify_access_token(token_event["access_token"])
