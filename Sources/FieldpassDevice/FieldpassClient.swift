@@ -97,6 +97,15 @@ public actor FieldpassClient {
         return try await current.value.accessToken
     }
 
+    /// A DPoP proof for the app's own call to `url` with `accessToken`, for a server that binds
+    /// access tokens to the key (Fieldpass's `dpop.bind_access_tokens`: the token's claims hold
+    /// `cnf.jkt`): send the token as `Authorization: DPoP <token>` and this as the `DPoP` header.
+    /// It carries the nonce Fieldpass sent last; `nil` when the client has no key.
+    public nonisolated func dpopProof(method: String, url: URL, accessToken: String) async throws -> String? {
+        guard let prover = http.prover else { return nil }
+        return try await prover.builder.proof(method: method, url: url, accessToken: accessToken, nonce: prover.nonce)
+    }
+
     /// This installation's id (``TokenStore/loadInstallationID()``), made and kept the first
     /// time: Fieldpass knows the device by it, so every registration of this installation is
     /// the same device and each sign-in replaces the last one's refresh token. Claimed before

@@ -52,4 +52,22 @@ import Tokens
             #expect(ObservedRequests.proofs(to: server.url, path: "/register_device").isEmpty)
         }
     }
+
+    @Test func aBoundAccessTokenIsTakenWithTheClientsProofAndNotAsABearer() async throws {
+        try await withServer(dpop: "{bind_access_tokens: true, nonce: true}") { server in
+            let key = SoftwareDPoPKey()
+            let (client, _, _) = try await onboarded(server, email: "radia@example.com", dpopKey: key)
+            let token = try await client.accessToken()
+            let thumbprint = try key.thumbprint
+            #expect(try await Backend(server: server).boundKey(token) == thumbprint)
+            let me = server.url.appendingPathComponent("me")
+            #expect(try await HTTP.get(me, headers: ["Authorization": "Bearer \(token)"]).0 == 401)
+            // The proof carries the nonce the client kept and the token's hash.
+            let proof = try #require(try await client.dpopProof(method: "GET", url: me, accessToken: token))
+            let (status, body) = try await HTTP.get(me, headers: ["Authorization": "DPoP \(token)", "DPoP": proof])
+            #expect(status == 200, "\(String(decoding: body, as: UTF8.self))")
+            let keyless = FieldpassClient(server: server.url, store: MemoryTokenStore())
+            #expect(try await keyless.dpopProof(method: "GET", url: me, accessToken: token) == nil)
+        }
+    }
 }
