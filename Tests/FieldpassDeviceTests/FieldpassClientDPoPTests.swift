@@ -24,7 +24,11 @@ import Tokens
                 let copy = MemoryTokenStore()
                 await copy.save(due)
                 let stolen = FieldpassClient(server: server.url, store: copy, dpopKey: thief)
-                await #expect(throws: FieldpassClientError.self) { _ = try await stolen.accessToken() }
+                let refused = await #expect(throws: FieldpassClientError.self) { _ = try await stolen.accessToken() }
+                guard case .server(400, "invalid_dpop_proof", _) = refused else {
+                    Issue.record("refused with \(String(describing: refused))")
+                    return
+                }
                 #expect(await copy.load() == due, "a refused proof is not a revoked device")
             }
             #expect(try await backend.isActive(issued.refreshToken))
