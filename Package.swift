@@ -17,7 +17,7 @@ let package = Package(
         .library(name: "FieldpassDomain", targets: ["FieldpassDomain"]),
         .library(name: "FieldpassStorage", targets: ["FieldpassStorage"]),
         .library(name: "Tokens", targets: ["Tokens"]),
-        // For the app: Foundation only, so adding it pulls in nothing of the server.
+        // For the app: Foundation and swift-crypto only, so adding it pulls in nothing of the server.
         .library(name: "FieldpassDevice", targets: ["FieldpassDevice"]),
     ],
     dependencies: [
@@ -38,6 +38,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        // The device's DPoP key (P-256, SHA-256): CryptoKit's API on every platform, and already
+        // in the graph through postgres-nio.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         .systemLibrary(
@@ -101,9 +104,11 @@ let package = Package(
             resources: [.embedInCode("OpenAPI/openapi.json"), .embedInCode("Console/Assets")],
             swiftSettings: swiftSettings
         ),
-        // The device's half of the protocol, for apps: register, follow events, keep tokens.
+        // The device's half of the protocol, for apps: register, follow events, keep tokens,
+        // prove them with the device's key.
         .target(
             name: "FieldpassDevice",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -134,6 +139,7 @@ let package = Package(
             dependencies: [
                 "FieldpassDevice",
                 "Tokens",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

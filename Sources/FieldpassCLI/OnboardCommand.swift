@@ -4,7 +4,8 @@ import Foundation
 
 /// `fieldpass onboard EMAIL`: a real device, built on ``FieldpassClient`` as an app is. It
 /// registers, prints the login URL, shows each event as it arrives and exits non-zero when
-/// the sign-in fails or the session expires.
+/// the sign-in fails or the session expires. With `--dpop` (or `--dpop-key FILE`) it proves its
+/// calls with a DPoP key, as an app with a key does, and prints the key's thumbprint.
 struct OnboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "onboard", abstract: "Onboard a device as a field worker's app would."
@@ -27,12 +28,35 @@ struct OnboardCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Also print the access token, e.g. to call the admin API with it.")
     var showToken = false
 
+    @Flag(
+        name: .long,
+        help:
+            "Prove the registration, refreshes and sign-out with a DPoP key (RFC 9449), as an app with a key does: the tokens are bound to it."
+    )
+    var dpop = false
+
+    @Option(
+        name: .long,
+        help:
+            "Keep the DPoP key in this file (PEM, mode 0600; made when missing), as an app keeps it; implies --dpop. By default the key lives in memory and is forgotten on exit."
+    )
+    var dpopKey: String?
+
+    func validate() throws {
+        // Bound tokens are worth nothing without their key: kept ones need a kept key.
+        if dpop, tokenFile != nil, dpopKey == nil {
+            throw ValidationError(
+                "--token-file with --dpop needs --dpop-key FILE: the tokens are bound to the key, which is otherwise forgotten on exit.")
+        }
+    }
+
     func run() async throws {
         guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https" else {
             throw CommandFailure("--server must be an http(s) URL, not '\(server)'")
         }
         let store: any TokenStore = tokenFile.map { FileTokenStore(path: $0) } ?? MemoryTokenStore()
-        let client = FieldpassClient(server: url, store: store)
+        let key = try await deviceKey()
+        let client = FieldpassClient(server: url, store: store, dpopKey: key)
         let onboarding: Onboarding
         do {
             onboarding = try await client.register(email: email, device: DeviceInfo(name: deviceName, platform: "cli"))
@@ -40,6 +64,8 @@ struct OnboardCommand: AsyncParsableCommand {
             throw CommandFailure("registration failed: \(OnboardingProgress.explain(error, server: server))")
         }
         Console.line("Session registered; it expires in \(Int(onboarding.expiresAt.timeIntervalSinceNow.rounded())) s.")
+        // On a line of its own, to compare with the token's cnf.jkt and with /introspect.
+        if let key { Console.line("DPoP key thumbprint: \(try key.thumbprint)") }
         Console.line("Code: \(onboarding.userCode)")
         Console.line("Login URL: \(onboarding.loginURL.absoluteString)")
         Console.line("Open the login URL in a browser, check that it shows the code above, and sign in. Waiting for events…")
@@ -55,15 +81,33 @@ struct OnboardCommand: AsyncParsableCommand {
         Console.line(nextStep)
     }
 
+    /// The device's DPoP key, when it proves its tokens: kept in `--dpop-key`'s file, or new.
+    private func deviceKey() async throws -> SoftwareDPoPKey? {
+        guard let dpopKey else { return dpop ? SoftwareDPoPKey() : nil }
+        do {
+            return try await FileDPoPKeyStore(path: dpopKey).loadOrCreate()
+        } catch FieldpassClientError.unsafeTokenFile(let path, let problem) {
+            throw CommandFailure("not using the DPoP key file \(path): \(problem); remove it and run again")
+        } catch DPoPKeyError.unreadableKeyFile(let path) {
+            throw CommandFailure("\(path) holds no P-256 private key in PEM")
+        } catch let error as POSIXError {
+            throw CommandFailure("cannot keep the DPoP key in \(dpopKey): \(error.code)")
+        }
+    }
+
     /// What a person can do with the device once it is onboarded.
     private var nextStep: String {
         let token = showToken ? "the access token above" : "the access token (run again with --show-token to print it)"
         let kept =
             tokenFile.map { "The tokens are kept in \($0); a later run with the same file is the same device." }
             ?? "The tokens are forgotten now: --token-file FILE keeps them, as an app does."
+        let bound =
+            (dpop || dpopKey != nil)
+            ? " The refresh token is bound to the DPoP key; an access token with cnf.jkt among its claims is too, and /me takes it only as \"Authorization: DPoP TOKEN\" with a proof of that key."
+            : ""
         return """
             Onboarded. Next: call the API as this device, e.g. curl -H "Authorization: Bearer TOKEN" \(server)/me
-                with \(token). \(kept)
+                with \(token). \(kept)\(bound)
             """
     }
 }

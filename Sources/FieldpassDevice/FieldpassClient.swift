@@ -33,10 +33,17 @@ public actor FieldpassClient {
     /// - Parameters:
     ///   - server: Fieldpass's public URL.
     ///   - store: where the tokens are kept.
+    ///   - dpopKey: the device's DPoP key (RFC 9449), if it proves its tokens: every
+    ///     registration, refresh and sign-out then carries a proof signed by it, with the nonce
+    ///     Fieldpass sent last, and a registration binds the tokens to it. Keep the same key for
+    ///     as long as the tokens: they are worth nothing without it.
     ///   - refreshMargin: how long before its expiry an access token is replaced.
     ///   - session: the `URLSession` for every call.
-    public init(server: URL, store: any TokenStore, refreshMargin: TimeInterval = 60, session: URLSession = .shared) {
-        http = FieldpassHTTP(server: server, session: session)
+    public init(
+        server: URL, store: any TokenStore, dpopKey: (any DPoPKey)? = nil, refreshMargin: TimeInterval = 60,
+        session: URLSession = .shared
+    ) {
+        http = FieldpassHTTP(server: server, session: session, prover: dpopKey.map { DPoPProver(key: $0) })
         self.store = store
         self.refreshMargin = refreshMargin
     }
@@ -90,6 +97,15 @@ public actor FieldpassClient {
         return try await current.value.accessToken
     }
 
+    /// A DPoP proof for the app's own call to `url` with `accessToken`, for a server that binds
+    /// access tokens to the key (Fieldpass's `dpop.bind_access_tokens`: the token's claims hold
+    /// `cnf.jkt`): send the token as `Authorization: DPoP <token>` and this as the `DPoP` header.
+    /// It carries the nonce Fieldpass sent last; `nil` when the client has no key.
+    public nonisolated func dpopProof(method: String, url: URL, accessToken: String) async throws -> String? {
+        guard let prover = http.prover else { return nil }
+        return try await prover.builder.proof(method: method, url: url, accessToken: accessToken, nonce: prover.nonce)
+    }
+
     /// This installation's id (``TokenStore/loadInstallationID()``), made and kept the first
     /// time: Fieldpass knows the device by it, so every registration of this installation is
     /// the same device and each sign-in replaces the last one's refresh token. Claimed before
@@ -114,10 +130,7 @@ public actor FieldpassClient {
 
     /// 256 random bits, base64url without padding: 43 URL-safe characters.
     private static func newInstallationID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Data.random(count: 32).base64URLEncoded
     }
 
     /// Signs the device out: forgets the tokens, then revokes the refresh token at Fieldpass

@@ -26,14 +26,25 @@ struct Backend {
         guard marked == 200 else { throw Refused(status: marked) }
     }
 
-    /// What `/introspect` says of `token` (RFC 7662), asked as the backend.
+    /// Whether `/introspect` says `token` is active.
     func isActive(_ token: String) async throws -> Bool {
+        guard let active = try await introspection(token)["active"] as? Bool else { throw Refused(status: 200) }
+        return active
+    }
+
+    /// What `/introspect` says of `token` (RFC 7662), asked as the backend.
+    func introspection(_ token: String) async throws -> [String: Any] {
         let (status, body) = try await HTTP.post(
             server.url.appendingPathComponent("introspect"), form: "token=\(token)", basic: credentials)
-        guard status == 200, let active = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["active"] as? Bool else {
+        guard status == 200, let answer = try JSONSerialization.jsonObject(with: body) as? [String: Any] else {
             throw Refused(status: status)
         }
-        return active
+        return answer
+    }
+
+    /// The key `token` is bound to (`cnf.jkt`), if it is.
+    func boundKey(_ token: String) async throws -> String? {
+        (try await introspection(token)["cnf"] as? [String: Any])?["jkt"] as? String
     }
 
     /// Refresh grants Fieldpass has answered since it started, by result: `issued`, or the OAuth
@@ -50,9 +61,16 @@ struct Backend {
         return grants
     }
 
-    /// A refresh by someone else holding a copy of the device's refresh token.
+    /// A refresh by someone else holding a copy of the device's refresh token, without its key.
     func refresh(_ refreshToken: String) async throws -> Int {
-        try await HTTP.post(server.url.appendingPathComponent("token"), form: "grant_type=refresh_token&refresh_token=\(refreshToken)").0
+        try await refreshAnswer(refreshToken).status
+    }
+
+    /// Such a refresh's status and OAuth `error`, if refused.
+    func refreshAnswer(_ refreshToken: String) async throws -> (status: Int, error: String?) {
+        let (status, body) = try await HTTP.post(
+            server.url.appendingPathComponent("token"), form: "grant_type=refresh_token&refresh_token=\(refreshToken)")
+        return (status, (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["error"] as? String)
     }
 
     struct Refused: Error {

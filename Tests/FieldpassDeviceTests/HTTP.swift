@@ -7,8 +7,10 @@ import FoundationNetworking
 /// The test's own calls: a browser's GET (redirects followed), and the backend's and the
 /// sync server's requests, each through Fieldpass's public API.
 enum HTTP {
-    static func get(_ url: URL) async throws -> (Int, Data) {
-        try await send(URLRequest(url: url))
+    static func get(_ url: URL, headers: [String: String] = [:]) async throws -> (Int, Data) {
+        var request = URLRequest(url: url)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return try await send(request)
     }
 
     static func post(

@@ -15,8 +15,9 @@ final class RunningFieldpass: @unchecked Sendable {
     private var process: ServerProcess?
 
     /// Writes the configuration for an environment signing in at `issuer` and starts the server.
-    /// `limits` is the configuration's `limits` section, as YAML flow (`{events: {burst: 1}}`).
-    init(issuer: String, sessionTTL: Int = 600, limits: String = "{}") async throws {
+    /// `limits` is the configuration's `limits` section, as YAML flow (`{events: {burst: 1}}`);
+    /// `dpop` its `dpop` section, if any.
+    init(issuer: String, sessionTTL: Int = 600, limits: String = "{}", dpop: String? = nil) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldpass-device-\(UUID().uuidString)")
         let keys = folder.appendingPathComponent("keys")
         try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
@@ -33,6 +34,7 @@ final class RunningFieldpass: @unchecked Sendable {
             tokens: {keys_dir: "\(keys.path)", access_token_ttl: 600, refresh_reuse_grace: 0}
             sessions: {ttl: \(sessionTTL), sweep_interval: 1}
             limits: \(limits)
+            \(dpop.map { "dpop: \($0)" } ?? "")
             environments:
               - id: dev
                 email_domains: [example.com]

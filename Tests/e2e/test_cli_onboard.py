@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,9 @@ from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
 from helpers import (
     server_in,
+    start_server,
     FieldpassServer,
+    MockIdP,
     WatchedCommand,
     browser_login,
     http_client,
@@ -23,9 +26,12 @@ from helpers import (
     is_html,
 )
 
+from helpers.tokens import b64url_encode, jwk_thumbprint
+
 REALM_PATH = re.compile(r"/users/[A-Za-z0-9._~:-]+")
 CODE_PREFIX = "Code: "
 LOGIN_PREFIX = "Login URL: "
+THUMBPRINT_PREFIX = "DPoP key thumbprint: "
 
 
 @pytest.fixture
@@ -34,9 +40,9 @@ def onboard(server: FieldpassServer, email: str, tmp_path: Path):
     (`fieldpass onboard` flushes each line)."""
     started: list[WatchedCommand] = []
 
-    def start() -> WatchedCommand:
-        argv = [str(server.binary), "onboard", email, "--server", server.public_url]
-        started.append(WatchedCommand("onboard", argv, server.env, tmp_path))
+    def start(*options: str, on: FieldpassServer = server) -> WatchedCommand:
+        argv = [str(on.binary), "onboard", email, "--server", on.public_url, *options]
+        started.append(WatchedCommand("onboard", argv, on.env, tmp_path))
         return started[-1]
 
     yield start
@@ -68,6 +74,50 @@ def test_onboard_command_completes_after_data_ready(
     assert realm_path in "\n".join(device.lines)
     # It ends with what to do next: call the API as the device.
     assert any(line.startswith("Onboarded. Next:") and f"{server.public_url}/me" in line for line in device.lines), device.output()
+
+
+@pytest.fixture(scope="module")
+def binding_server(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory) -> Iterator[FieldpassServer]:
+    """`dpop.bind_access_tokens: true`, as `make run`'s configuration has it."""
+    server = start_server(fieldpass_bin, idp, tmp_path_factory.mktemp("server-dpop-binding"), {"DPOP_BIND_ACCESS_TOKENS": "true"})
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_onboard_with_dpop_shows_a_token_bound_to_its_key(
+    binding_server: FieldpassServer, email: str, onboard, tmp_path: Path
+) -> None:
+    key_file = tmp_path / "device-key.pem"
+    device = onboard("--dpop-key", str(key_file), on=binding_server)
+    printed = device.wait_for_line(lambda line: line.startswith(THUMBPRINT_PREFIX), "'DPoP key thumbprint: ' line")
+    thumbprint = printed[len(THUMBPRINT_PREFIX) :].strip()
+    # The key the CLI kept, read back independently: a P-256 private key, mode 0600, whose
+    # RFC 7638 thumbprint is the one printed.
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    key = load_pem_private_key(key_file.read_bytes(), password=None)
+    assert isinstance(key, ec.EllipticCurvePrivateKey) and key.curve.name == "secp256r1", type(key)
+    numbers = key.public_key().public_numbers()
+    jwk = {"kty": "EC", "crv": "P-256", "x": b64url_encode(numbers.x.to_bytes(32, "big")),
+           "y": b64url_encode(numbers.y.to_bytes(32, "big"))}
+    assert jwk_thumbprint(jwk) == thumbprint, device.output()
+
+    url = device.wait_for_line(lambda line: line.startswith(LOGIN_PREFIX), "'Login URL: ' line")
+    callback = browser_login(url[len(LOGIN_PREFIX) :].strip(), email)
+    assert callback.status_code == 200 and is_html(callback), describe(callback)
+    line = device.wait_for_line(lambda line: REALM_PATH.search(line) is not None, "realm path")
+    assert binding_server.mark_initialized(REALM_PATH.search(line).group(0)).returncode == 0
+    assert device.wait_exit() == 0, device.output()
+    # The claims it printed, verified against the JWKS: the access token is bound to that key.
+    claims = "\n".join(device.lines)
+    assert re.search(r'"cnf"\s*:\s*\{\s*"jkt"\s*:\s*"' + re.escape(thumbprint) + '"', claims), device.output()
+
+
+def test_onboard_with_dpop_refuses_to_keep_tokens_whose_key_it_forgets(server: FieldpassServer, email: str, tmp_path: Path) -> None:
+    result = server.cli("onboard", email, "--server", server.public_url, "--dpop", "--token-file", str(tmp_path / "tokens.json"))
+    assert result.returncode != 0 and "--dpop-key" in result.stderr, cli_output(result)
+    assert not (tmp_path / "tokens.json").exists()
 
 
 def test_onboard_command_fails_when_login_is_denied(
