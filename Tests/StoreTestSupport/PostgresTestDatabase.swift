@@ -40,7 +40,13 @@ public enum PostgresTestDatabase {
         let server = Location(host: host, port: port, user: user, password: environment[passwordVariable], database: "postgres")
         let template = try await MigratedTemplate.shared.name(on: server, logger: logger)
         let admin = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
-        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name) TEMPLATE \(template)"), logger: logger)
+        do {
+            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name) TEMPLATE \(template)"), logger: logger)
+        } catch {
+            // A connection must be closed before it goes (PostgresNIO asserts it).
+            try? await admin.close()
+            throw error
+        }
         do {
             var database = server
             database.database = name
