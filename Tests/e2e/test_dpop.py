@@ -120,6 +120,10 @@ def required_server(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.
 def test_dpop_required_refuses_a_plain_registration(required_server: FieldpassServer, browser: Browser) -> None:
     body = {"email": "dpop-plain@example.com", "device": {"name": "Pixel 8", "platform": "android"}}
     assert_dpop_refused(required_server.post_register(body))
+    # Nothing was stored: the person a registration creates does not exist.
+    devices = required_server.cli(
+        "admin", "devices", "dpop-plain@example.com", "--env", "dev", "--config", str(required_server.config_path))
+    assert devices.returncode == 1 and "no user dpop-plain@example.com " in devices.stderr, devices.stderr
     key = DeviceKey()
     token_event = bound_sign_in(required_server, "dpop-required@example.com", key, browser)
     assert introspection(required_server, token_event["refresh_token"])["cnf"] == {"jkt": key.thumbprint}
