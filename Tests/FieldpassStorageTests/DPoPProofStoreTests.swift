@@ -81,10 +81,10 @@ struct DPoPProofStoreTests {
             let used = Self.proof(by: "device-key")
             #expect(try await store.recordDPoPProof(replayKey: used.replayKey, expiresAt: used.rememberUntil))
             let replayed = RefreshRotation(oldHash: first, newHash: "replayed", sealedSuccessor: nil, ttl: 3000, grace: 0, proof: used)
-            await #expect(throws: DPoPRefusal(.replayed, "the proof was used before")) {
+            await #expect(throws: DPoPRefusal.usedBefore) {
                 try await store.rotateRefreshToken(replayed, now: Date())
             }
-            await #expect(throws: DPoPRefusal(.replayed, "the proof was used before")) {
+            await #expect(throws: DPoPRefusal.usedBefore) {
                 try await store.revokeRefreshToken(hash: first, proof: used, now: Date())
             }
             #expect(try await store.liveRefreshToken(hash: "replayed", now: Date()) == nil, "no successor was stored")

@@ -22,9 +22,11 @@ struct EventPollController: Sendable {
     let waiting = WaitingPolls()
 
     static let maxWaitSeconds = 30
+    /// Where it is served, which `DPoPNonceMiddleware` also answers with a nonce.
+    static let path = "events/poll"
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
-        router.get("events/poll", use: poll)
+        router.get(RouterPath(Self.path), use: poll)
     }
 
     @Sendable func poll(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -56,7 +56,7 @@ struct DPoPGate: Sendable {
                 request.headers[values: .dpop], method: request.method, url: publicURL + request.uri.path,
                 accessToken: accessToken, boundTo: key)
             guard try await store.recordDPoPProof(replayKey: accepted.replayKey, expiresAt: accepted.rememberUntil) else {
-                throw DPoPRefusal(.replayed, "the proof was used before")
+                throw DPoPRefusal.usedBefore
             }
         } catch let refusal as DPoPRefusal {
             FieldpassMetrics.dpopRefused(refusal.reason)

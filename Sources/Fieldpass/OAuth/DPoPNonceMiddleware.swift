@@ -10,7 +10,7 @@ struct DPoPNonceMiddleware<Context: RequestContext>: RouterMiddleware {
     let keys: KeyRotation
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.headers[.dpop] != nil || request.uri.path == "/events/poll" else {
+        guard request.headers[.dpop] != nil || request.uri.path == "/" + EventPollController.path else {
             return try await next(request, context)
         }
         do {

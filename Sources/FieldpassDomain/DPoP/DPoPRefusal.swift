@@ -31,4 +31,7 @@ public struct DPoPRefusal: Error, Sendable, Equatable {
         self.reason = reason
         self.detail = detail
     }
+
+    /// A proof whose use a store has recorded already, on any instance.
+    public static let usedBefore = DPoPRefusal(.replayed, "the proof was used before")
 }

@@ -68,7 +68,7 @@ extension PostgresStore {
     static func takeProof(_ proof: DPoPRules.AcceptedProof?, _ connection: PostgresConnection) async throws {
         guard let proof else { return }
         guard try await recordProof(replayKey: proof.replayKey, expiresAt: proof.rememberUntil, connection) else {
-            throw DPoPRefusal(.replayed, "the proof was used before")
+            throw DPoPRefusal.usedBefore
         }
     }
 

@@ -56,7 +56,7 @@ extension SQLiteStore {
     static func takeProof(_ proof: DPoPRules.AcceptedProof?, _ db: Database) throws {
         guard let proof else { return }
         guard try recordProof(replayKey: proof.replayKey, expiresAt: proof.rememberUntil, db) else {
-            throw DPoPRefusal(.replayed, "the proof was used before")
+            throw DPoPRefusal.usedBefore
         }
     }
 
