@@ -55,6 +55,30 @@ extension PostgresStore {
         if statement.storesEvents { LifecycleWrites.current?.wrote() }
     }
 
+    /// Stores `entries` and their lifecycle events, in their order, in one statement.
+    static func audit(_ connection: PostgresConnection, environmentID: String, _ entries: [AuditRecord], now: Date) async throws {
+        // An empty text stands for no JSON: PostgreSQL's arrays of text take no nil from here.
+        func json(_ value: (some Encodable)?) throws -> String { try value.map(StableJSON.text) ?? "" }
+        let events = try entries.flatMap(lifecycleEventBodies(of:))
+        let at = now.timeIntervalSince1970
+        try await connection.execute(
+            """
+            WITH audited AS (
+                INSERT INTO audit_log (environment_id, actor, action, target, before, after, at)
+                SELECT \(environmentID), entry.actor, entry.action, entry.target, NULLIF(entry.before, ''), NULLIF(entry.after, ''), \(at)
+                FROM unnest(\(entries.map(\.actor))::text[], \(entries.map(\.action))::text[], \(entries.map(\.target))::text[],
+                            \(try entries.map { try json($0.before) })::text[], \(try entries.map { try json($0.after) })::text[])
+                     WITH ORDINALITY AS entry(actor, action, target, before, after, position)
+                ORDER BY entry.position
+            )
+            INSERT INTO lifecycle_events (environment_id, body, at, writer_xid, written)
+            SELECT \(environmentID), event.body, \(at), \(unescaped: PostgresFeed.unplacedMark)
+            FROM unnest(\(events)::text[]) WITH ORDINALITY AS event(body, position) ORDER BY event.position
+            """
+        )
+        if !events.isEmpty { LifecycleWrites.current?.wrote() }
+    }
+
     /// One statement that runs `leading` (the first entries of a `WITH` list, or none), then
     /// stores `entry` and its lifecycle events (see ``lifecycleEventBodies(of:)``) once for
     /// each row of the entry `eachRowOf` names or, without `leading`, once; then answers

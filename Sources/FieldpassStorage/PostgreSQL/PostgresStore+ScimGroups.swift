@@ -113,16 +113,23 @@ extension PostgresStore {
                 """
                 SELECT id FROM users
                 WHERE id IN (SELECT user_id FROM scim_group_members WHERE group_id = \(group.id)) OR id = ANY(\(read))
-                ORDER BY id FOR UPDATE
+                ORDER BY id COLLATE "C" FOR UPDATE
                 """
             )
         }
-        for userID in read {
-            guard let person = try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) else { continue }
-            people[userID] = person
-            if group.teamID == nil {
-                keys[userID] = try await roleGroupKeys(connection, userID: userID, except: group.id, environmentID: environmentID)
+        if !read.isEmpty {
+            for row in try await connection.rows(
+                """
+                SELECT \(unescaped: UserStatements.columns) FROM users WHERE id = ANY(\(read)) AND environment_id = \(environmentID)
+                ORDER BY id COLLATE "C" FOR UPDATE
+                """
+            ) {
+                let person = try userRecord(row)
+                people[person.id] = person
             }
+        }
+        if group.teamID == nil, !people.isEmpty {
+            keys = try await roleGroupKeys(connection, userIDs: Array(people.keys), except: group.id, environmentID: environmentID)
         }
         var team: TeamRecord?
         var holder: String?
@@ -157,13 +164,22 @@ extension PostgresStore {
         return group
     }
 
-    /// The names and external ids of the person's role groups but `groupID`.
+    /// The names and external ids of each person's role groups but `groupID`, by person.
     static func roleGroupKeys(
-        _ connection: PostgresConnection, userID: String, except groupID: String, environmentID: String
-    ) async throws -> [String] {
-        try await connection.rows(PostgresQuery(ScimStatements.roleGroupKeys, userID, environmentID, groupID)).flatMap { row in
-            [try row.get("display_name", as: String?.self), try row.get("external_id", as: String?.self)].compactMap { $0 }
+        _ connection: PostgresConnection, userIDs: [String], except groupID: String, environmentID: String
+    ) async throws -> [String: [String]] {
+        var keys: [String: [String]] = [:]
+        for row in try await connection.rows(
+            """
+            SELECT m.user_id, g.display_name, g.external_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
+            WHERE m.user_id = ANY(\(userIDs)) AND g.environment_id = \(environmentID) AND g.id <> \(groupID)
+            """
+        ) {
+            keys[try row.get("user_id"), default: []] += [
+                try row.get("display_name", as: String?.self), try row.get("external_id", as: String?.self),
+            ].compactMap { $0 }
         }
+        return keys
     }
 
     static func fetchScimGroup(_ connection: PostgresConnection, id: String, environmentID: String) async throws -> ScimGroupRecord? {
