@@ -36,6 +36,11 @@ package enum DirectoryWrite: Sendable, Equatable {
     /// Whom it changes is known only as it applies: a store that tells other instances of
     /// changes tells them of those itself.
     case recomputeRoles(RoleRecompute)
+    /// A shared device awaiting enrollment, with the hash of its one-time code.
+    case createSharedDevice(SharedDeviceRecord, codeHash: String)
+    /// The device enrolled with its key; its code no longer works.
+    case enrollSharedDevice(id: String, keyThumbprint: String)
+    case unenrollSharedDevice(id: String)
     case audit(AuditRecord)
 
     /// The people whose record or reach this write changes.
@@ -48,7 +53,8 @@ package enum DirectoryWrite: Sendable, Equatable {
         case .createTeam, .revokeDevice, .issueRefreshToken, .endConsoleSessions, .expireSignIns, .saveScimProfile, .markScimRemoved,
             .createScimGroup,
             .updateScimGroup, .deleteScimGroup,
-            .addRoleGroupMember, .removeRoleGroupMember, .recomputeRoles, .audit:
+            .addRoleGroupMember, .removeRoleGroupMember, .recomputeRoles, .createSharedDevice, .enrollSharedDevice,
+            .unenrollSharedDevice, .audit:
             []
         }
     }

@@ -197,6 +197,7 @@ package enum PostgresSchema {
         ("13-device-installations", DeviceInstallations.sql),
         ("14-device-sign-ins", DeviceSignIns.sql),
         ("15-dpop", DPoPTables.sql),
+        ("16-shared-devices", SharedDeviceTables.sql),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

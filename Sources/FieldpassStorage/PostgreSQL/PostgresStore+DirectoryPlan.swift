@@ -104,6 +104,15 @@ extension PostgresStore {
             try await connection.execute(PostgresQuery(ScimStatements.removeRoleGroupMember, groupID, userID))
         case .recomputeRoles(let recompute):
             try await recomputeRoles(recompute, connection, environmentID: environmentID, now: now)
+        case .createSharedDevice(let device, let codeHash):
+            try await connection.execute(
+                PostgresQuery(
+                    SharedDeviceTables.insert, device.id, environmentID, device.name, device.teamID, codeHash, timestamp,
+                    device.enrollmentExpiresAt.timeIntervalSince1970))
+        case .enrollSharedDevice(let id, let keyThumbprint):
+            try await connection.execute(PostgresQuery(SharedDeviceTables.enroll, timestamp, keyThumbprint, id))
+        case .unenrollSharedDevice(let id):
+            try await connection.execute(PostgresQuery(SharedDeviceTables.unenroll, timestamp, id))
         case .audit(let entry):
             try await audit(connection, environmentID: environmentID, entry, now: now)
         }
@@ -116,7 +125,7 @@ extension PostgresStore {
     }
 
     /// A `unique_violation` (SQLSTATE 23505).
-    private static func isUniqueViolation(_ error: PSQLError) -> Bool {
+    static func isUniqueViolation(_ error: PSQLError) -> Bool {
         error.code == .server && error.serverInfo?[.sqlState] == "23505"
     }
 }

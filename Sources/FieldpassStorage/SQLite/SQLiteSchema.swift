@@ -201,6 +201,9 @@ enum SQLiteSchema {
         migrator.registerMigration("12-dpop") { db in
             try db.execute(sql: DPoPTables.sql)
         }
+        migrator.registerMigration("13-shared-devices") { db in
+            try db.execute(sql: SharedDeviceTables.sql)
+        }
         return migrator
     }
 }

@@ -62,6 +62,17 @@ extension SQLiteStore {
                 try db.execute(cached: ScimStatements.removeRoleGroupMember.sqlite, arguments: [groupID, userID])
             case .recomputeRoles(let recompute):
                 try recomputeRoles(recompute, db, environmentID: environmentID, now: timestamp)
+            case .createSharedDevice(let device, let codeHash):
+                try db.execute(
+                    cached: SharedDeviceTables.insert.sqlite,
+                    arguments: [
+                        device.id, environmentID, device.name, device.teamID, codeHash, timestamp,
+                        device.enrollmentExpiresAt.timeIntervalSince1970,
+                    ])
+            case .enrollSharedDevice(let id, let keyThumbprint):
+                try db.execute(cached: SharedDeviceTables.enroll.sqlite, arguments: [timestamp, keyThumbprint, id])
+            case .unenrollSharedDevice(let id):
+                try db.execute(cached: SharedDeviceTables.unenroll.sqlite, arguments: [timestamp, id])
             case .audit(let entry):
                 try audit(db, environmentID: environmentID, entry, now: now)
             }

@@ -1,0 +1,23 @@
+/// The audit entries of shared devices: enrolled by an admin or manager, enrolled by the
+/// device itself, unenrolled.
+extension AuditRecord {
+    package static func sharedDeviceTarget(_ id: String) -> String { "shared_device:\(id)" }
+
+    package static func sharedDeviceCreated(actor: String, device: SharedDeviceRecord) -> AuditRecord {
+        AuditRecord(
+            actor: actor, action: "shared_device.create", target: sharedDeviceTarget(device.id),
+            after: ["name": device.name, "team_id": device.teamID ?? ""]
+        )
+    }
+
+    package static func sharedDeviceEnrolled(device: SharedDeviceRecord, keyThumbprint: String) -> AuditRecord {
+        AuditRecord(
+            actor: sharedDeviceTarget(device.id), action: "shared_device.enroll", target: sharedDeviceTarget(device.id),
+            after: ["key_thumbprint": keyThumbprint]
+        )
+    }
+
+    package static func sharedDeviceUnenrolled(actor: String, device: SharedDeviceRecord) -> AuditRecord {
+        AuditRecord(actor: actor, action: "shared_device.unenroll", target: sharedDeviceTarget(device.id), before: ["name": device.name])
+    }
+}

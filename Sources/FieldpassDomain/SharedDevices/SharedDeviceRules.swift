@@ -1,0 +1,64 @@
+package import Foundation
+
+/// Who may enroll, see and unenroll shared devices, and when an enrollment code works:
+/// decided once for both stores, on facts read in the change's transaction. An admin looks
+/// after every device; a manager those of the teams they are a member of; nobody else any.
+package enum SharedDeviceRules {
+    /// A new device awaiting enrollment. `teamExists` says whether its team (if it names
+    /// one) is of the environment; `callerTeams` are the calling person's teams.
+    package static func create(
+        _ device: SharedDeviceRecord, codeHash: String, teamExists: Bool, callerTeams: Set<String>, by caller: DirectoryCaller
+    ) throws(DirectoryError) -> DirectoryPlan {
+        if device.teamID != nil, !teamExists { throw .unknownTeam }
+        guard looksAfter(device, callerTeams: callerTeams, caller) else { throw .notAllowed(.administer) }
+        return DirectoryPlan([
+            .createSharedDevice(device, codeHash: codeHash),
+            .audit(.sharedDeviceCreated(actor: caller.actor, device: device)),
+        ])
+    }
+
+    /// Unenrolling: its key is refused from then on. A device the caller does not look after
+    /// is unknown to them, as it is in their list; one unenrolled stays so.
+    package static func unenroll(
+        _ device: SharedDeviceRecord?, callerTeams: Set<String>, by caller: DirectoryCaller
+    ) throws(DirectoryError) -> DirectoryPlan {
+        guard let device, looksAfter(device, callerTeams: callerTeams, caller) else { throw .unknownDevice }
+        guard device.unenrolledAt == nil else { return .unchanged }
+        return DirectoryPlan([
+            .unenrollSharedDevice(id: device.id),
+            .audit(.sharedDeviceUnenrolled(actor: caller.actor, device: device)),
+        ])
+    }
+
+    /// Whether `caller` looks after `device`, and so sees it.
+    package static func looksAfter(_ device: SharedDeviceRecord, callerTeams: Set<String>, _ caller: DirectoryCaller) -> Bool {
+        guard let person = caller.person, person.role != .admin else { return true }
+        return person.role == .manager && device.teamID.map(callerTeams.contains) == true
+    }
+
+    /// The device the code was issued for, enrolled with the key the device proved, and what
+    /// that writes: a code works once, before it expires, for a device not unenrolled, and a
+    /// key enrolls one device ever (`keyInUse`: some device has it already). `device` is the
+    /// one whose code hash matched, if any. Every refusal is the same, so that nobody learns
+    /// which codes exist.
+    package static func enroll(
+        _ device: SharedDeviceRecord?, keyThumbprint: String, keyInUse: Bool, now: Date
+    ) throws(EnrollmentRefused) -> (enrolled: SharedDeviceRecord, plan: DirectoryPlan) {
+        guard var device, device.state == .awaitingEnrollment, now < device.enrollmentExpiresAt, !keyInUse else {
+            throw EnrollmentRefused()
+        }
+        let plan = DirectoryPlan([
+            .enrollSharedDevice(id: device.id, keyThumbprint: keyThumbprint),
+            .audit(.sharedDeviceEnrolled(device: device, keyThumbprint: keyThumbprint)),
+        ])
+        device.enrolledAt = now
+        device.keyThumbprint = keyThumbprint
+        return (device, plan)
+    }
+}
+
+/// An enrollment code that is wrong, used, expired or of an unenrolled device, or a key that
+/// is some device's already: all answered alike.
+package struct EnrollmentRefused: Error, Equatable {
+    package init() {}
+}

@@ -1,0 +1,30 @@
+public import Foundation
+
+/// Devices a crew shares: enrolled by an admin or a team's manager, then by the device with
+/// its key (``SharedDeviceRules``). Each change is one transaction with its audit entry; the
+/// caller's standing and the device's team are read inside it. Everything is scoped to one
+/// environment; another environment's device is unknown.
+public protocol SharedDeviceStore: Sendable {
+    /// Stores a new device awaiting enrollment with the hash of its code. `teamID`, when
+    /// given, must name a team of the environment (`DirectoryError.unknownTeam`) that the
+    /// caller looks after (`notAllowed`).
+    func createSharedDevice(
+        name: String, teamID: String?, codeHash: String, enrollmentExpiresAt: Date, by caller: DirectoryCaller, now: Date
+    ) async throws -> SharedDeviceRecord
+
+    /// The devices the caller may see (a manager: those of their teams), oldest first.
+    func sharedDevices(visibleTo caller: DirectoryCaller) async throws -> [SharedDeviceRecord]
+
+    /// One device the caller may see; `nil` for one they may not, or of another environment.
+    func sharedDevice(id: String, visibleTo caller: DirectoryCaller) async throws -> SharedDeviceRecord?
+
+    /// Enrolls the device whose code hashes to `codeHash`, of whichever environment, with the
+    /// key the device proved, recording the proof's use in the same transaction (one used
+    /// before throws ``DPoPRefusal``). A refused code or key throws ``EnrollmentRefused`` and
+    /// writes nothing. A key enrolls one device, ever.
+    func enrollSharedDevice(codeHash: String, proof: DPoPRules.AcceptedProof, now: Date) async throws -> SharedDeviceRecord
+
+    /// Unenrolls the device: its key is refused from then on. One the caller does not look
+    /// after, or of another environment: `DirectoryError.unknownDevice`.
+    func unenrollSharedDevice(id: String, by caller: DirectoryCaller, now: Date) async throws -> SharedDeviceRecord
+}
