@@ -78,6 +78,8 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     ).addRoutes(to: limited(.registerDevice))
     DeviceConfirmationController(store: store, environments: parts.environments, server: configuration.server)
         .addRoutes(to: limited(.confirmation))
+    // An enrollment code is tried as a sign-in is started: under the same per-address limit.
+    SharedDeviceEnrollController(store: store, dpop: dpop).addRoutes(to: limited(.registerDevice))
     let consoleSignIns = ConsoleSignInCallback(
         store: store, changes: parts.directoryChanges, environments: parts.environments, server: configuration.server,
         settings: configuration.console,
@@ -107,6 +109,8 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     AdminUsersController(directory: store, policy: parts.policy, changes: parts.directoryChanges).addRoutes(to: admin)
     AdminOffboardingController(credentials: store, changes: parts.directoryChanges).addRoutes(to: admin)
     AdminTeamsController(directory: store, changes: parts.directoryChanges).addRoutes(to: admin)
+    AdminSharedDevicesController(store: store, changes: parts.directoryChanges, settings: configuration.sharedDevices)
+        .addRoutes(to: admin)
     IntegrationController(
         store: store, longPolls: parts.longPolls, realmPrefixes: configuration.realmPrefixes, readiness: parts.readiness,
         serviceAccounts: parts.serviceAccounts

@@ -16,6 +16,7 @@ enum ConfigurationKeys {
             ["sessions", "max_sockets_per_session"], ["sessions", "max_sockets"],
             ["console", "idle_timeout"], ["console", "lifetime"],
             ["dpop", "nonce"], ["dpop", "bind_access_tokens"], ["dpop", "proof_lifetime"], ["dpop", "clock_skew"],
+            ["shared_devices", "enrollment_ttl"],
             ["environments"],
             ["environments", "*", "id"], ["environments", "*", "email_domains"],
             ["environments", "*", "idp", "issuer"], ["environments", "*", "idp", "client_id"],

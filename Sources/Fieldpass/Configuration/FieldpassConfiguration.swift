@@ -24,6 +24,8 @@ public struct FieldpassConfiguration: Sendable {
     public var console: ConsoleSettings
     /// DPoP proofs (RFC 9449): how old a proof may be.
     public var dpop: DPoPSettings
+    /// Devices a crew shares: how long an enrollment code works.
+    public var sharedDevices: SharedDeviceSettings
     /// Rate limits and caps.
     public var limits: LimitSettings
     /// Who may scrape `/metrics`.
@@ -45,6 +47,7 @@ public struct FieldpassConfiguration: Sendable {
         users = try UserSettings(settings)
         console = try ConsoleSettings(settings)
         dpop = try DPoPSettings(settings)
+        sharedDevices = try SharedDeviceSettings(settings)
         roles = try RoleSettings(settings)
         let ids = try settings.strings(["environments"])
         var environments: [EnvironmentSettings] = []

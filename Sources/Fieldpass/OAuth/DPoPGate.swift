@@ -23,10 +23,15 @@ struct DPoPGate: Sendable {
     /// The proof of `request` to the token endpoint at `path`, checked but for its replay,
     /// which the store's operation records; `nil` when it carries none and none is `required`.
     func proof(of request: Request, path: String, required: Bool = false) throws -> DPoPRules.AcceptedProof? {
-        let headers = request.headers[values: .dpop]
-        guard !headers.isEmpty || required else { return nil }
+        guard !request.headers[values: .dpop].isEmpty || required else { return nil }
+        return try requiredProof(of: request, path: path)
+    }
+
+    /// The proof of `request` to `path`, which must carry one: checked but for its replay,
+    /// which the store's operation records.
+    func requiredProof(of request: Request, path: String) throws -> DPoPRules.AcceptedProof {
         do {
-            return try check(headers, method: request.method, url: publicURL + path)
+            return try check(request.headers[values: .dpop], method: request.method, url: publicURL + path)
         } catch {
             throw refused(error)
         }

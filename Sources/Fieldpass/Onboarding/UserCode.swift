@@ -7,13 +7,23 @@ enum UserCode {
 
     /// 20^8 ≈ 2^34.6 codes; a code only has to match what one person sees on two screens.
     static func make() throws(TokenError) -> String {
+        grouped(try letters(8))
+    }
+
+    /// `count` random letters of the alphabet.
+    static func letters(_ count: Int) throws(TokenError) -> [Character] {
         var letters: [Character] = []
-        while letters.count < 8 {
+        while letters.count < count {
             // Bytes ≥ 240 are dropped so that every letter is equally likely.
-            for byte in try Crypto.randomBytes(16) where byte < 240 && letters.count < 8 {
+            for byte in try Crypto.randomBytes(16) where byte < 240 && letters.count < count {
                 letters.append(alphabet[Int(byte) % alphabet.count])
             }
         }
-        return String(letters[..<4]) + "-" + String(letters[4...])
+        return letters
+    }
+
+    /// `letters` in groups of four, joined by dashes: easier to read out and type.
+    static func grouped(_ letters: [Character]) -> String {
+        stride(from: 0, to: letters.count, by: 4).map { String(letters[$0..<min($0 + 4, letters.count)]) }.joined(separator: "-")
     }
 }

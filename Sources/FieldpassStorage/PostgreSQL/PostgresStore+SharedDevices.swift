@@ -46,13 +46,14 @@ extension PostgresStore: SharedDeviceStore {
 
     public func enrollSharedDevice(codeHash: String, proof: DPoPRules.AcceptedProof, now: Date) async throws -> SharedDeviceRecord {
         try await write { connection in
+            // A replayed proof is refused as such, before anything about the code is told.
+            try await Self.takeProof(proof, connection)
             // Locked: of two enrollments with one code, the second finds it used once the first commits.
             var query = PostgresQuery(SharedDeviceTables.byCode, codeHash)
             query.sql += lockClause(true)
             let device = try await connection.first(query).map(Self.sharedDevice)
             let keyInUse = try await connection.first(PostgresQuery(SharedDeviceTables.keyInUse, proof.thumbprint)) != nil
             let (enrolled, plan) = try SharedDeviceRules.enroll(device, keyThumbprint: proof.thumbprint, keyInUse: keyInUse, now: now)
-            try await Self.takeProof(proof, connection)
             do {
                 try await Self.apply(plan, connection, environmentID: enrolled.environmentID, now: now)
             } catch let error as PSQLError where Self.isUniqueViolation(error) {

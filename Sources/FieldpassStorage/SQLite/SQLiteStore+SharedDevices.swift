@@ -44,12 +44,13 @@ extension SQLiteStore: SharedDeviceStore {
 
     public func enrollSharedDevice(codeHash: String, proof: DPoPRules.AcceptedProof, now: Date) async throws -> SharedDeviceRecord {
         try await write { db in
+            // A replayed proof is refused as such, before anything about the code is told.
+            try Self.takeProof(proof, db)
             let device = try Row.fetchOne(db.cachedStatement(sql: SharedDeviceTables.byCode.sqlite), arguments: [codeHash])
                 .map(Self.sharedDevice)
             let keyInUse =
                 try Row.fetchOne(db.cachedStatement(sql: SharedDeviceTables.keyInUse.sqlite), arguments: [proof.thumbprint]) != nil
             let (enrolled, plan) = try SharedDeviceRules.enroll(device, keyThumbprint: proof.thumbprint, keyInUse: keyInUse, now: now)
-            try Self.takeProof(proof, db)
             try Self.apply(plan, db, environmentID: enrolled.environmentID, now: now)
             return enrolled
         }

@@ -1,0 +1,66 @@
+import FieldpassDomain
+import Foundation
+import Hummingbird
+
+/// `/admin/shared_devices…`: devices a crew shares. Admins look after every one, managers those
+/// of their teams (``SharedDeviceRules``), which the store decides inside each change.
+struct AdminSharedDevicesController: Sendable {
+    let store: any SharedDeviceStore
+    let changes: DirectoryChanges
+    let settings: SharedDeviceSettings
+
+    struct NewDevice: Decodable {
+        var name: String
+        var teamID: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name
+            case teamID = "team_id"
+        }
+    }
+
+    func addRoutes(to routes: DirectoryRoutes) {
+        routes.on(.post, "shared_devices", .read, use: create)
+        routes.on(.get, "shared_devices", .read, use: list)
+        routes.on(.get, "shared_devices/:device_id", .read, use: show)
+        routes.on(.delete, "shared_devices/:device_id", .read, use: unenroll)
+    }
+
+    @Sendable func create(
+        _ request: Request, context: IdentifiedRequestContext
+    ) async throws -> EditedResponse<SharedDeviceResponse.Created> {
+        let body = try await JSONBody.decode(NewDevice.self, from: request, context: context)
+        let name = try DisplayName.validated(body.name, field: "name")
+        let teamID = try body.teamID.map { try AdminRequests.id($0, unknown: .unknownTeam) }
+        let (code, digest) = try EnrollmentCode.make()
+        let device = try await changes.createSharedDevice(
+            name: name, teamID: teamID, codeHash: digest,
+            enrollmentExpiresAt: Date().addingTimeInterval(TimeInterval(settings.enrollmentTTL)), by: context.identity.directoryCaller)
+        return EditedResponse(
+            status: .created,
+            response: SharedDeviceResponse.Created(
+                deviceID: device.id, name: device.name, teamID: device.teamID, enrollmentCode: code,
+                enrollmentExpiresAt: device.enrollmentExpiresAt))
+    }
+
+    @Sendable func list(_ request: Request, context: IdentifiedRequestContext) async throws -> SharedDeviceResponse.List {
+        SharedDeviceResponse.List(
+            sharedDevices: try await store.sharedDevices(visibleTo: context.identity.directoryCaller).map(SharedDeviceResponse.init))
+    }
+
+    @Sendable func show(_ request: Request, context: IdentifiedRequestContext) async throws -> SharedDeviceResponse {
+        guard let device = try await store.sharedDevice(id: try deviceID(context), visibleTo: context.identity.directoryCaller) else {
+            throw DirectoryError.unknownDevice
+        }
+        return SharedDeviceResponse(device)
+    }
+
+    @Sendable func unenroll(_ request: Request, context: IdentifiedRequestContext) async throws -> Response {
+        _ = try await changes.unenrollSharedDevice(id: try deviceID(context), by: context.identity.directoryCaller)
+        return Response(status: .noContent)
+    }
+
+    private func deviceID(_ context: IdentifiedRequestContext) throws -> String {
+        try AdminRequests.id(context.parameters.get("device_id") ?? "", unknown: .unknownDevice)
+    }
+}
