@@ -9,6 +9,8 @@ refusal of a code is the same `invalid_grant`; the audit log names who did what.
 
 from __future__ import annotations
 
+import re
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +21,7 @@ import pytest
 
 from helpers import (
     ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, OTHER_ADMIN_EMAIL, FieldpassServer, MockIdP, SignedIn, assert_api_error, assert_json,
-    describe, http_client, sign_in, start_server, unique_email,
+    cli_output, describe, http_client, sign_in, start_server, unique_email,
 )
 from helpers.dpop import DeviceKey
 
@@ -175,3 +177,26 @@ def test_bad_input_is_refused_and_changes_nothing(server: FieldpassServer, admin
         response = call(server, admin, "POST", "/admin/shared_devices", body)
         assert response.status_code == 400, (body, describe(response))
     assert assert_json(call(server, admin, "GET", "/admin/shared_devices"))["shared_devices"] == before
+
+
+def test_the_cli_enrolls_and_lists_shared_devices(server: FieldpassServer, admin: SignedIn) -> None:
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return server.cli("shared-devices", *args, "--env", "dev", "--config", str(server.config_path))
+
+    enrolled = cli("enroll", "--name", "Van 20")
+    assert enrolled.returncode == 0, cli_output(enrolled)
+    match = re.search(r"^Van 20 \(([0-9a-f-]+)\) awaits enrollment until \S+\.\nEnrollment code, shown this once: (\S+)$", enrolled.stdout.strip(), re.M)
+    assert match, cli_output(enrolled)
+    device_id, code = match.groups()
+    key = DeviceKey()
+    assert assert_json(enroll(server, code, key)) == {"device_id": device_id, "environment": "dev"}
+
+    listed = cli("list")
+    assert listed.returncode == 0, cli_output(listed)
+    assert f"{device_id}  enrolled             Van 20" in listed.stdout.splitlines(), cli_output(listed)
+    audit = assert_json(call(server, admin, "GET", "/admin/audit", None))["entries"]
+    assert any(entry["action"] == "shared_device.create" and entry["actor"] == "cli" and entry["target"] == f"shared_device:{device_id}"
+               for entry in audit), audit[:5]
+
+    refused = cli("enroll", "--name", "Van 21", "--team", "no-such-team")
+    assert refused.returncode != 0 and "no team no-such-team in environment 'dev'" in refused.stderr, cli_output(refused)

@@ -32,14 +32,13 @@ struct AdminSharedDevicesController: Sendable {
         let body = try await JSONBody.decode(NewDevice.self, from: request, context: context)
         let name = try DisplayName.validated(body.name, field: "name")
         let teamID = try body.teamID.map { try AdminRequests.id($0, unknown: .unknownTeam) }
-        let (code, digest) = try EnrollmentCode.make()
-        let device = try await changes.createSharedDevice(
-            name: name, teamID: teamID, codeHash: digest,
-            enrollmentExpiresAt: Date().addingTimeInterval(TimeInterval(settings.enrollmentTTL)), by: context.identity.directoryCaller)
+        let enrollment = try await changes.startSharedDeviceEnrollment(
+            name: name, teamID: teamID, settings: settings, by: context.identity.directoryCaller)
+        let device = enrollment.device
         return EditedResponse(
             status: .created,
             response: SharedDeviceResponse.Created(
-                deviceID: device.id, name: device.name, teamID: device.teamID, enrollmentCode: code,
+                deviceID: device.id, name: device.name, teamID: device.teamID, enrollmentCode: enrollment.code,
                 enrollmentExpiresAt: device.enrollmentExpiresAt))
     }
 
