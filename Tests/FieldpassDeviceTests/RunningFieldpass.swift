@@ -54,16 +54,18 @@ final class RunningFieldpass: @unchecked Sendable {
         return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fieldpass")
     }
 
+    private var environment: [String: String] {
+        [
+            "PATH": "/usr/bin:/bin", "DEVICE_TESTS_IDP_SECRET": MiniIdP.clientSecret,
+            "DEVICE_TESTS_BACKEND_SECRET": Self.backendSecret,
+        ]
+    }
+
+    private var configuration: String { folder.appendingPathComponent("fieldpass.yaml").path }
+
     func start() async throws {
         let log = folder.appendingPathComponent("server.log")
-        let process = try ServerProcess(
-            Self.binary.path, ["serve", "--config", folder.appendingPathComponent("fieldpass.yaml").path],
-            environment: [
-                "PATH": "/usr/bin:/bin", "DEVICE_TESTS_IDP_SECRET": MiniIdP.clientSecret,
-                "DEVICE_TESTS_BACKEND_SECRET": Self.backendSecret,
-            ],
-            output: log.path
-        )
+        let process = try ServerProcess(Self.binary.path, ["serve", "--config", configuration], environment: environment, output: log.path)
         self.process = process
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
@@ -72,6 +74,16 @@ final class RunningFieldpass: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         throw ServerFailed(log: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+    }
+
+    /// What `fieldpass ARGUMENTS` prints (stdout and stderr) run on this server's
+    /// configuration and store, as an operator on the machine runs it.
+    func command(_ arguments: [String]) async throws -> String {
+        let output = folder.appendingPathComponent("command-\(UUID().uuidString).log")
+        let process = try ServerProcess(
+            Self.binary.path, arguments + ["--config", configuration], environment: environment, output: output.path)
+        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        return try String(contentsOf: output, encoding: .utf8)
     }
 
     /// Kills the process at once, as a crash or a lost machine would.
