@@ -6,7 +6,7 @@ extension AuditRecord {
     package static func sharedDeviceCreated(actor: String, device: SharedDeviceRecord) -> AuditRecord {
         AuditRecord(
             actor: actor, action: "shared_device.create", target: sharedDeviceTarget(device.id),
-            after: ["name": device.name, "team_id": device.teamID ?? ""]
+            after: ["name": device.name].merging(device.teamID.map { ["team_id": $0] } ?? [:]) { name, _ in name }
         )
     }
 
