@@ -40,4 +40,12 @@ struct DirectoryPlanStepsTests {
                 .members(MembershipBatch(change: .joinRoleGroup, groupID: "h", userIDs: ["d"])),
             ])
     }
+
+    @Test func aWriteAloneIsAStepAlone() {
+        let writes: [DirectoryWrite] = [
+            .setRole(userID: "a", role: .manager), .audit(joined("a")), .setRole(userID: "b", role: .worker),
+            .addMember(teamID: "t", userID: "b"),
+        ]
+        #expect(Array(DirectoryPlanSteps(writes)) == writes.map(DirectoryPlanSteps.Step.one))
+    }
 }

@@ -55,7 +55,7 @@ struct AdminSharedDevicesController: Sendable {
     }
 
     @Sendable func unenroll(_ request: Request, context: IdentifiedRequestContext) async throws -> Response {
-        _ = try await changes.unenrollSharedDevice(id: try deviceID(context), by: context.identity.directoryCaller)
+        try await changes.unenrollSharedDevice(id: try deviceID(context), by: context.identity.directoryCaller)
         return Response(status: .noContent)
     }
 

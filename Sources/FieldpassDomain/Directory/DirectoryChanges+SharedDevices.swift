@@ -12,7 +12,7 @@ extension DirectoryChanges {
             name: name, teamID: teamID, codeHash: codeHash, enrollmentExpiresAt: enrollmentExpiresAt, by: caller, now: Date())
     }
 
-    package func unenrollSharedDevice(id: String, by caller: DirectoryCaller) async throws -> SharedDeviceRecord {
+    package func unenrollSharedDevice(id: String, by caller: DirectoryCaller) async throws {
         try await store.unenrollSharedDevice(id: id, by: caller, now: Date())
     }
 }

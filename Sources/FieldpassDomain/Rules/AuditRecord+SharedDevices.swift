@@ -4,10 +4,9 @@ extension AuditRecord {
     package static func sharedDeviceTarget(_ id: String) -> String { "shared_device:\(id)" }
 
     package static func sharedDeviceCreated(actor: String, device: SharedDeviceRecord) -> AuditRecord {
-        AuditRecord(
-            actor: actor, action: "shared_device.create", target: sharedDeviceTarget(device.id),
-            after: ["name": device.name].merging(device.teamID.map { ["team_id": $0] } ?? [:]) { name, _ in name }
-        )
+        var after = ["name": device.name]
+        after["team_id"] = device.teamID
+        return AuditRecord(actor: actor, action: "shared_device.create", target: sharedDeviceTarget(device.id), after: after)
     }
 
     package static func sharedDeviceEnrolled(device: SharedDeviceRecord, keyThumbprint: String) -> AuditRecord {

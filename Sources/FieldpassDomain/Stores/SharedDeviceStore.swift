@@ -26,5 +26,5 @@ public protocol SharedDeviceStore: Sendable {
 
     /// Unenrolls the device: its key is refused from then on. One the caller does not look
     /// after, or of another environment: `DirectoryError.unknownDevice`.
-    func unenrollSharedDevice(id: String, by caller: DirectoryCaller, now: Date) async throws -> SharedDeviceRecord
+    func unenrollSharedDevice(id: String, by caller: DirectoryCaller, now: Date) async throws
 }

@@ -5,8 +5,8 @@ import PostgresNIO
 /// entries read nothing that the others of their run write, so a run costs one statement for
 /// each unbroken stretch of one kind of membership change of one team or group, then one for
 /// all its audit entries, instead of a round trip per write: a SCIM PATCH that adds 250 people
-/// to a team holds its locks for three statements, not 500. Every other write is a step alone,
-/// and no write moves past one of them.
+/// to a team holds its locks for three statements, not 500. Every other write, and a run of
+/// one, is a step alone, and no write moves past one of them.
 struct DirectoryPlanSteps: Sequence {
     enum Step: Equatable {
         case one(DirectoryWrite)
@@ -20,6 +20,11 @@ struct DirectoryPlanSteps: Sequence {
         var steps: [Step] = []
         var run: [DirectoryWrite] = []
         func endRun() {
+            defer { run = [] }
+            guard run.count > 1 else {
+                steps += run.map(Step.one)
+                return
+            }
             var batch: MembershipBatch?
             for write in run {
                 guard case let (change, groupID, userID)? = MembershipBatch.change(write) else { continue }
@@ -33,7 +38,6 @@ struct DirectoryPlanSteps: Sequence {
             if let batch { steps.append(.members(batch)) }
             let audits = run.compactMap { write in if case .audit(let entry) = write { entry } else { nil } }
             if !audits.isEmpty { steps.append(.audits(audits)) }
-            run = []
         }
         for write in writes {
             if case .audit = write {

@@ -64,16 +64,12 @@ extension PostgresStore: SharedDeviceStore {
         }
     }
 
-    public func unenrollSharedDevice(id: String, by caller: DirectoryCaller, now: Date) async throws -> SharedDeviceRecord {
+    public func unenrollSharedDevice(id: String, by caller: DirectoryCaller, now: Date) async throws {
         try await write { connection in
             let caller = try await Self.authorize(connection, caller, .read)
             let device = try await Self.fetchSharedDevice(connection, id: id, environmentID: caller.environmentID, forUpdate: true)
             let plan = try SharedDeviceRules.unenroll(device, callerTeams: try await Self.teamsOf(caller, connection), by: caller)
             try await Self.apply(plan, connection, environmentID: caller.environmentID, now: now)
-            guard let device = try await Self.fetchSharedDevice(connection, id: id, environmentID: caller.environmentID) else {
-                throw DirectoryError.unknownDevice
-            }
-            return device
         }
     }
 

@@ -56,16 +56,12 @@ extension SQLiteStore: SharedDeviceStore {
         }
     }
 
-    public func unenrollSharedDevice(id: String, by caller: DirectoryCaller, now: Date) async throws -> SharedDeviceRecord {
+    public func unenrollSharedDevice(id: String, by caller: DirectoryCaller, now: Date) async throws {
         try await write { db in
             let caller = try Self.authorize(db, caller, .read)
             let device = try Self.fetchSharedDevice(db, id: id, environmentID: caller.environmentID)
             let plan = try SharedDeviceRules.unenroll(device, callerTeams: try Self.teamsOf(caller, db), by: caller)
             try Self.apply(plan, db, environmentID: caller.environmentID, now: now)
-            guard let device = try Self.fetchSharedDevice(db, id: id, environmentID: caller.environmentID) else {
-                throw DirectoryError.unknownDevice
-            }
-            return device
         }
     }
 
