@@ -22,7 +22,7 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PYTHON ?= python3
 
 # wrk is the load generator of `make bench`.
-APT_PACKAGES := libjwt-dev libssl-dev libsqlite3-dev pkg-config postgresql wrk
+APT_PACKAGES := libjwt-dev libssl-dev libqrencode-dev libsqlite3-dev pkg-config postgresql wrk
 # The real browser of the e2e suite (Selenium drives it through chromedriver); only the
 # tests need it, so `make run` and `make bench` do not install it.
 BROWSER_PACKAGES := chromium chromium-driver
