@@ -116,6 +116,12 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
+        // A text as a QR code in SVG, for the console's enrollment codes and badges.
+        .target(
+            name: "QRCode",
+            dependencies: ["CQRencode"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "FieldpassCLI",
             dependencies: [
@@ -153,6 +159,12 @@ let package = Package(
         .testTarget(
             name: "TokensTests",
             dependencies: ["Tokens"],
+            swiftSettings: swiftSettings
+        ),
+        // The SVG parsed as XML: its size, its path, its label.
+        .testTarget(
+            name: "QRCodeTests",
+            dependencies: ["QRCode"],
             swiftSettings: swiftSettings
         ),
         // What the storage and service tests share: a store to test on, either kind.
