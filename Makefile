@@ -1,7 +1,7 @@
 # Fieldpass build and run entry points (GNU make).
 #
-#   make deps    system libraries and headless Chromium (only if missing), and the Python venv
-#                for e2e tests
+#   make deps    system libraries and the tests' tools, headless Chromium among them (only if
+#                missing), and the Python venv for e2e tests
 #   make build   debug build -> .build/debug/fieldpass
 #   make run     local development: dev key, mock IdP on :9400, then `fieldpass serve`
 #   make run-cluster  the same with a throw-away PostgreSQL and two instances (:8080, :8081)
@@ -23,9 +23,10 @@ PYTHON ?= python3
 
 # wrk is the load generator of `make bench`.
 APT_PACKAGES := libjwt-dev libssl-dev libqrencode-dev libsqlite3-dev pkg-config postgresql wrk
-# The real browser of the e2e suite (Selenium drives it through chromedriver); only the
-# tests need it, so `make run` and `make bench` do not install it.
-BROWSER_PACKAGES := chromium chromium-driver
+# What only the tests need, so `make run` and `make bench` do not install it: the real
+# browser of the e2e suite (Selenium drives it through chromedriver), and the QR code reader
+# of the Swift tests (zbarimg) with the SVG-to-PNG converter it reads through (rsvg-convert).
+TEST_PACKAGES := chromium chromium-driver zbar-tools librsvg2-bin
 
 VENV := .venv
 VENV_PY := $(VENV)/bin/python
@@ -64,9 +65,9 @@ RUN_SCIM = ENVIRONMENTS_DEV_SCIM_TOKEN_ENV=DEV_SCIM_TOKEN
 # Password of the throw-away PostgreSQL clusters. Never a real one.
 export FIELDPASS_PG_PASSWORD ?= fieldpass-local-pg
 
-.PHONY: deps system-deps browser-deps venv build run run-cluster check-ports check-cluster-ports keys test check swift-test format format-check e2e clean
+.PHONY: deps system-deps test-deps venv build run run-cluster check-ports check-cluster-ports keys test check swift-test format format-check e2e clean
 
-deps: system-deps browser-deps venv
+deps: system-deps test-deps venv
 
 # $(call apt_install,PACKAGES): installs PACKAGES with apt-get unless all are installed.
 define apt_install
@@ -83,8 +84,8 @@ endef
 system-deps:
 	$(call apt_install,$(APT_PACKAGES))
 
-browser-deps:
-	$(call apt_install,$(BROWSER_PACKAGES))
+test-deps:
+	$(call apt_install,$(TEST_PACKAGES))
 
 venv: $(VENV_STAMP)
 
@@ -169,7 +170,7 @@ test: deps
 	rm -rf "$$e2e_logs"; \
 	exit $$status
 
-swift-test: system-deps check
+swift-test: system-deps test-deps check
 
 SWIFT_SOURCES := Sources Tests Package.swift
 

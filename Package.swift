@@ -161,7 +161,7 @@ let package = Package(
             dependencies: ["Tokens"],
             swiftSettings: swiftSettings
         ),
-        // The SVG parsed as XML: its size, its path, its label.
+        // The SVG parsed as XML, and drawn by rsvg-convert for a real QR reader (zbarimg) to read back.
         .testTarget(
             name: "QRCodeTests",
             dependencies: ["QRCode"],
