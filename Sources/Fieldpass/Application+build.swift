@@ -28,7 +28,8 @@ public func buildApplication(
     let hub = SessionEventHub(store: store, logger: logger)
     let parts = ServiceParts(configuration: configuration, store: store, keys: keys, hub: hub, readiness: readiness, metrics: metrics)
     let router = buildRouter(parts)
-    let sweeper = SessionSweeper(store: store, settings: configuration.sessions, logger: logger)
+    let sweeper = SessionSweeper(
+        store: store, settings: configuration.sessions, shiftLimits: configuration.sharedDevices.shiftLimits, logger: logger)
     let userSweeper = UnconfirmedUserSweeper(store: store, settings: configuration.users, logger: logger)
     return Application(
         router: router,
@@ -80,6 +81,10 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
         .addRoutes(to: limited(.confirmation))
     // An enrollment code is tried as a sign-in is started: under the same per-address limit.
     SharedDeviceEnrollController(store: store, dpop: dpop).addRoutes(to: limited(.registerDevice))
+    SharedDeviceShiftController(
+        store: store, dpop: dpop, longPoll: LongPoll(store: store, places: parts.longPolls, readiness: parts.readiness),
+        signal: store.lifecycleFeed
+    ).addRoutes(to: limited(.events))
     let consoleSignIns = ConsoleSignInCallback(
         store: store, changes: parts.directoryChanges, environments: parts.environments, server: configuration.server,
         settings: configuration.console,
@@ -93,7 +98,8 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
         .addRoutes(to: limited(.events))
 
     TokenEndpointController(
-        directory: store, credentials: store, serviceAccounts: parts.serviceAccounts, tokenIssuer: parts.tokenIssuer, dpop: dpop
+        directory: store, credentials: store, serviceAccounts: parts.serviceAccounts, tokenIssuer: parts.tokenIssuer, dpop: dpop,
+        shiftLimits: configuration.sharedDevices.shiftLimits
     ).addRoutes(to: limited(.token))
     RevocationController(credentials: store, serviceAccounts: parts.serviceAccounts, validator: parts.validator, dpop: dpop)
         .addRoutes(to: limited(.revoke))

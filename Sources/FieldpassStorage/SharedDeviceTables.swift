@@ -40,6 +40,9 @@ enum SharedDeviceTables {
     /// The device a code was issued for, of any environment: code hash.
     static let byCode = SharedStatement { value in "SELECT \(columns) FROM shared_devices WHERE code_hash = \(value(1))" }
 
+    /// The device that enrolled with a key, of any environment: thumbprint.
+    static let byKey = SharedStatement { value in "SELECT \(columns) FROM shared_devices WHERE key_thumbprint = \(value(1))" }
+
     /// Whether some device has the key: thumbprint.
     static let keyInUse = SharedStatement { value in "SELECT 1 FROM shared_devices WHERE key_thumbprint = \(value(1))" }
 

@@ -144,4 +144,28 @@ struct RefreshRulesTests {
         }
         #expect(successor.dpopThumbprint == "owner-key", "the successor stays bound to the key")
     }
+
+    @Test func aShiftsTokenPastALimitIsRefusedAndEndsTheShift() {
+        let shift = ShiftRecord(
+            id: "d1", sharedDeviceID: "van", userID: "u1", email: "u1@acme.test", startedAt: Date(timeIntervalSince1970: Self.now - 500))
+        var token = Self.token(lastSeenAt: Self.now - 100)
+        token.grant.shift = shift
+        let limits = ShiftLimits(maxShift: 1_000, idleTimeout: 100)
+        var rotation = Self.rotation
+        rotation.shiftLimits = limits
+        let idle = RefreshRules.decide(token, successorUnrotated: false, rotation: rotation, now: Self.now)
+        #expect(idle.outcome == .refused && idle.plan.writes.first == .endShift(shift, reason: .idle))
+        token.deviceLastSeenAt = Self.now - 10
+        #expect(RefreshRules.decide(token, successorUnrotated: false, rotation: rotation, now: Self.now).outcome == .rotated(token.grant))
+    }
+
+    @Test func revokingAShiftsRefreshTokenSignsTheWorkerOut() {
+        let shift = ShiftRecord(id: "d1", sharedDeviceID: "van", userID: "u1", email: "u1@acme.test", startedAt: Date())
+        var token = Self.token()
+        token.grant.shift = shift
+        let revocation = RefreshRules.revocation(token, provenThumbprint: nil)
+        #expect(revocation.outcome == .revoked)
+        #expect(revocation.plan.writes.first == .endShift(shift, reason: .signedOut))
+        #expect(revocation.plan.writes.filter { $0 == .revokeDevice(id: "d1") }.count == 1)
+    }
 }

@@ -57,11 +57,11 @@ struct SharedDeviceRulesTests {
 
     @Test func unenrollingTwiceChangesNothingTheSecondTime() throws {
         var device = Self.device()
-        #expect(try SharedDeviceRules.unenroll(device, callerTeams: [], by: Self.person(.admin)).writes.count == 2)
+        #expect(try SharedDeviceRules.unenroll(device, open: nil, callerTeams: [], by: Self.person(.admin)).writes.count == 2)
         device.unenrolledAt = Self.now
-        #expect(try SharedDeviceRules.unenroll(device, callerTeams: [], by: Self.person(.admin)).writes.isEmpty)
+        #expect(try SharedDeviceRules.unenroll(device, open: nil, callerTeams: [], by: Self.person(.admin)).writes.isEmpty)
         #expect(throws: DirectoryError.unknownDevice) {
-            try SharedDeviceRules.unenroll(Self.device(team: "south"), callerTeams: ["north"], by: Self.person(.manager))
+            try SharedDeviceRules.unenroll(Self.device(team: "south"), open: nil, callerTeams: ["north"], by: Self.person(.manager))
         }
     }
 }

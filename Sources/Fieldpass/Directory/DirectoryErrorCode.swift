@@ -10,4 +10,6 @@ enum DirectoryErrorCode: String, APIErrorCode {
     case invalidRealmPath = "invalid_realm_path"
     case cannotDisableSelf = "cannot_disable_self"
     case managedByIdP = "managed_by_idp"
+    /// Nobody holds the shared device: it has no shift to end.
+    case noOpenShift = "no_open_shift"
 }

@@ -5,11 +5,15 @@ public import ServiceLifecycle
 
 /// Expires unfinished sessions (their devices get `session_expired`) and deletes old ones,
 /// lifecycle events older than ``LifecycleEventRules/retention``, and the console's dead
-/// sign-ins and sessions.
+/// sign-ins and sessions; ends the shifts on shared devices past a limit.
 public struct SessionSweeper: Service {
     let store: any OnboardingStore
     let settings: SessionSettings
+    var shiftLimits = ShiftLimits()
     let logger: Logger
+
+    /// Shifts ended by one sweep at most; the next sweep ends the rest.
+    static let shiftsPerSweep = 500
 
     /// Sweeps every `sessions.sweep_interval` seconds until shutdown.
     public func run() async throws {
@@ -34,6 +38,10 @@ public struct SessionSweeper: Service {
             }
             if let console = store as? any ConsoleStore {
                 try await console.sweepConsole(now: now)
+            }
+            if let sharedDevices = store as? any SharedDeviceStore {
+                let ended = try await sharedDevices.endOverdueShifts(limits: shiftLimits, now: now, limit: Self.shiftsPerSweep)
+                if ended > 0 { logger.info("Shifts ended past a limit", metadata: ["count": "\(ended)"]) }
             }
         } catch {
             logger.warning("Session sweep failed", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])

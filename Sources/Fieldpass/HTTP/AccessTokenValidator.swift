@@ -50,13 +50,13 @@ struct AccessTokenValidator: Sendable {
             return Validated(claims: claims, identity: Identity(environmentID: claims.env, principal: .service(accountID: accountID)))
         }
         let standing = try await standing(
-            jti: claims.jti, userID: claims.sub, deviceID: claims.deviceID, environmentID: claims.env
+            jti: claims.jti, userID: claims.sub, deviceID: claims.revocableDeviceID, environmentID: claims.env
         )
         guard let user = standing.user else { throw Rejection.userUnknown }
         guard !user.disabled else { throw Rejection.userDisabled }
         guard !standing.revoked else { throw Rejection.revoked }
         return Validated(
-            claims: claims, identity: Identity(environmentID: claims.env, principal: .user(user), deviceID: claims.deviceID)
+            claims: claims, identity: Identity(environmentID: claims.env, principal: .user(user), deviceID: claims.revocableDeviceID)
         )
     }
 

@@ -83,31 +83,12 @@ struct IntegrationController: Sendable {
         return cursors
     }
 
-    /// The entries `read` finds, waiting up to `wait` seconds for a first one: woken by
-    /// `signal` at the store's next change, and looking again after its safety-net interval
-    /// regardless, until the instance drains. Long-polls take a place of ``longPolls`` or are
-    /// refused (503).
+    /// The entries `read` finds, waiting up to `wait` seconds for a first one (``LongPoll``).
     func longPoll<Entry: Sendable>(
         wait: Int, environmentID: String, signal: ChangeSignal, _ read: @escaping @Sendable () async throws -> [Entry]
     ) async throws -> [Entry] {
-        let poll = { [store, readiness] () async throws -> [Entry] in
-            let deadline = ContinuousClock.now + .seconds(wait)
-            while true {
-                let generation = signal.generation
-                let entries = try await read()
-                let remaining = deadline - ContinuousClock.now
-                if !entries.isEmpty || remaining <= .zero || readiness.phase == .draining { return entries }
-                await signal.wait(atMost: min(remaining, store.safetyNetInterval), after: generation)
-            }
-        }
-        guard wait > 0 else { return try await poll() }
-        guard let entries = try await longPolls.withPlace(for: environmentID, poll) else {
-            throw APIError(
-                .serviceUnavailable, IntegrationErrorCode.serverBusy,
-                "Too many long-polls (of this environment, or in all) are waiting; try again shortly.", retryAfter: 1
-            )
-        }
-        return entries
+        try await LongPoll(store: store, places: longPolls, readiness: readiness)
+            .entries(wait: wait, placeKey: environmentID, signal: signal, read)
     }
 
     /// A feed page's `limit` (1 to 1000, default 100) and `wait` (seconds, at most

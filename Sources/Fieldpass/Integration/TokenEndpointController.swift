@@ -12,6 +12,8 @@ struct TokenEndpointController: Sendable {
     let tokenIssuer: TokenIssuer
     /// A refresh token bound to a key is used only with that key's DPoP proof.
     let dpop: DPoPGate
+    /// A shift's refresh past a limit is refused, and ends the shift.
+    let shiftLimits: ShiftLimits
 
     /// The grant types this endpoint serves.
     static let grantTypes: Set = ["client_credentials", "refresh_token"]
@@ -106,7 +108,7 @@ struct TokenEndpointController: Sendable {
         let rotation = RefreshRotation(
             oldHash: TokenIssuer.hash(refreshToken: refreshToken), newHash: next.hash,
             sealedSuccessor: grace > 0 ? try TokenIssuer.seal(successor: next.token, previous: refreshToken) : nil,
-            ttl: tokenIssuer.refreshTokenTTL, grace: grace, proof: proof
+            ttl: tokenIssuer.refreshTokenTTL, grace: grace, proof: proof, shiftLimits: shiftLimits
         )
         let grant: RefreshGrant
         let successor: String
@@ -125,7 +127,8 @@ struct TokenEndpointController: Sendable {
         guard let facts = try await directory.accessFacts(userID: grant.userID, environmentID: grant.environmentID) else {
             throw Self.invalidGrant
         }
-        let access = try tokenIssuer.deviceAccessToken(facts: facts, deviceID: grant.deviceID, deviceKey: grant.dpopThumbprint, now: now)
+        let access = try tokenIssuer.deviceAccessToken(
+            facts: facts, deviceID: grant.deviceID, deviceKey: grant.dpopThumbprint, shift: grant.shift, now: now)
         return TokenResponse(
             accessToken: access.token, tokenType: access.type, expiresIn: tokenIssuer.accessTokenTTL, refreshToken: successor)
     }

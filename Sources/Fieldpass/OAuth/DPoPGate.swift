@@ -47,6 +47,16 @@ struct DPoPGate: Sendable {
         }
     }
 
+    /// Records the use of `proof`, for a request whose store operation does not: one used
+    /// before is refused as a token endpoint refuses it.
+    func takeUse(of proof: DPoPRules.AcceptedProof) async throws {
+        try await recordingUse {
+            guard try await store.recordDPoPProof(replayKey: proof.replayKey, expiresAt: proof.rememberUntil) else {
+                throw DPoPRefusal.usedBefore
+            }
+        }
+    }
+
     /// A token endpoint's answer to `refusal`, counted.
     private func refused(_ refusal: DPoPRefusal) -> APIError {
         FieldpassMetrics.dpopRefused(refusal.reason)

@@ -26,6 +26,7 @@ struct IntrospectionController: Sendable {
         var role: String?
         var email: String?
         var deviceID: String?
+        var shiftID: String?
         var realms: [String: RealmAccess]?
         /// RFC 9449 §6.2: the key a bound token needs (`jkt`).
         var cnf: [String: String]?
@@ -37,6 +38,7 @@ struct IntrospectionController: Sendable {
             case tokenType = "token_type"
             case clientID = "client_id"
             case deviceID = "device_id"
+            case shiftID = "shift_id"
         }
     }
 
@@ -63,7 +65,8 @@ struct IntrospectionController: Sendable {
                 active: true, tokenType: claims.tokenType, sub: claims.sub, aud: claims.aud, iss: claims.iss, exp: claims.exp,
                 iat: claims.iat, nbf: claims.nbf, jti: claims.jti,
                 clientID: isService ? String(claims.sub.dropFirst("service:".count)) : nil,
-                env: claims.env, role: claims.role, email: claims.email, deviceID: claims.deviceID, realms: claims.realms,
+                env: claims.env, role: claims.role, email: claims.email, deviceID: claims.deviceID, shiftID: claims.shiftID,
+                realms: claims.realms,
                 cnf: claims.cnf.map { ["jkt": $0.jkt] }
             )
         } catch AccessTokenValidator.Rejection.invalid {
@@ -78,7 +81,8 @@ struct IntrospectionController: Sendable {
         return Introspection(
             active: true, tokenType: "refresh_token", sub: live.grant.userID,
             exp: Int(live.expiresAt.timeIntervalSince1970), iat: Int(live.issuedAt.timeIntervalSince1970),
-            env: live.grant.environmentID, deviceID: live.grant.deviceID, cnf: live.grant.dpopThumbprint.map { ["jkt": $0] }
+            env: live.grant.environmentID, deviceID: live.grant.shift?.sharedDeviceID ?? live.grant.deviceID, shiftID: live.grant.shift?.id,
+            cnf: live.grant.dpopThumbprint.map { ["jkt": $0] }
         )
     }
 }

@@ -16,6 +16,8 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
     public var env: String
     public var role: String
     public var deviceID: String?
+    /// The shift on a shared device the token is of; then `device_id` is the shared device.
+    public var shiftID: String?
     public var realms: [String: RealmAccess]
     /// RFC 9449 §6.1: the key a bound token is used with (`jkt`); absent on bearer tokens.
     public var cnf: KeyConfirmation?
@@ -29,5 +31,9 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, iat, nbf, exp, jti, email, env, role, realms, cnf
         case deviceID = "device_id"
+        case shiftID = "shift_id"
     }
+
+    /// The device record whose revocation ends the token: a shift's own, or the device's.
+    public var revocableDeviceID: String? { shiftID ?? deviceID }
 }

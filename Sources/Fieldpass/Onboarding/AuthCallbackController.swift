@@ -120,10 +120,19 @@ struct AuthCallbackController: Sendable {
         let verified = try await IdPSignIn(environment: environment).verify(query: query, request: request, logger: logger)
         let now = Date()
         let facts = try await IdPSignIn.record(verified.attempt(userID: session.userID), in: store, now: now)
+        let shift = try await shift(of: session, email: facts.user.email, now: now)
         do {
-            return try tokenIssuer.issue(for: session, facts: facts, now: now)
+            return try tokenIssuer.issue(for: session, facts: facts, shift: shift, now: now)
         } catch {
             throw OIDCError("server_error", "The device token could not be issued.")
         }
+    }
+
+    /// The shift a sign-in on a shared device starts, named by its tokens: a registration
+    /// proven by a shared device's key. The store starts it with the sign-in, deciding again
+    /// on the device as it is then (``ShiftRules/start``).
+    private func shift(of session: OnboardingSession, email: String, now: Date) async throws -> ShiftRecord? {
+        guard let key = session.dpopThumbprint, let device = try await store.sharedDevice(keyThumbprint: key) else { return nil }
+        return ShiftRecord(id: session.deviceID, sharedDeviceID: device.id, userID: session.userID, email: email, startedAt: now)
     }
 }

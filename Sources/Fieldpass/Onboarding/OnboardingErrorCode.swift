@@ -6,4 +6,6 @@ enum OnboardingErrorCode: String, APIErrorCode {
     case unknownSession = "unknown_session"
     /// The session (or the instance) holds as many event sockets and long-polls as it may.
     case serverBusy = "server_busy"
+    /// The registration's key is a shared device's that is unenrolled, or of another environment.
+    case sharedDeviceRefused = "shared_device_refused"
 }

@@ -9,7 +9,7 @@ import Logging
 /// Everything is validated, and the IdP's discovery document fetched, before anything is
 /// stored: a rejected request changes nothing.
 struct RegisterDeviceController: Sendable {
-    let store: any OnboardingStore
+    let store: any OnboardingStore & SharedDeviceStore
     let environments: EnvironmentDirectory
     let server: ServerSettings
     let sessions: SessionSettings
@@ -56,12 +56,15 @@ struct RegisterDeviceController: Sendable {
         // The proof's use is recorded with the registration: it is used up only by one that
         // is stored.
         let dpopProof = try dpop.proof(of: request, path: "/register_device", required: environment.settings.dpopRequired)
+        let sharedDevice = try await sharedDevice(provenBy: dpopProof, environmentID: environment.settings.id)
         let expiresAt = now.addingTimeInterval(TimeInterval(sessions.ttl))
         _ = try await dpop.recordingUse {
             try await store.registerDevice(
                 DeviceRegistration(
-                    email: email.value, environmentID: environment.settings.id, deviceName: device.name,
-                    platform: device.platform, installID: device.installID, sessionID: sessionID, state: state, nonce: nonce,
+                    email: email.value, environmentID: environment.settings.id, deviceName: sharedDevice?.name ?? device.name,
+                    // A shift is a device record of its own: never one of an earlier shift.
+                    platform: device.platform, installID: sharedDevice == nil ? device.installID : nil, sessionID: sessionID, state: state,
+                    nonce: nonce,
                     codeVerifier: verifier, userCode: userCode, confirmation: confirmation, appReturn: appReturn,
                     dpopProof: dpopProof, now: now, expiresAt: expiresAt
                 )
@@ -79,6 +82,19 @@ struct RegisterDeviceController: Sendable {
                 expiresIn: sessions.ttl, userCode: userCode
             )
         )
+    }
+
+    /// The shared device whose key made the registration's proof, if it is one: the sign-in
+    /// starts a shift on it. Its key is refused once it is unenrolled, and by another
+    /// environment than its own.
+    private func sharedDevice(provenBy proof: DPoPRules.AcceptedProof?, environmentID: String) async throws -> SharedDeviceRecord? {
+        guard let proof, let device = try await store.sharedDevice(keyThumbprint: proof.thumbprint) else { return nil }
+        guard device.state == .enrolled, device.environmentID == environmentID else {
+            throw APIError(
+                .forbidden, OnboardingErrorCode.sharedDeviceRefused,
+                "This device is a shared device that is unenrolled or belongs to another company: ask your admin.")
+        }
+        return device
     }
 
     struct RegisterRequest: Decodable {

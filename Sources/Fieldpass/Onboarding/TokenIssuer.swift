@@ -26,28 +26,34 @@ public struct TokenIssuer: Sendable {
 
     /// Tokens for a session's device, ready to be stored. Refreshing ends at the latest
     /// `refresh_token_max_lifetime` after this sign-in.
-    public func issue(for session: OnboardingSession, facts: AccessFacts, now: Date) throws(TokenError) -> CompletedLogin {
+    /// `shift`: the shift the sign-in starts on a shared device, which the tokens name.
+    public func issue(
+        for session: OnboardingSession, facts: AccessFacts, shift: ShiftRecord? = nil, now: Date
+    ) throws(TokenError) -> CompletedLogin {
         let refresh = try refreshToken()
         let maxExpiry = now.addingTimeInterval(TimeInterval(settings.refreshTokenMaxLifetime))
-        let access = try deviceAccessToken(facts: facts, deviceID: session.deviceID, deviceKey: session.dpopThumbprint, now: now)
+        let access = try deviceAccessToken(
+            facts: facts, deviceID: session.deviceID, deviceKey: session.dpopThumbprint, shift: shift, now: now)
         return CompletedLogin(
             session: session, accessToken: access.token, accessTokenType: access.type, accessTokenTTL: settings.accessTokenTTL,
             refreshToken: refresh.token, refreshTokenHash: refresh.hash,
             refreshTokenExpiresAt: min(now.addingTimeInterval(TimeInterval(settings.refreshTokenTTL)), maxExpiry),
-            refreshTokenMaxExpiresAt: maxExpiry
+            refreshTokenMaxExpiresAt: maxExpiry, shift: shift
         )
     }
 
     /// A device's access token with the person's current realms, and its `token_type`.
     /// `deviceKey`: the thumbprint of the key the device's refresh token is bound to, which
-    /// binds the access token too when ``bindsAccessTokens``.
+    /// binds the access token too when ``bindsAccessTokens``. A shift's token names the shift
+    /// and, as its device, the shared device; it is always bound to the shared device's key.
     public func deviceAccessToken(
-        facts: AccessFacts, deviceID: String, deviceKey: String? = nil, now: Date
+        facts: AccessFacts, deviceID: String, deviceKey: String? = nil, shift: ShiftRecord? = nil, now: Date
     ) throws(TokenError) -> (token: String, type: String) {
-        let boundTo = bindsAccessTokens ? deviceKey : nil
+        let boundTo = bindsAccessTokens || shift != nil ? deviceKey : nil
         let token = try sign(
             subject: facts.user.id, environmentID: facts.user.environmentID, role: facts.user.role.rawValue,
-            email: facts.user.email, deviceID: deviceID, realms: policy.realms(for: facts), boundTo: boundTo, now: now
+            email: facts.user.email, deviceID: shift?.sharedDeviceID ?? deviceID, shiftID: shift?.id, realms: policy.realms(for: facts),
+            boundTo: boundTo, now: now
         )
         return (token, KeyConfirmation.tokenType(boundTo: boundTo))
     }
@@ -56,7 +62,8 @@ public struct TokenIssuer: Sendable {
     public func serviceAccessToken(accountID: String, environmentID: String, now: Date) throws(TokenError) -> String {
         try sign(
             subject: "service:\(accountID)", environmentID: environmentID, role: AccessTokenClaims.serviceRole,
-            email: nil, deviceID: nil, realms: policy.serviceAccountRealms(environmentID: environmentID), boundTo: nil, now: now
+            email: nil, deviceID: nil, shiftID: nil, realms: policy.serviceAccountRealms(environmentID: environmentID), boundTo: nil,
+            now: now
         )
     }
 
@@ -94,7 +101,7 @@ public struct TokenIssuer: Sendable {
     }
 
     private func sign(
-        subject: String, environmentID: String, role: String, email: String?, deviceID: String?,
+        subject: String, environmentID: String, role: String, email: String?, deviceID: String?, shiftID: String?,
         realms: [String: RealmAccess], boundTo: String?, now: Date
     ) throws(TokenError) -> String {
         let issuedAt = Int(now.timeIntervalSince1970)
@@ -102,7 +109,7 @@ public struct TokenIssuer: Sendable {
             AccessTokenClaims(
                 iss: issuer, sub: subject, aud: settings.audience, iat: issuedAt, nbf: issuedAt,
                 exp: issuedAt + settings.accessTokenTTL, jti: try Crypto.randomToken(byteCount: 16),
-                email: email, env: environmentID, role: role, deviceID: deviceID, realms: realms,
+                email: email, env: environmentID, role: role, deviceID: deviceID, shiftID: shiftID, realms: realms,
                 cnf: boundTo.map(KeyConfirmation.init(jkt:))
             )
         )

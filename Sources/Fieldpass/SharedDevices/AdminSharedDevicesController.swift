@@ -24,7 +24,11 @@ struct AdminSharedDevicesController: Sendable {
         routes.on(.get, "shared_devices", .read, use: list)
         routes.on(.get, "shared_devices/:device_id", .read, use: show)
         routes.on(.delete, "shared_devices/:device_id", .read, use: unenroll)
+        routes.on(.post, "shared_devices/:device_id/shift/end", .read, use: endShift)
     }
+
+    /// Shifts a device's page lists, latest first.
+    static let historyLength = 100
 
     @Sendable func create(
         _ request: Request, context: IdentifiedRequestContext
@@ -48,10 +52,21 @@ struct AdminSharedDevicesController: Sendable {
     }
 
     @Sendable func show(_ request: Request, context: IdentifiedRequestContext) async throws -> SharedDeviceResponse {
-        guard let device = try await store.sharedDevice(id: try deviceID(context), visibleTo: context.identity.directoryCaller) else {
-            throw DirectoryError.unknownDevice
+        let (id, caller) = (try deviceID(context), context.identity.directoryCaller)
+        guard let device = try await store.sharedDevice(id: id, visibleTo: caller),
+            let shifts = try await store.shifts(deviceID: id, visibleTo: caller, limit: Self.historyLength)
+        else { throw DirectoryError.unknownDevice }
+        var response = SharedDeviceResponse(device)
+        response.shifts = shifts.map(ShiftResponse.init)
+        return response
+    }
+
+    /// Ends the device's open shift: `409 no_open_shift` when nobody holds it.
+    @Sendable func endShift(_ request: Request, context: IdentifiedRequestContext) async throws -> ShiftResponse {
+        guard let ended = try await changes.endShift(deviceID: try deviceID(context), by: context.identity.directoryCaller) else {
+            throw APIError(.conflict, DirectoryErrorCode.noOpenShift, "Nobody holds this device: it has no open shift.")
         }
-        return SharedDeviceResponse(device)
+        return ShiftResponse(ended)
     }
 
     @Sendable func unenroll(_ request: Request, context: IdentifiedRequestContext) async throws -> Response {

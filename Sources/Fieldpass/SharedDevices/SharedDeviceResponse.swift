@@ -13,6 +13,10 @@ struct SharedDeviceResponse: ResponseEncodable {
     var enrolledAt: Date?
     var keyThumbprint: String?
     var unenrolledAt: Date?
+    /// Who holds the device now: its open shift.
+    var holder: ShiftResponse?
+    /// Its shifts, latest first: only on one device's own page.
+    var shifts: [ShiftResponse]?
 
     init(_ record: SharedDeviceRecord) {
         deviceID = record.id
@@ -24,10 +28,11 @@ struct SharedDeviceResponse: ResponseEncodable {
         enrolledAt = record.enrolledAt
         keyThumbprint = record.keyThumbprint
         unenrolledAt = record.unenrolledAt
+        holder = record.holder.map(ShiftResponse.init)
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, state
+        case name, state, holder, shifts
         case deviceID = "device_id"
         case teamID = "team_id"
         case createdAt = "created_at"

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// Shared devices: an admin, or a manager for their teams, enrolls and unenrolls them
-/// (``SharedDeviceRules``).
+/// (``SharedDeviceRules``) and ends their shifts (``ShiftRules``).
 extension DirectoryChanges {
     /// A new device awaiting enrollment until `enrollmentExpiresAt`, with the hash of its
     /// one-time code (the code itself is shown once and never stored).
@@ -14,5 +14,10 @@ extension DirectoryChanges {
 
     package func unenrollSharedDevice(id: String, by caller: DirectoryCaller) async throws {
         try await store.unenrollSharedDevice(id: id, by: caller, now: Date())
+    }
+
+    /// Ends the device's open shift (`ended_by_admin`): the shift ended, or `nil` when none was open.
+    package func endShift(deviceID: String, by caller: DirectoryCaller) async throws -> ShiftRecord? {
+        try await store.endShift(deviceID: deviceID, by: caller, now: Date())
     }
 }

@@ -29,7 +29,7 @@ public struct LifecycleEvent: Codable, Sendable, Equatable {
     public var team: Subject?
     public var device: Subject?
     /// Why a device was revoked: `revoked`, `user_disabled`, `identity_reset`,
-    /// `token_revocation` or `refresh_token_reuse`.
+    /// `token_revocation` or `refresh_token_reuse`; why a shift ended (``ShiftEndReason``).
     public var reason: String?
     /// The values that changed, as they were and as they are.
     public var before: [String: String]?
@@ -68,6 +68,8 @@ public enum LifecycleEventType: String, Codable, Sendable, CaseIterable {
     case teamCreated = "team.created"
     case teamRenamed = "team.renamed"
     case teamDeleted = "team.deleted"
+    case shiftStarted = "shift.started"
+    case shiftEnded = "shift.ended"
 }
 
 /// One event of the feed: its position (cursors are built from it), environment and time.

@@ -13,11 +13,15 @@ public struct CompletedLogin: Sendable {
     public var refreshTokenExpiresAt: Date
     /// The absolute end of refreshing for this sign-in; no rotation goes past it.
     public var refreshTokenMaxExpiresAt: Date
+    /// The shift the sign-in starts on a shared device, which its tokens name.
+    public var shift: ShiftRecord?
 
     public init(
         session: OnboardingSession, accessToken: String, accessTokenType: String = "Bearer", accessTokenTTL: Int,
-        refreshToken: String, refreshTokenHash: String, refreshTokenExpiresAt: Date, refreshTokenMaxExpiresAt: Date
+        refreshToken: String, refreshTokenHash: String, refreshTokenExpiresAt: Date, refreshTokenMaxExpiresAt: Date,
+        shift: ShiftRecord? = nil
     ) {
+        self.shift = shift
         self.session = session
         self.accessToken = accessToken
         self.accessTokenType = accessTokenType

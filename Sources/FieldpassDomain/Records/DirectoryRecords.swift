@@ -199,11 +199,16 @@ public struct RefreshGrant: Sendable, Equatable {
     public var environmentID: String
     /// The RFC 7638 thumbprint of the device's key, whose proof every use needs.
     public var dpopThumbprint: String?
+    /// The shift on a shared device the token is of, if it is (then `deviceID` is the shift's).
+    public var shift: ShiftRecord?
 
-    public init(userID: String, deviceID: String, environmentID: String, dpopThumbprint: String? = nil) {
+    public init(
+        userID: String, deviceID: String, environmentID: String, dpopThumbprint: String? = nil, shift: ShiftRecord? = nil
+    ) {
         self.userID = userID
         self.deviceID = deviceID
         self.environmentID = environmentID
         self.dpopThumbprint = dpopThumbprint
+        self.shift = shift
     }
 }

@@ -20,3 +20,20 @@ extension AuditRecord {
         AuditRecord(actor: actor, action: "shared_device.unenroll", target: sharedDeviceTarget(device.id), before: ["name": device.name])
     }
 }
+
+/// The audit entries of shifts on shared devices, which the lifecycle feed passes on.
+extension AuditRecord {
+    package static func shiftStarted(_ shift: ShiftRecord) -> AuditRecord {
+        AuditRecord(
+            actor: userTarget(shift.userID), action: "shift.start", target: sharedDeviceTarget(shift.sharedDeviceID),
+            after: ["shift_id": shift.id, "user": shift.userID, "email": shift.email]
+        )
+    }
+
+    package static func shiftEnded(_ shift: ShiftRecord, reason: ShiftEndReason, actor: String) -> AuditRecord {
+        AuditRecord(
+            actor: actor, action: "shift.end", target: sharedDeviceTarget(shift.sharedDeviceID),
+            after: ["shift_id": shift.id, "user": shift.userID, "email": shift.email, "reason": reason.rawValue]
+        )
+    }
+}

@@ -41,6 +41,11 @@ package enum DirectoryWrite: Sendable, Equatable {
     /// The device enrolled with its key; its code no longer works.
     case enrollSharedDevice(id: String, keyThumbprint: String)
     case unenrollSharedDevice(id: String)
+    /// A shift on a shared device, and its `shift_started` event for the device's apps.
+    case startShift(ShiftRecord)
+    /// The open shift ends, with its `shift_ended` event; its tokens are revoked by the
+    /// ``revokeDevice(id:)`` that goes with it.
+    case endShift(ShiftRecord, reason: ShiftEndReason)
     case audit(AuditRecord)
 
     /// The people whose record or reach this write changes.
@@ -54,7 +59,7 @@ package enum DirectoryWrite: Sendable, Equatable {
             .createScimGroup,
             .updateScimGroup, .deleteScimGroup,
             .addRoleGroupMember, .removeRoleGroupMember, .recomputeRoles, .createSharedDevice, .enrollSharedDevice,
-            .unenrollSharedDevice, .audit:
+            .unenrollSharedDevice, .startShift, .endShift, .audit:
             []
         }
     }

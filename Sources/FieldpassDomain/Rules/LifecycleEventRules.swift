@@ -75,6 +75,17 @@ package enum LifecycleEventRules {
             changed.before = entry.before
             changed.after = entry.after
             return [changed]
+        case "shift.start", "shift.end":
+            guard let deviceID = subjectID(entry.target, kind: "shared_device"), let after = entry.after, let member = after["user"]
+            else { return [] }
+            let (shiftActor, shiftActorID) = actorKind(entry.actor, subjectUser: member)
+            var shift = LifecycleEvent(
+                type: entry.action == "shift.start" ? .shiftStarted : .shiftEnded, actor: shiftActor, actorID: shiftActorID)
+            shift.user = .init(id: member, email: after["email"])
+            shift.device = .init(id: deviceID)
+            shift.reason = after["reason"]
+            shift.after = after["shift_id"].map { ["shift_id": $0] }
+            return [shift]
         default:
             return []
         }

@@ -73,10 +73,16 @@ package enum RefreshRules {
     /// the sign-in's end, the device seen, and the day's first refresh audited
     /// (``DeviceActivityAudit``). A reuse: the device (and its tokens) revoked, audited, refused.
     /// A token bound to a key is judged only with that key's proof: without it, nothing is
-    /// written, so a copy's use is neither a rotation nor a reuse (RFC 9449 §5).
+    /// written, so a copy's use is neither a rotation nor a reuse (RFC 9449 §5). The token of a
+    /// shift past its limit (``ShiftLimits``) is refused, and the shift ends.
     package static func decide(_ token: Token, successorUnrotated: Bool, rotation: RefreshRotation, now: Double) -> Decision {
         if let bound = token.grant.dpopThumbprint, rotation.provenThumbprint != bound { return Decision(outcome: .proofRequired) }
         guard token.isHonoured(now: now) else { return Decision(outcome: .refused) }
+        if let shift = token.grant.shift,
+            let ended = ShiftRules.limit(shift, deviceLastSeenAt: token.deviceLastSeenAt, limits: rotation.shiftLimits, now: now)
+        {
+            return Decision(ended, outcome: .refused)
+        }
         guard token.rotatedAt != nil else {
             let successor = RefreshTokenIssue(
                 hash: rotation.newHash, userID: token.grant.userID, deviceID: token.grant.deviceID,
@@ -94,11 +100,17 @@ package enum RefreshRules {
         return Decision(cutOff(token, .deviceRevokedOnReuse(token.grant)), outcome: .refused)
     }
 
-    /// Revoking a refresh token (RFC 7009) signs its device out; a device signed out already
-    /// changes nothing, and neither does a token bound to a key without that key's proof.
+    /// Revoking a refresh token (RFC 7009) signs its device out, and ends its shift on a shared
+    /// device (`signed_out`); a device signed out already changes nothing, and neither does a
+    /// token bound to a key without that key's proof.
     package static func revocation(_ token: Token, provenThumbprint: String?) -> (plan: DirectoryPlan, outcome: RefreshRevocation) {
         if let bound = token.grant.dpopThumbprint, provenThumbprint != bound { return (.unchanged, .proofRequired) }
-        return (token.deviceRevokedAt == nil ? cutOff(token, .deviceRevokedByItsToken(token.grant)) : .unchanged, .revoked)
+        guard token.deviceRevokedAt == nil else { return (.unchanged, .revoked) }
+        // Signing out on a shared device ends the worker's shift, which revokes its device.
+        if let shift = token.grant.shift, shift.isOpen {
+            return (DirectoryPlan(ShiftRules.signOut(shift).writes + [.audit(.deviceRevokedByItsToken(token.grant))]), .revoked)
+        }
+        return (cutOff(token, .deviceRevokedByItsToken(token.grant)), .revoked)
     }
 
     /// The token's device revoked for good, with its tokens, and why.

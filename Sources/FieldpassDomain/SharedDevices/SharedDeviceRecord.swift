@@ -17,6 +17,8 @@ public struct SharedDeviceRecord: Codable, Sendable, Equatable {
     public var keyThumbprint: String?
     /// When an admin unenrolled it: its key is refused from then on.
     public var unenrolledAt: Date?
+    /// The open shift, for reads that ask who holds the device now.
+    public var holder: ShiftRecord?
 
     public init(
         id: String, environmentID: String, name: String, teamID: String?, createdAt: Date, enrollmentExpiresAt: Date,

@@ -17,17 +17,19 @@ package enum SharedDeviceRules {
         ])
     }
 
-    /// Unenrolling: its key is refused from then on. A device the caller does not look after
-    /// is unknown to them, as it is in their list; one unenrolled stays so.
+    /// Unenrolling: its key is refused from then on, and its `open` shift ends. A device the
+    /// caller does not look after is unknown to them, as it is in their list; one unenrolled
+    /// stays so.
     package static func unenroll(
-        _ device: SharedDeviceRecord?, callerTeams: Set<String>, by caller: DirectoryCaller
+        _ device: SharedDeviceRecord?, open: ShiftRecord?, callerTeams: Set<String>, by caller: DirectoryCaller
     ) throws(DirectoryError) -> DirectoryPlan {
         guard let device, looksAfter(device, callerTeams: callerTeams, caller) else { throw .unknownDevice }
         guard device.unenrolledAt == nil else { return .unchanged }
-        return DirectoryPlan([
-            .unenrollSharedDevice(id: device.id),
-            .audit(.sharedDeviceUnenrolled(actor: caller.actor, device: device)),
-        ])
+        return DirectoryPlan(
+            ShiftRules.end(open, .unenrolled, actor: caller.actor).writes + [
+                .unenrollSharedDevice(id: device.id),
+                .audit(.sharedDeviceUnenrolled(actor: caller.actor, device: device)),
+            ])
     }
 
     /// Whether `caller` looks after `device`, and so sees it.

@@ -90,12 +90,15 @@ public struct RefreshRotation: Sendable {
     /// the rotation's transaction records; `nil` without one. A bound token is used only
     /// with its own key's.
     public var proof: DPoPRules.AcceptedProof?
+    /// How long a shift on a shared device may run: one past a limit ends at its refresh.
+    public var shiftLimits: ShiftLimits
 
     /// The key that proved the request, if one did.
     public var provenThumbprint: String? { proof?.thumbprint }
 
     public init(
-        oldHash: String, newHash: String, sealedSuccessor: [UInt8]?, ttl: Int, grace: Int, proof: DPoPRules.AcceptedProof? = nil
+        oldHash: String, newHash: String, sealedSuccessor: [UInt8]?, ttl: Int, grace: Int, proof: DPoPRules.AcceptedProof? = nil,
+        shiftLimits: ShiftLimits = ShiftLimits()
     ) {
         self.oldHash = oldHash
         self.newHash = newHash
@@ -103,6 +106,7 @@ public struct RefreshRotation: Sendable {
         self.ttl = ttl
         self.grace = grace
         self.proof = proof
+        self.shiftLimits = shiftLimits
     }
 }
 

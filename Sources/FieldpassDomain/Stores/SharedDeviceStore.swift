@@ -27,4 +27,29 @@ public protocol SharedDeviceStore: Sendable {
     /// Unenrolls the device: its key is refused from then on. One the caller does not look
     /// after, or of another environment: `DirectoryError.unknownDevice`.
     func unenrollSharedDevice(id: String, by caller: DirectoryCaller, now: Date) async throws
+
+    /// The device that enrolled with the key, of whichever environment, unenrolled or not.
+    func sharedDevice(keyThumbprint: String) async throws -> SharedDeviceRecord?
+
+    /// The worker on the device whose key made `proof` ends their shift (`signed_out`),
+    /// recording the proof's use in the same transaction. Answers the shift ended, `nil` when
+    /// none was open; a key that is no enrolled device's throws `DirectoryError.unknownDevice`.
+    func endShift(provenBy proof: DPoPRules.AcceptedProof, now: Date) async throws -> ShiftRecord?
+
+    /// An admin, or the device's team's manager, ends its open shift (`ended_by_admin`).
+    /// Answers the shift ended, `nil` when none was open; a device the caller does not look
+    /// after, or of another environment: `DirectoryError.unknownDevice`.
+    func endShift(deviceID: String, by caller: DirectoryCaller, now: Date) async throws -> ShiftRecord?
+
+    /// The device's shifts, latest first, at most `limit`; `nil` for a device the caller may
+    /// not see.
+    func shifts(deviceID: String, visibleTo caller: DirectoryCaller, limit: Int) async throws -> [ShiftRecord]?
+
+    /// The events of the device with the key, after `after`, oldest first, at most `limit`;
+    /// `nil` for a key that is no enrolled device's.
+    func shiftEvents(keyThumbprint: String, after: Int, limit: Int) async throws -> [ShiftEvent]?
+
+    /// Ends the open shifts past a limit at `now` (``ShiftLimits``), at most `limit` of them
+    /// (the sweep comes back for the rest); answers how many ended.
+    func endOverdueShifts(limits: ShiftLimits, now: Date, limit: Int) async throws -> Int
 }

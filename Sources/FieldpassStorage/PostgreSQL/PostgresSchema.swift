@@ -198,6 +198,7 @@ package enum PostgresSchema {
         ("14-device-sign-ins", DeviceSignIns.sql),
         ("15-dpop", DPoPTables.sql),
         ("16-shared-devices", SharedDeviceTables.sql),
+        ("17-shifts", ShiftTables.sql),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

@@ -113,9 +113,31 @@ extension PostgresStore {
             try await connection.execute(PostgresQuery(SharedDeviceTables.enroll, timestamp, keyThumbprint, id))
         case .unenrollSharedDevice(let id):
             try await connection.execute(PostgresQuery(SharedDeviceTables.unenroll, timestamp, id))
+        case .startShift(let shift):
+            try await connection.execute(
+                PostgresQuery(ShiftTables.insert, shift.id, shift.sharedDeviceID, environmentID, shift.userID, shift.email, timestamp))
+            try await shiftEvent(connection, .shiftStarted, shift, reason: nil, now: timestamp)
+        case .endShift(let shift, let reason):
+            // Ended meanwhile (a limit and an admin at once): its end is told once.
+            guard try await connection.first(PostgresQuery(ShiftTables.end, timestamp, reason.rawValue, shift.id)) != nil else { return }
+            try await shiftEvent(connection, .shiftEnded, shift, reason: reason, now: timestamp)
         case .audit(let entry):
             try await audit(connection, environmentID: environmentID, entry, now: now)
         }
+    }
+
+    /// Stores the device's next event of `shift`, numbered by the device's counter, whose row
+    /// stays locked until the transaction ends: the device's events commit in their order.
+    private static func shiftEvent(
+        _ connection: PostgresConnection, _ type: ShiftEvent.Kind, _ shift: ShiftRecord, reason: ShiftEndReason?, now: Double
+    ) async throws {
+        guard let seq = try await connection.value(PostgresQuery(ShiftTables.nextEventSeq, shift.sharedDeviceID), as: Int.self) else {
+            throw StoreInconsistency("the shift's device \(shift.sharedDeviceID) is gone")
+        }
+        try await connection.execute(
+            PostgresQuery(
+                ShiftTables.insertEvent, shift.sharedDeviceID, seq, type.rawValue, shift.id, shift.userID, shift.email, reason?.rawValue,
+                now))
     }
 
     /// The devices of the person not revoked yet. Callers hold the person's lock, so none can

@@ -31,6 +31,9 @@ extension PostgresStore {
                 try await Self.audit(connection, environmentID: session.environmentID, entry, now: now)
             }
             try await Self.issueRefreshToken(connection, plan.refreshToken, now: timestamp)
+            if let shift = login.shift {
+                try await Self.startShift(shift, environmentID: session.environmentID, connection, now: now)
+            }
             return signedIn.events
         }
     }

@@ -28,19 +28,26 @@ extension PostgresStore: SharedDeviceStore {
         try await read { connection in
             let caller = try await Self.authorize(connection, caller, .read)
             let teams = try await Self.teamsOf(caller, connection)
+            let holders = try await Self.holders(connection, environmentID: caller.environmentID)
             return try await connection.rows(PostgresQuery(SharedDeviceTables.all, caller.environmentID))
                 .map(Self.sharedDevice)
                 .filter { SharedDeviceRules.looksAfter($0, callerTeams: teams, caller) }
+                .map { device in
+                    var held = device
+                    held.holder = holders[device.id]
+                    return held
+                }
         }
     }
 
     public func sharedDevice(id: String, visibleTo caller: DirectoryCaller) async throws -> SharedDeviceRecord? {
         try await read { connection in
             let caller = try await Self.authorize(connection, caller, .read)
-            guard let device = try await Self.fetchSharedDevice(connection, id: id, environmentID: caller.environmentID) else {
-                return nil
-            }
-            return SharedDeviceRules.looksAfter(device, callerTeams: try await Self.teamsOf(caller, connection), caller) ? device : nil
+            guard var device = try await Self.fetchSharedDevice(connection, id: id, environmentID: caller.environmentID),
+                SharedDeviceRules.looksAfter(device, callerTeams: try await Self.teamsOf(caller, connection), caller)
+            else { return nil }
+            device.holder = try await Self.openShift(connection, deviceID: id)
+            return device
         }
     }
 
@@ -68,18 +75,22 @@ extension PostgresStore: SharedDeviceStore {
         try await write { connection in
             let caller = try await Self.authorize(connection, caller, .read)
             let device = try await Self.fetchSharedDevice(connection, id: id, environmentID: caller.environmentID, forUpdate: true)
-            let plan = try SharedDeviceRules.unenroll(device, callerTeams: try await Self.teamsOf(caller, connection), by: caller)
+            let plan = try SharedDeviceRules.unenroll(
+                device, open: try await Self.openShift(connection, deviceID: id), callerTeams: try await Self.teamsOf(caller, connection),
+                by: caller)
             try await Self.apply(plan, connection, environmentID: caller.environmentID, now: now)
         }
+        // Its shift's tokens count as revoked here once the request is answered.
+        await revocationsCaughtUp()
     }
 
     /// The calling person's teams; none for callers who are no person.
-    private static func teamsOf(_ caller: DirectoryCaller, _ connection: PostgresConnection) async throws -> Set<String> {
+    static func teamsOf(_ caller: DirectoryCaller, _ connection: PostgresConnection) async throws -> Set<String> {
         guard let person = caller.person else { return [] }
         return Set(try await connection.values(PostgresQuery(SharedDeviceTables.teamsOf, person.id), as: String.self))
     }
 
-    private static func fetchSharedDevice(
+    static func fetchSharedDevice(
         _ connection: PostgresConnection, id: String, environmentID: String, forUpdate: Bool = false
     ) async throws -> SharedDeviceRecord? {
         var query = PostgresQuery(SharedDeviceTables.one, id, environmentID)
@@ -87,7 +98,7 @@ extension PostgresStore: SharedDeviceStore {
         return try await connection.first(query).map(sharedDevice)
     }
 
-    private static func sharedDevice(_ row: PostgresRandomAccessRow) throws -> SharedDeviceRecord {
+    static func sharedDevice(_ row: PostgresRandomAccessRow) throws -> SharedDeviceRecord {
         SharedDeviceRecord(
             id: try row.get("id"), environmentID: try row.get("environment_id"), name: try row.get("name"),
             teamID: try row.get("team_id"),

@@ -178,15 +178,16 @@ extension PostgresStore {
             """
             SELECT r.user_id, r.device_id, r.created_at, r.expires_at, r.max_expires_at, r.revoked_at, r.rotated_at,
                    r.successor_hash, r.successor_sealed, u.environment_id, u.disabled_at, d.revoked_at AS device_revoked_at,
-                   d.last_seen_at AS device_last_seen_at, r.dpop_jkt
+                   d.last_seen_at AS device_last_seen_at, r.dpop_jkt, \(unescaped: ShiftTables.refreshColumns)
             FROM refresh_tokens r JOIN users u ON u.id = r.user_id JOIN devices d ON d.id = r.device_id
+            LEFT JOIN shifts s ON s.id = r.device_id
             WHERE r.token_hash = \(hash)\(unescaped: forUpdate ? " FOR UPDATE OF r" : "")
             """
         ).map { row in
             RefreshRules.Token(
                 grant: RefreshGrant(
                     userID: try row.get("user_id"), deviceID: try row.get("device_id"), environmentID: try row.get("environment_id"),
-                    dpopThumbprint: try row.get("dpop_jkt")
+                    dpopThumbprint: try row.get("dpop_jkt"), shift: try shift(of: row)
                 ),
                 createdAt: try row.get("created_at"), expiresAt: try row.get("expires_at"), maxExpiresAt: try row.get("max_expires_at"),
                 revokedAt: try row.get("revoked_at"), rotatedAt: try row.get("rotated_at"), successorHash: try row.get("successor_hash"),
@@ -195,5 +196,15 @@ extension PostgresStore {
                 deviceLastSeenAt: try row.get("device_last_seen_at")
             )
         }
+    }
+
+    /// The shift a refresh token's row joined, if its device is a shift's.
+    private static func shift(of row: PostgresRandomAccessRow) throws -> ShiftRecord? {
+        guard let deviceID = try row.get("shift_device_id", as: String?.self) else { return nil }
+        return ShiftRecord(
+            id: try row.get("device_id"), sharedDeviceID: deviceID, userID: try row.get("user_id"), email: try row.get("shift_email"),
+            startedAt: Date(timeIntervalSince1970: try row.get("shift_started_at")),
+            endedAt: try row.get("shift_ended_at", as: Double?.self).map(Date.init(timeIntervalSince1970:)),
+            endReason: try row.get("shift_end_reason", as: String?.self).flatMap(ShiftEndReason.init(rawValue:)))
     }
 }

@@ -204,6 +204,9 @@ enum SQLiteSchema {
         migrator.registerMigration("13-shared-devices") { db in
             try db.execute(sql: SharedDeviceTables.sql)
         }
+        migrator.registerMigration("14-shifts") { db in
+            try db.execute(sql: ShiftTables.sql)
+        }
         return migrator
     }
 }

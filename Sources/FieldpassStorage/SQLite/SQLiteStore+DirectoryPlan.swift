@@ -73,11 +73,36 @@ extension SQLiteStore {
                 try db.execute(cached: SharedDeviceTables.enroll.sqlite, arguments: [timestamp, keyThumbprint, id])
             case .unenrollSharedDevice(let id):
                 try db.execute(cached: SharedDeviceTables.unenroll.sqlite, arguments: [timestamp, id])
+            case .startShift(let shift):
+                try db.execute(
+                    cached: ShiftTables.insert.sqlite,
+                    arguments: [shift.id, shift.sharedDeviceID, environmentID, shift.userID, shift.email, timestamp])
+                try shiftEvent(db, .shiftStarted, shift, reason: nil, now: timestamp)
+            case .endShift(let shift, let reason):
+                // Ended meanwhile (a limit and an admin at once): its end is told once.
+                guard
+                    try Row.fetchOne(db.cachedStatement(sql: ShiftTables.end.sqlite), arguments: [timestamp, reason.rawValue, shift.id])
+                        != nil
+                else { continue }
+                try shiftEvent(db, .shiftEnded, shift, reason: reason, now: timestamp)
             case .audit(let entry):
                 try audit(db, environmentID: environmentID, entry, now: now)
             }
         }
         return endedSignIns
+    }
+
+    /// Stores the device's next event of `shift`, numbered by the device's counter.
+    private static func shiftEvent(
+        _ db: Database, _ type: ShiftEvent.Kind, _ shift: ShiftRecord, reason: ShiftEndReason?, now: Double
+    )
+        throws
+    {
+        guard let seq = try Int.fetchOne(db.cachedStatement(sql: ShiftTables.nextEventSeq.sqlite), arguments: [shift.sharedDeviceID])
+        else { throw StoreInconsistency("the shift's device \(shift.sharedDeviceID) is gone") }
+        try db.execute(
+            cached: ShiftTables.insertEvent.sqlite,
+            arguments: [shift.sharedDeviceID, seq, type.rawValue, shift.id, shift.userID, shift.email, reason?.rawValue, now])
     }
 
     /// The caller as this transaction reads them (``DirectoryAuthority/authorize(_:current:_:)``).

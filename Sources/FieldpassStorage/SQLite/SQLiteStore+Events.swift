@@ -24,6 +24,7 @@ extension SQLiteStore {
                 arguments: [timestamp, plan.refreshToken.deviceID]
             )
             try Self.issueRefreshToken(db, plan.refreshToken, now: timestamp)
+            if let shift = login.shift { try Self.startShift(shift, environmentID: session.environmentID, db, now: now) }
             return signedIn.events
         }
     }

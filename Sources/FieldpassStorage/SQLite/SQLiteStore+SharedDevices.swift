@@ -28,17 +28,26 @@ extension SQLiteStore: SharedDeviceStore {
         try await read { db in
             let caller = try Self.authorize(db, caller, .read)
             let teams = try Self.teamsOf(caller, db)
+            let holders = try Self.holders(db, environmentID: caller.environmentID)
             return try Row.fetchAll(db.cachedStatement(sql: SharedDeviceTables.all.sqlite), arguments: [caller.environmentID])
                 .map(Self.sharedDevice)
                 .filter { SharedDeviceRules.looksAfter($0, callerTeams: teams, caller) }
+                .map { device in
+                    var held = device
+                    held.holder = holders[device.id]
+                    return held
+                }
         }
     }
 
     public func sharedDevice(id: String, visibleTo caller: DirectoryCaller) async throws -> SharedDeviceRecord? {
         try await read { db in
             let caller = try Self.authorize(db, caller, .read)
-            guard let device = try Self.fetchSharedDevice(db, id: id, environmentID: caller.environmentID) else { return nil }
-            return SharedDeviceRules.looksAfter(device, callerTeams: try Self.teamsOf(caller, db), caller) ? device : nil
+            guard var device = try Self.fetchSharedDevice(db, id: id, environmentID: caller.environmentID),
+                SharedDeviceRules.looksAfter(device, callerTeams: try Self.teamsOf(caller, db), caller)
+            else { return nil }
+            device.holder = try Self.openShift(db, deviceID: id)
+            return device
         }
     }
 
@@ -60,22 +69,23 @@ extension SQLiteStore: SharedDeviceStore {
         try await write { db in
             let caller = try Self.authorize(db, caller, .read)
             let device = try Self.fetchSharedDevice(db, id: id, environmentID: caller.environmentID)
-            let plan = try SharedDeviceRules.unenroll(device, callerTeams: try Self.teamsOf(caller, db), by: caller)
+            let plan = try SharedDeviceRules.unenroll(
+                device, open: try Self.openShift(db, deviceID: id), callerTeams: try Self.teamsOf(caller, db), by: caller)
             try Self.apply(plan, db, environmentID: caller.environmentID, now: now)
         }
     }
 
     /// The calling person's teams; none for callers who are no person.
-    private static func teamsOf(_ caller: DirectoryCaller, _ db: Database) throws -> Set<String> {
+    static func teamsOf(_ caller: DirectoryCaller, _ db: Database) throws -> Set<String> {
         guard let person = caller.person else { return [] }
         return Set(try String.fetchAll(db.cachedStatement(sql: SharedDeviceTables.teamsOf.sqlite), arguments: [person.id]))
     }
 
-    private static func fetchSharedDevice(_ db: Database, id: String, environmentID: String) throws -> SharedDeviceRecord? {
+    static func fetchSharedDevice(_ db: Database, id: String, environmentID: String) throws -> SharedDeviceRecord? {
         try Row.fetchOne(db.cachedStatement(sql: SharedDeviceTables.one.sqlite), arguments: [id, environmentID]).map(sharedDevice)
     }
 
-    private static func sharedDevice(_ row: Row) -> SharedDeviceRecord {
+    static func sharedDevice(_ row: Row) -> SharedDeviceRecord {
         SharedDeviceRecord(
             id: row["id"], environmentID: row["environment_id"], name: row["name"], teamID: row["team_id"],
             createdAt: Date(timeIntervalSince1970: row["created_at"]),

@@ -130,8 +130,9 @@ extension SQLiteStore {
             db.cachedStatement(
                 sql: """
                     SELECT r.*, u.environment_id, u.disabled_at, d.revoked_at AS device_revoked_at,
-                           d.last_seen_at AS device_last_seen_at
+                           d.last_seen_at AS device_last_seen_at, \(ShiftTables.refreshColumns)
                     FROM refresh_tokens r JOIN users u ON u.id = r.user_id JOIN devices d ON d.id = r.device_id
+                    LEFT JOIN shifts s ON s.id = r.device_id
                     WHERE r.token_hash = ?
                     """),
             arguments: [hash]
@@ -139,12 +140,22 @@ extension SQLiteStore {
             RefreshRules.Token(
                 grant: RefreshGrant(
                     userID: row["user_id"], deviceID: row["device_id"], environmentID: row["environment_id"],
-                    dpopThumbprint: row["dpop_jkt"]),
+                    dpopThumbprint: row["dpop_jkt"], shift: shift(of: row)),
                 createdAt: row["created_at"], expiresAt: row["expires_at"], maxExpiresAt: row["max_expires_at"],
                 revokedAt: row["revoked_at"], rotatedAt: row["rotated_at"], successorHash: row["successor_hash"],
                 successorSealed: (row["successor_sealed"] as Data?).map { Array($0) }, userDisabledAt: row["disabled_at"],
                 deviceRevokedAt: row["device_revoked_at"], deviceLastSeenAt: row["device_last_seen_at"]
             )
         }
+    }
+
+    /// The shift a refresh token's row joined, if its device is a shift's.
+    private static func shift(of row: Row) -> ShiftRecord? {
+        guard let deviceID: String = row["shift_device_id"] else { return nil }
+        return ShiftRecord(
+            id: row["device_id"], sharedDeviceID: deviceID, userID: row["user_id"], email: row["shift_email"],
+            startedAt: Date(timeIntervalSince1970: row["shift_started_at"]),
+            endedAt: (row["shift_ended_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            endReason: (row["shift_end_reason"] as String?).flatMap(ShiftEndReason.init(rawValue:)))
     }
 }

@@ -1,0 +1,59 @@
+import FieldpassDomain
+import Foundation
+import Hummingbird
+
+/// The shared device's own routes, each proven by the key it enrolled with (a DPoP proof,
+/// RFC 9449): `DELETE /shared_devices/shift` ends the worker's shift (`signed_out`), and
+/// `GET /shared_devices/events?after=N&wait=S` is the long-poll every app on the device
+/// follows to hear shifts start and end. A key that is no enrolled device's is refused
+/// (`403 shared_device_refused`): unenrolled, its key is refused from then on.
+struct SharedDeviceShiftController: Sendable {
+    static let shiftPath = "/shared_devices/shift"
+    static let eventsPath = "/shared_devices/events"
+    /// Events one answer holds at most; the device asks again after the last.
+    static let pageSize = 100
+
+    let store: any SharedDeviceStore
+    let dpop: DPoPGate
+    let longPoll: LongPoll
+    let signal: ChangeSignal
+
+    struct Events: ResponseEncodable {
+        var events: [ShiftEvent]
+    }
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.delete(RouterPath(Self.shiftPath), use: endShift)
+        router.get(RouterPath(Self.eventsPath), use: events)
+    }
+
+    /// Ends the open shift, if there is one: signing out twice is signing out.
+    @Sendable func endShift(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let proof = try dpop.requiredProof(of: request, path: Self.shiftPath)
+        do {
+            _ = try await dpop.recordingUse { try await store.endShift(provenBy: proof, now: Date()) }
+        } catch DirectoryError.unknownDevice {
+            throw Self.refused
+        }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> Events {
+        let query = request.uri.queryParameters
+        let after = try QueryValue.integer(query.get("after"), name: "after", in: 0...Int.max) ?? 0
+        let wait =
+            try QueryValue.integer(query.get("wait"), name: "wait", in: 0...Int.max)
+            .map { min($0, EventPollController.maxWaitSeconds) } ?? 0
+        let proof = try dpop.requiredProof(of: request, path: Self.eventsPath)
+        try await dpop.takeUse(of: proof)
+        let key = proof.thumbprint
+        guard try await store.shiftEvents(keyThumbprint: key, after: after, limit: 1) != nil else { throw Self.refused }
+        let events = try await longPoll.entries(wait: wait, placeKey: key, signal: signal) { [store] in
+            try await store.shiftEvents(keyThumbprint: key, after: after, limit: Self.pageSize) ?? []
+        }
+        return Events(events: events)
+    }
+
+    static let refused = APIError(
+        .forbidden, OnboardingErrorCode.sharedDeviceRefused, "This key is no enrolled shared device's.")
+}

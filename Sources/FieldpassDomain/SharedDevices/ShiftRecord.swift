@@ -1,0 +1,39 @@
+public import Foundation
+
+/// One worker's time on a shared device: from the sign-in on it to the first of the ends in
+/// ``ShiftEndReason``. Its tokens belong to a device record of the shift's own, with the
+/// shift's id, so that ending the shift revokes exactly them, on every instance, as revoking
+/// a device does.
+public struct ShiftRecord: Codable, Sendable, Equatable {
+    public var id: String
+    public var sharedDeviceID: String
+    public var userID: String
+    public var email: String
+    public var startedAt: Date
+    public var endedAt: Date?
+    public var endReason: ShiftEndReason?
+
+    public init(
+        id: String, sharedDeviceID: String, userID: String, email: String, startedAt: Date, endedAt: Date? = nil,
+        endReason: ShiftEndReason? = nil
+    ) {
+        self.id = id
+        self.sharedDeviceID = sharedDeviceID
+        self.userID = userID
+        self.email = email
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.endReason = endReason
+    }
+
+    /// Still running: its tokens work.
+    public var isOpen: Bool { endedAt == nil }
+
+    /// The shift as it is once ended at `now` for `reason`.
+    package func ended(_ reason: ShiftEndReason, at now: Date) -> ShiftRecord {
+        var ended = self
+        ended.endedAt = now
+        ended.endReason = reason
+        return ended
+    }
+}
