@@ -10,14 +10,15 @@ struct DirectoryRulesTests {
     )
     static let team = TeamRecord(id: "t1", name: "North", members: ["u1", "u2"], createdAt: Date())
 
-    @Test func disablingRevokesEveryLiveDeviceEndsConsoleSessionsAndNamesTheDevices() throws {
+    @Test func disablingEndsShiftsRevokesEveryLiveDeviceEndsConsoleSessionsAndNamesTheDevices() throws {
         let plan = try DirectoryRules.setDisabled(true, of: Self.user, provisionedByScim: false, liveDevices: ["d1", "d2"], actor: "cli")
         var entry = AuditRecord(
             actor: "cli", action: "user.disable", target: "user:u1", before: ["disabled": "false"], after: ["disabled": "true"])
         entry.revokedDevices = ["d1", "d2"]
         #expect(
             plan.writes == [
-                .setDisabled(userID: "u1", disabled: true), .revokeDevice(id: "d1"), .revokeDevice(id: "d2"),
+                .setDisabled(userID: "u1", disabled: true), .endShiftsOf(userID: "u1", reason: .userDisabled, actor: "cli"),
+                .revokeDevice(id: "d1"), .revokeDevice(id: "d2"),
                 .endConsoleSessions(userID: "u1"), .audit(entry),
             ])
         #expect(plan.affectedUsers == ["u1"])

@@ -133,4 +133,17 @@ struct ShiftStoreTests {
             #expect(try await Self.rotate(store, bob.refreshHash, key: "depot-key", limits: limits, now: start + 3_601) == .refused)
         }
     }
+
+    @Test(arguments: StoreKind.allCases) func disablingTheWorkerEndsTheirShift(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let admin = try await environment.admin()
+            let van = try await Self.enrolledDevice(store, key: "van-key", by: admin)
+            let alice = try await Self.signIn(environment, "alice@example.com", on: van)
+            _ = try await store.setDisabled(true, userID: alice.shift.userID, by: admin, now: Date())
+            let shift = try #require(try await store.shifts(deviceID: van.id, visibleTo: admin, limit: 10)?.first)
+            #expect(shift.id == alice.shift.id && shift.endReason == .userDisabled)
+            #expect(try await store.shiftEvents(keyThumbprint: "van-key", after: 1, limit: 10)?.map(\.reason) == [.userDisabled])
+        }
+    }
 }

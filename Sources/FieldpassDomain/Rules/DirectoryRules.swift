@@ -38,8 +38,8 @@ package enum DirectoryRules {
 
     /// Disabling or enabling `user`, whose devices not yet revoked are `liveDevices`. A person
     /// already so is left alone (nothing written, nothing audited). Disabling also revokes
-    /// every live device and ends every console session, so that no refresh token or console
-    /// cookie outlives it; the audit entry names the devices. A person `provisionedByScim` is
+    /// every live device, ends every console session and every shift on a shared device
+    /// (`user_disabled`), so that no refresh token or console cookie outlives it; the audit entry names the devices. A person `provisionedByScim` is
     /// set active by the IdP alone: anyone may disable them, only SCIM may enable them.
     package static func setDisabled(
         _ disabled: Bool, of user: UserRecord?, provisionedByScim: Bool, liveDevices: [String], actor: String
@@ -50,6 +50,8 @@ package enum DirectoryRules {
         var entry = AuditRecord.disabledChanged(actor: actor, userID: user.id, disabled: disabled)
         var writes: [DirectoryWrite] = [.setDisabled(userID: user.id, disabled: disabled)]
         if disabled {
+            // A shift of theirs on a shared device ends with its reason; its device is among theirs.
+            writes.append(.endShiftsOf(userID: user.id, reason: .userDisabled, actor: actor))
             writes += liveDevices.map { .revokeDevice(id: $0) }
             writes.append(.endConsoleSessions(userID: user.id))
             entry.revokedDevices = liveDevices

@@ -46,6 +46,9 @@ package enum DirectoryWrite: Sendable, Equatable {
     /// The open shift ends, with its `shift_ended` event; its tokens are revoked by the
     /// ``revokeDevice(id:)`` that goes with it.
     case endShift(ShiftRecord, reason: ShiftEndReason)
+    /// Every open shift of the person ends as ``ShiftRules/end(_:_:actor:)`` has it. Which
+    /// shifts are open is known only as it applies, under the person's lock.
+    case endShiftsOf(userID: String, reason: ShiftEndReason, actor: String)
     case audit(AuditRecord)
 
     /// The people whose record or reach this write changes.
@@ -59,7 +62,7 @@ package enum DirectoryWrite: Sendable, Equatable {
             .createScimGroup,
             .updateScimGroup, .deleteScimGroup,
             .addRoleGroupMember, .removeRoleGroupMember, .recomputeRoles, .createSharedDevice, .enrollSharedDevice,
-            .unenrollSharedDevice, .startShift, .endShift, .audit:
+            .unenrollSharedDevice, .startShift, .endShift, .endShiftsOf, .audit:
             []
         }
     }

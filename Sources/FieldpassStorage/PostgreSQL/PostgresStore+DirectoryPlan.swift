@@ -121,6 +121,10 @@ extension PostgresStore {
             // Ended meanwhile (a limit and an admin at once): its end is told once.
             guard try await connection.first(PostgresQuery(ShiftTables.end, timestamp, reason.rawValue, shift.id)) != nil else { return }
             try await shiftEvent(connection, .shiftEnded, shift, reason: reason, now: timestamp)
+        case .endShiftsOf(let userID, let reason, let actor):
+            for shift in try await connection.rows(PostgresQuery(ShiftTables.openOfPerson, userID)).map(Self.shift) {
+                try await apply(ShiftRules.end(shift, reason, actor: actor), connection, environmentID: environmentID, now: now)
+            }
         case .audit(let entry):
             try await audit(connection, environmentID: environmentID, entry, now: now)
         }

@@ -107,7 +107,7 @@ extension PostgresStore {
         try await connection.first(PostgresQuery(ShiftTables.open, deviceID)).map(shift)
     }
 
-    private static func shift(_ row: PostgresRandomAccessRow) throws -> ShiftRecord {
+    static func shift(_ row: PostgresRandomAccessRow) throws -> ShiftRecord {
         ShiftRecord(
             id: try row.get("id"), sharedDeviceID: try row.get("shared_device_id"), userID: try row.get("user_id"),
             email: try row.get("email"), startedAt: Date(timeIntervalSince1970: try row.get("started_at")),

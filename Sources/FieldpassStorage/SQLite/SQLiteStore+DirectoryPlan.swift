@@ -85,6 +85,9 @@ extension SQLiteStore {
                         != nil
                 else { continue }
                 try shiftEvent(db, .shiftEnded, shift, reason: reason, now: timestamp)
+            case .endShiftsOf(let userID, let reason, let actor):
+                let open = try Row.fetchAll(db.cachedStatement(sql: ShiftTables.openOfPerson.sqlite), arguments: [userID]).map(shift)
+                for shift in open { try apply(ShiftRules.end(shift, reason, actor: actor), db, environmentID: environmentID, now: now) }
             case .audit(let entry):
                 try audit(db, environmentID: environmentID, entry, now: now)
             }

@@ -92,7 +92,7 @@ extension SQLiteStore {
         try Row.fetchOne(db.cachedStatement(sql: ShiftTables.open.sqlite), arguments: [deviceID]).map(shift)
     }
 
-    private static func shift(_ row: Row) -> ShiftRecord {
+    static func shift(_ row: Row) -> ShiftRecord {
         ShiftRecord(
             id: row["id"], sharedDeviceID: row["shared_device_id"], userID: row["user_id"], email: row["email"],
             startedAt: Date(timeIntervalSince1970: row["started_at"]),
