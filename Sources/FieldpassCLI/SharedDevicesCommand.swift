@@ -6,7 +6,8 @@ import Foundation
 /// `fieldpass shared-devices …`: devices a crew shares, from the machine (audited as `cli`).
 struct SharedDevicesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "shared-devices", abstract: "Devices a crew shares: enroll them and list them.", subcommands: [Enroll.self, List.self]
+        commandName: "shared-devices", abstract: "Devices a crew shares: enroll them, list them with who holds them, end a shift.",
+        subcommands: [Enroll.self, List.self, EndShift.self]
     )
 
     struct Enroll: AsyncParsableCommand {
@@ -46,7 +47,8 @@ struct SharedDevicesCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List an environment's shared devices, oldest first.")
+        static let configuration = CommandConfiguration(
+            abstract: "List an environment's shared devices, oldest first, with who holds each now.")
 
         @OptionGroup var options: ConfigOptions
 
@@ -60,8 +62,36 @@ struct SharedDevicesCommand: AsyncParsableCommand {
             }
             for device in devices {
                 let state = device.state.rawValue.padding(toLength: 19, withPad: " ", startingAt: 0)
-                print("\(device.id)  \(state)  \(device.name)\(device.teamID.map { "  (team \($0))" } ?? "")")
+                let holder = device.holder.map { "  held by \($0.email) since \($0.startedAt.formatted(.iso8601))" } ?? ""
+                print("\(device.id)  \(state)  \(device.name)\(device.teamID.map { "  (team \($0))" } ?? "")\(holder)")
             }
+        }
+    }
+
+    struct EndShift: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "end-shift", abstract: "End the shift on a shared device: its worker's tokens stop working at once.")
+
+        @OptionGroup var options: ConfigOptions
+
+        @Argument(help: "The shared device's id.")
+        var deviceID: String
+
+        @Option(name: .long, help: "Environment id (default: the configuration's only environment).")
+        var env: String?
+
+        func run() async throws {
+            let (env, deviceID, options) = (env, deviceID, options)
+            let ended = try await options.withStore { configuration, store in
+                let caller = DirectoryCaller.cli(environmentID: try options.environment(env, in: configuration).id)
+                do {
+                    return try await configuration.directoryChanges(store).endShift(deviceID: deviceID, by: caller)
+                } catch DirectoryError.unknownDevice {
+                    throw CommandFailure("no shared device \(deviceID) in environment '\(caller.environmentID)'")
+                }
+            }
+            guard let ended else { throw CommandFailure("nobody holds shared device \(deviceID): no shift to end") }
+            print("Ended the shift of \(ended.email) (\(ended.id)), started \(ended.startedAt.formatted(.iso8601)).")
         }
     }
 }

@@ -43,7 +43,14 @@ public actor FieldpassClient {
         server: URL, store: any TokenStore, dpopKey: (any DPoPKey)? = nil, refreshMargin: TimeInterval = 60,
         session: URLSession = .shared
     ) {
-        http = FieldpassHTTP(server: server, session: session, prover: dpopKey.map { DPoPProver(key: $0) })
+        self.init(
+            http: FieldpassHTTP(server: server, session: session, prover: dpopKey.map { DPoPProver(key: $0) }), store: store,
+            refreshMargin: refreshMargin)
+    }
+
+    /// A client whose calls go through `http`: a shared device's, proven by its key.
+    init(http: FieldpassHTTP, store: any TokenStore, refreshMargin: TimeInterval = 60) {
+        self.http = http
         self.store = store
         self.refreshMargin = refreshMargin
     }
@@ -140,6 +147,21 @@ public actor FieldpassClient {
     /// A refresh under way finishes first, and the tokens it saves are the ones revoked; callers
     /// that ask for a token meanwhile get ``FieldpassClientError/notSignedIn``.
     public func signOut() async throws {
+        guard let tokens = try await takeTokens() else { return }
+        let (status, data) = try await http.postForm("revoke", ["token": tokens.refreshToken, "token_type_hint": "refresh_token"])
+        guard status == 200 else { throw FieldpassHTTP.failure(status: status, body: data) }
+    }
+
+    /// Forgets the tokens, which Fieldpass ended already (a shared device's shift), as
+    /// ``signOut()`` does before it revokes them.
+    func forgetTokens() async throws {
+        _ = try await takeTokens()
+    }
+
+    /// Takes the tokens out of the store, `nil` when there were none. A refresh under way
+    /// finishes first, and the tokens it saves are the ones taken; callers that ask for a token
+    /// meanwhile get ``FieldpassClientError/notSignedIn``.
+    private func takeTokens() async throws -> TokenSet? {
         // Queued behind the refresh under way, and claimed, before the first suspension. A
         // sign-out that read the store while a refresh ran would revoke the token that refresh
         // used up, and the refresh would then save the new tokens of a revoked device into the
@@ -159,9 +181,7 @@ public actor FieldpassClient {
         let result = await taken.result
         // Out of the store (or not, if it failed): callers read it again from now on.
         if pending == signedOut { pending = nil }
-        guard let tokens = try result.get() else { return }
-        let (status, data) = try await http.postForm("revoke", ["token": tokens.refreshToken, "token_type_hint": "refresh_token"])
-        guard status == 200 else { throw FieldpassHTTP.failure(status: status, body: data) }
+        return try result.get()
     }
 
     /// The stored tokens, refreshed first when the access token expires within the margin.

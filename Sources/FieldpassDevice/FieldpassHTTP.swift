@@ -33,6 +33,14 @@ struct FieldpassHTTP: Sendable {
         return try await sendProven(request)
     }
 
+    /// A `method` request to `url` with no body, proven when the client has a key.
+    func proven(_ method: String, _ url: URL, timeout: TimeInterval = 60) async throws -> (status: Int, body: Data) {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.timeoutInterval = timeout
+        return try await sendProven(request)
+    }
+
     func get(_ url: URL, timeout: TimeInterval) async throws -> (status: Int, body: Data) {
         var request = URLRequest(url: url)
         request.timeoutInterval = timeout

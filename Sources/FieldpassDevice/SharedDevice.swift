@@ -9,6 +9,11 @@ public import FoundationNetworking
 /// proves every call it makes. Keep the key for as long as the device stays enrolled
 /// (``FileDPoPKeyStore``, or the platform's keychain): a new key is a new device, which needs
 /// a new code.
+///
+/// Each worker's sign-in on it starts a shift: ``signIn(email:device:appRedirectURI:appState:)``
+/// runs the onboarding every app knows, and the shift's tokens, bound to the device's key, are
+/// kept in the device's ``TokenStore`` for ``client`` to hand out. ``changes(after:)`` tells every
+/// app on the device when a shift starts and ends, whoever ended it.
 public struct SharedDevice: Sendable {
     /// Who Fieldpass knows the device as, once enrolled.
     public struct Identity: Sendable, Equatable, Decodable {
@@ -23,9 +28,19 @@ public struct SharedDevice: Sendable {
     }
 
     private let http: FieldpassHTTP
+    /// The shift's tokens: ``FieldpassClient/accessToken()`` for the app's calls, and
+    /// ``FieldpassClient/signOut()``, which ends the shift as ``endShift()`` does.
+    public let client: FieldpassClient
 
-    public init(server: URL, key: any DPoPKey, session: URLSession = .shared) {
-        http = FieldpassHTTP(server: server, session: session, prover: DPoPProver(key: key))
+    /// - Parameters:
+    ///   - server: Fieldpass's public URL.
+    ///   - key: the device's key, which enrolled it.
+    ///   - store: where the shift's tokens are kept; in memory unless the app says otherwise.
+    ///   - session: the `URLSession` for every call.
+    public init(server: URL, key: any DPoPKey, store: any TokenStore = MemoryTokenStore(), session: URLSession = .shared) {
+        let prover = DPoPProver(key: key)
+        http = FieldpassHTTP(server: server, session: session, prover: prover)
+        client = FieldpassClient(http: http, store: store)
     }
 
     /// Redeems the one-time enrollment code (as shown, typed or scanned: case, spaces and
@@ -36,5 +51,41 @@ public struct SharedDevice: Sendable {
         let (status, body) = try await http.postJSON("shared_devices/enroll", ["enrollment_code": code])
         guard status == 200 else { throw FieldpassHTTP.failure(status: status, body: body) }
         return try JSONDecoder().decode(Identity.self, from: body)
+    }
+
+    /// A worker signs in on the device: the onboarding of ``FieldpassClient/register(email:device:appRedirectURI:appState:)``,
+    /// proven by the device's key, whose sign-in starts the worker's shift (and ends the one
+    /// before, if its worker forgot to sign out). Its events are the same as on a personal
+    /// phone; the tokens are the shift's.
+    public func signIn(
+        email: String, device: DeviceInfo? = nil, appRedirectURI: URL? = nil, appState: String? = nil
+    ) async throws -> Onboarding {
+        try await client.register(email: email, device: device, appRedirectURI: appRedirectURI, appState: appState)
+    }
+
+    /// Who holds the device now: its open shift, `nil` when nobody does.
+    public var currentShift: Shift? {
+        get async throws {
+            let (status, body) = try await http.proven("GET", http.url("shared_devices/shift"))
+            guard status == 200 else { throw FieldpassHTTP.failure(status: status, body: body) }
+            struct Holder: Decodable { var shift: Shift? }
+            return try Shift.decoder.decode(Holder.self, from: body).shift
+        }
+    }
+
+    /// The worker signs out: the shift ends (`signed_out`) with all its tokens, which the device
+    /// forgets. Signing out when nobody holds the device changes nothing.
+    public func endShift() async throws {
+        let (status, body) = try await http.proven("DELETE", http.url("shared_devices/shift"))
+        guard status == 204 else { throw FieldpassHTTP.failure(status: status, body: body) }
+        try await client.forgetTokens()
+    }
+
+    /// The device's shifts starting and ending, after the change numbered `after` (0: from
+    /// the first), as they happen: what every app on the device follows to wipe the last
+    /// worker's data at `shiftEnded`. Keep the last ``ShiftChange/seq`` handled to resume
+    /// there; each change comes once, across dropped connections and server restarts.
+    public func changes(after: Int = 0) -> ShiftChanges {
+        ShiftChanges(http: http, after: after)
     }
 }

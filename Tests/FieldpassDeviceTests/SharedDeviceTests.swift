@@ -31,4 +31,61 @@ import Testing
             }
         }
     }
+
+    /// A worker signs in on `van` as on a personal phone: the sign-in page, then the realm filled.
+    private static func signIn(_ van: SharedDevice, _ server: RunningFieldpass, email: String) async throws {
+        let onboarding = try await van.signIn(email: email, device: DeviceInfo(name: "Van 7", platform: "android"))
+        #expect(try await HTTP.get(onboarding.loginURL).0 == 200)
+        for try await event in onboarding.events {
+            if case .realmInitialized(let path) = event { try await Backend(server: server).markInitialized(path) }
+        }
+    }
+
+    @Test func twoWorkersInTurnAndEveryAppHearsEachShiftOnceAcrossARestart() async throws {
+        try await withServer { server in
+            let (code, _) = try await Self.enrollment(server, name: "Van 7")
+            let van = SharedDevice(server: server.url, key: SoftwareDPoPKey())
+            _ = try await van.enroll(code: code)
+            #expect(try await van.currentShift == nil)
+            // Another app on the device follows the shifts from the start.
+            let follower = Task {
+                var seen: [ShiftChange] = []
+                for try await change in van.changes() {
+                    seen.append(change)
+                    if seen.count == 3 { break }
+                }
+                return seen
+            }
+
+            try await Self.signIn(van, server, email: "ada@example.com")
+            let ada = try #require(try await van.currentShift)
+            #expect(ada.email == "ada@example.com")
+            let adasToken = try await van.client.accessToken()
+            #expect(try await Backend(server: server).isActive(adasToken))
+
+            // The server restarts while the follower waits; Bob signs in without Ada signing out.
+            server.kill()
+            try await server.start()
+            try await Self.signIn(van, server, email: "bob@example.com")
+            let bob = try #require(try await van.currentShift)
+            #expect(bob.email == "bob@example.com" && bob.shiftID != ada.shiftID)
+            #expect(try await !Backend(server: server).isActive(adasToken))
+
+            let seen = try await follower.value
+            #expect(seen.map(\.seq) == [1, 2, 3])
+            #expect(seen.map(\.kind) == [.shiftStarted, .shiftEnded(reason: "next_worker"), .shiftStarted])
+            #expect(seen.map(\.shiftID) == [ada.shiftID, ada.shiftID, bob.shiftID])
+
+            // Bob signs out: his tokens are forgotten and refused, and a follower resuming after
+            // the third change hears only that.
+            let bobsToken = try await van.client.accessToken()
+            try await van.endShift()
+            #expect(try await van.currentShift == nil)
+            await #expect(throws: FieldpassClientError.notSignedIn) { _ = try await van.client.accessToken() }
+            #expect(try await !Backend(server: server).isActive(bobsToken))
+            var resumed = van.changes(after: 3).makeAsyncIterator()
+            let ended = try await resumed.next()
+            #expect(ended?.seq == 4 && ended?.kind == .shiftEnded(reason: "signed_out") && ended?.email == "bob@example.com")
+        }
+    }
 }

@@ -11,6 +11,7 @@ shifts through `GET /shared_devices/events`, and the backend through the lifecyc
 
 from __future__ import annotations
 
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -23,7 +24,7 @@ import pytest
 
 from helpers import (
     ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, Browser, Cluster, EventsReader, FieldpassServer, MockIdP, SignedIn, assert_api_error,
-    assert_json, http_client, sign_in, start_cluster, start_server, unique_email,
+    assert_json, cli_output, http_client, sign_in, start_cluster, start_server, unique_email,
 )
 from helpers.dpop import DeviceKey, token_hash
 from oauth_flows import introspection
@@ -88,6 +89,14 @@ def sign_out(server: FieldpassServer, tablet: Tablet) -> httpx.Response:
             f"{server.url}/shared_devices/shift", headers={"DPoP": tablet.proof(server, "DELETE", "/shared_devices/shift")})
 
 
+def current_shift(server: FieldpassServer, tablet: Tablet) -> dict[str, Any] | None:
+    """Who holds the tablet, as the tablet asks."""
+    with http_client() as client:
+        response = client.get(
+            f"{server.url}/shared_devices/shift", headers={"DPoP": tablet.proof(server, "GET", "/shared_devices/shift")})
+    return assert_json(response)["shift"]
+
+
 def refresh(server: FieldpassServer, refresh_token: str, tablet: Tablet) -> httpx.Response:
     with http_client() as client:
         return client.post(
@@ -150,13 +159,16 @@ def test_a_worker_signs_in_on_the_tablet_in_chromium_and_a_shift_starts_with_tok
 def test_signing_out_ends_the_shift_and_every_token_of_it_at_once(directory_server: FieldpassServer, admin: SignedIn) -> None:
     server = directory_server
     tablet = enrolled_tablet(server, admin)
+    assert current_shift(server, tablet) is None
     worker = shift_sign_in(server, tablet, unique_email("a"))
     assert me(server, worker.access_token, tablet).status_code == 200
+    held = current_shift(server, tablet)
+    assert held and (held["shift_id"], held["email"]) == (worker.claims["shift_id"], worker.email), held
 
     signed_out = sign_out(server, tablet)
     assert signed_out.status_code == 204, signed_out.text
     assert_shift_over(server, worker, tablet)
-    assert holder(server, admin, tablet) is None
+    assert holder(server, admin, tablet) is None and current_shift(server, tablet) is None
     assert shift_events(server, tablet)[-1] == ("shift_ended", worker.email, "signed_out")
     # Signing out again is signing out: nothing more ends.
     assert sign_out(server, tablet).status_code == 204
@@ -211,6 +223,29 @@ def test_an_admin_and_the_teams_manager_end_a_shift_and_nobody_else(directory_se
     audit = assert_json(server.api("GET", "/admin/audit", token=admin.access_token))["entries"]
     ends = [e for e in audit if e["action"] == "shift.end" and e["target"] == f"shared_device:{tablet.device_id}"]
     assert {e["after"]["reason"] for e in ends} == {"ended_by_admin"} and len(ends) == 2, ends
+
+
+def test_the_cli_lists_who_holds_each_tablet_and_ends_a_shift(directory_server: FieldpassServer, admin: SignedIn) -> None:
+    server = directory_server
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return server.cli("shared-devices", *args, "--env", "dev", "--config", str(server.config_path))
+
+    tablet = enrolled_tablet(server, admin)
+    worker = shift_sign_in(server, tablet, unique_email("a"))
+    listed = cli("list")
+    assert listed.returncode == 0, cli_output(listed)
+    row = [line for line in listed.stdout.splitlines() if line.startswith(tablet.device_id)]
+    assert len(row) == 1 and f"held by {worker.email} since " in row[0], cli_output(listed)
+    ended = cli("end-shift", tablet.device_id)
+    assert ended.returncode == 0 and f"Ended the shift of {worker.email} ({worker.claims['shift_id']})" in ended.stdout, cli_output(ended)
+    assert_shift_over(server, worker, tablet)
+    again = cli("end-shift", tablet.device_id)
+    assert again.returncode != 0 and f"nobody holds shared device {tablet.device_id}" in again.stderr, cli_output(again)
+    unknown = cli("end-shift", "no-such-device")
+    assert unknown.returncode != 0 and "no shared device no-such-device in environment 'dev'" in unknown.stderr, cli_output(unknown)
+    audit = assert_json(server.api("GET", "/admin/audit", token=admin.access_token))["entries"]
+    assert any(e["action"] == "shift.end" and e["actor"] == "cli" and e["after"]["reason"] == "ended_by_admin" for e in audit), audit[:5]
 
 
 def test_disabling_the_worker_ends_his_shift(directory_server: FieldpassServer, admin: SignedIn) -> None:

@@ -3,7 +3,8 @@ import Foundation
 import Hummingbird
 
 /// The shared device's own routes, each proven by the key it enrolled with (a DPoP proof,
-/// RFC 9449): `DELETE /shared_devices/shift` ends the worker's shift (`signed_out`), and
+/// RFC 9449): `GET /shared_devices/shift` says who holds the device,
+/// `DELETE /shared_devices/shift` ends the worker's shift (`signed_out`), and
 /// `GET /shared_devices/events?after=N&wait=S` is the long-poll every app on the device
 /// follows to hear shifts start and end. A key that is no enrolled device's is refused
 /// (`403 shared_device_refused`): unenrolled, its key is refused from then on.
@@ -22,9 +23,34 @@ struct SharedDeviceShiftController: Sendable {
         var events: [ShiftEvent]
     }
 
+    /// `{"shift": {...}}`, or `{"shift": null}` when nobody holds the device.
+    struct Holder: ResponseEncodable {
+        var shift: ShiftResponse?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(shift, forKey: .shift)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case shift
+        }
+    }
+
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get(RouterPath(Self.shiftPath), use: currentShift)
         router.delete(RouterPath(Self.shiftPath), use: endShift)
         router.get(RouterPath(Self.eventsPath), use: events)
+    }
+
+    @Sendable func currentShift(_ request: Request, context: AppRequestContext) async throws -> Holder {
+        let proof = try dpop.requiredProof(of: request, path: Self.shiftPath)
+        try await dpop.takeUse(of: proof)
+        do {
+            return Holder(shift: try await store.openShift(keyThumbprint: proof.thumbprint).map(ShiftResponse.init))
+        } catch DirectoryError.unknownDevice {
+            throw Self.refused
+        }
     }
 
     /// Ends the open shift, if there is one: signing out twice is signing out.

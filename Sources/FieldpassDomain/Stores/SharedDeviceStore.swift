@@ -45,6 +45,10 @@ public protocol SharedDeviceStore: Sendable {
     /// not see.
     func shifts(deviceID: String, visibleTo caller: DirectoryCaller, limit: Int) async throws -> [ShiftRecord]?
 
+    /// The open shift of the device with the key, `nil` when nobody holds it; a key that is no
+    /// enrolled device's throws `DirectoryError.unknownDevice`.
+    func openShift(keyThumbprint: String) async throws -> ShiftRecord?
+
     /// The events of the device with the key, after `after`, oldest first, at most `limit`;
     /// `nil` for a key that is no enrolled device's.
     func shiftEvents(keyThumbprint: String, after: Int, limit: Int) async throws -> [ShiftEvent]?

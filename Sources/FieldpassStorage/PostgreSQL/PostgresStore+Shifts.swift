@@ -53,6 +53,15 @@ extension PostgresStore {
         }
     }
 
+    public func openShift(keyThumbprint: String) async throws -> ShiftRecord? {
+        try await read { connection in
+            guard let device = try await connection.first(PostgresQuery(SharedDeviceTables.byKey, keyThumbprint)).map(Self.sharedDevice),
+                device.state == .enrolled
+            else { throw DirectoryError.unknownDevice }
+            return try await Self.openShift(connection, deviceID: device.id)
+        }
+    }
+
     public func shiftEvents(keyThumbprint: String, after: Int, limit: Int) async throws -> [ShiftEvent]? {
         try await read { connection in
             guard let device = try await connection.first(PostgresQuery(SharedDeviceTables.byKey, keyThumbprint)).map(Self.sharedDevice),

@@ -44,6 +44,16 @@ extension SQLiteStore {
         }
     }
 
+    public func openShift(keyThumbprint: String) async throws -> ShiftRecord? {
+        try await read { db in
+            guard
+                let device = try Row.fetchOne(db.cachedStatement(sql: SharedDeviceTables.byKey.sqlite), arguments: [keyThumbprint])
+                    .map(Self.sharedDevice), device.state == .enrolled
+            else { throw DirectoryError.unknownDevice }
+            return try Self.openShift(db, deviceID: device.id)
+        }
+    }
+
     public func shiftEvents(keyThumbprint: String, after: Int, limit: Int) async throws -> [ShiftEvent]? {
         try await read { db in
             guard

@@ -1,0 +1,19 @@
+public import Foundation
+
+/// A shift on a shared device started or ended, numbered by the device (`seq`, from 1, in
+/// the order the changes happened).
+public struct ShiftChange: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case shiftStarted
+        /// Why: `signed_out`, `ended_by_admin`, `max_shift`, `idle`, `user_disabled`,
+        /// `unenrolled` or `next_worker`.
+        case shiftEnded(reason: String)
+    }
+
+    public let seq: Int
+    public let kind: Kind
+    public let shiftID: String
+    public let userID: String
+    public let email: String
+    public let at: Date
+}
