@@ -92,6 +92,7 @@ let package = Package(
                 "FieldpassDomain",
                 "FieldpassStorage",
                 "Tokens",
+                "QRCode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

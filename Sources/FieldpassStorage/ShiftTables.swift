@@ -17,6 +17,7 @@ enum ShiftTables {
         CREATE UNIQUE INDEX shifts_open ON shifts(shared_device_id) WHERE ended_at IS NULL;
         CREATE INDEX shifts_device ON shifts(shared_device_id, started_at);
         CREATE INDEX shifts_running ON shifts(started_at) WHERE ended_at IS NULL;
+        CREATE INDEX shifts_person ON shifts(user_id, started_at);
         CREATE TABLE shift_events (
             shared_device_id TEXT NOT NULL REFERENCES shared_devices(id),
             seq BIGINT NOT NULL,
@@ -91,6 +92,14 @@ enum ShiftTables {
         FROM shifts s JOIN devices d ON d.id = s.id
         WHERE s.ended_at IS NULL AND (s.started_at <= \(value(1)) OR d.last_seen_at <= \(value(2)))
         ORDER BY s.started_at LIMIT \(value(3))
+        """
+    }
+
+    /// A person's shifts, latest first: person, environment, how many at most.
+    static let ofPerson = SharedStatement { value in
+        """
+        SELECT \(columns) FROM shifts WHERE user_id = \(value(1)) AND environment_id = \(value(2))
+        ORDER BY started_at DESC, id LIMIT \(value(3))
         """
     }
 

@@ -18,12 +18,27 @@ public enum QRCodeSVG {
             guard height > 0 else { throw .invalidSize(height) }
             size += #" height="\#(height)""#
         }
-        let matrix = try QRMatrix(encoding: text)
-        let side = matrix.width + 2 * quietZone
+        let drawing = try drawing(text)
+        let side = drawing.side
         return #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \#(side) \#(side)"\#(size)"#
             + #" role="img" aria-label="\#(escaped(label))" shape-rendering="crispEdges">"#
             + ##"<rect width="\##(side)" height="\##(side)" fill="#fff"/>"##
-            + ##"<path fill="#000" d="\##(path(matrix))"/></svg>"##
+            + ##"<path fill="#000" d="\##(drawing.path)"/></svg>"##
+    }
+
+    /// What ``render(_:label:width:height:)`` draws, for a page template that writes the
+    /// `<svg>` element itself (so that its engine escapes every value): the side of the
+    /// square in modules, quiet zone included, and the dark modules as one path's data.
+    public struct Drawing: Sendable, Equatable {
+        public let side: Int
+        /// Only `M`, `h`, `v`, `z`, digits, spaces and `-`: nothing any escaping changes.
+        public let path: String
+    }
+
+    /// `text` as a QR code's ``Drawing``.
+    public static func drawing(_ text: String) throws(QRCodeError) -> Drawing {
+        let matrix = try QRMatrix(encoding: text)
+        return Drawing(side: matrix.width + 2 * quietZone, path: path(matrix))
     }
 
     /// The dark modules as one path: each run of dark modules in a row is one rectangle, which

@@ -29,6 +29,7 @@ def admin_pages(person_id: str, team_id: str) -> dict[str, str]:
         "a person": f"/console/people/{person_id}",
         "Teams": "/console/teams",
         "a team": f"/console/teams/{team_id}",
+        "Shared devices": "/console/shared-devices",
         "Onboarding": "/console/onboarding",
         "Audit": "/console/audit",
         "Keys": "/console/keys",

@@ -11,6 +11,7 @@ shifts through `GET /shared_devices/events`, and the backend through the lifecyc
 
 from __future__ import annotations
 
+import re
 import subprocess
 import threading
 import time
@@ -21,12 +22,14 @@ from typing import Any
 
 import httpx
 import pytest
+from selenium.webdriver.common.by import By
 
 from helpers import (
     ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, Browser, Cluster, EventsReader, FieldpassServer, MockIdP, SignedIn, assert_api_error,
     assert_json, cli_output, http_client, sign_in, start_cluster, start_server, unique_email,
 )
 from helpers.dpop import DeviceKey, token_hash
+from console_flows import console_sign_in
 from oauth_flows import introspection
 from test_dpop import bound_sign_in
 
@@ -175,6 +178,20 @@ def test_signing_out_ends_the_shift_and_every_token_of_it_at_once(directory_serv
     assert len(shift_events(server, tablet)) == 2
 
 
+def test_revoking_the_shifts_refresh_token_is_signing_out(directory_server: FieldpassServer, admin: SignedIn) -> None:
+    """What `FieldpassClient.signOut()` sends: RFC 7009 revocation, with the tablet's proof."""
+    server = directory_server
+    tablet = enrolled_tablet(server, admin)
+    worker = shift_sign_in(server, tablet, unique_email("a"))
+    with http_client() as client:
+        revoked = client.post(
+            f"{server.url}/revoke", data={"token": worker.refresh_token},
+            headers={"DPoP": tablet.proof(server, "POST", "/revoke")})
+    assert revoked.status_code == 200, revoked.text
+    assert_shift_over(server, worker, tablet)
+    assert shift_events(server, tablet)[-1] == ("shift_ended", worker.email, "signed_out")
+
+
 def test_the_next_worker_ends_a_forgotten_shift(directory_server: FieldpassServer, admin: SignedIn) -> None:
     server = directory_server
     tablet = enrolled_tablet(server, admin)
@@ -192,9 +209,9 @@ def test_the_next_worker_ends_a_forgotten_shift(directory_server: FieldpassServe
     assert_shift_over(server, second, tablet)
 
 
-def manager_of(server: FieldpassServer, admin: SignedIn) -> tuple[str, str]:
+def manager_of(server: FieldpassServer, admin: SignedIn, email: str | None = None) -> tuple[str, str]:
     """The access token of a new manager of a new team, and the team's id."""
-    person = sign_in(server, unique_email("manager"))
+    person = sign_in(server, email or unique_email("manager"))
     assert_json(server.api("PUT", f"/admin/users/{person.user_id}/role", token=admin.access_token, json_body={"role": "manager"}))
     team = assert_json(
         server.api("POST", "/admin/teams", token=admin.access_token, json_body={"name": f"Crew {person.user_id[:8]}"}), 201)
@@ -246,6 +263,59 @@ def test_the_cli_lists_who_holds_each_tablet_and_ends_a_shift(directory_server: 
     assert unknown.returncode != 0 and "no shared device no-such-device in environment 'dev'" in unknown.stderr, cli_output(unknown)
     audit = assert_json(server.api("GET", "/admin/audit", token=admin.access_token))["entries"]
     assert any(e["action"] == "shift.end" and e["actor"] == "cli" and e["after"]["reason"] == "ended_by_admin" for e in audit), audit[:5]
+
+
+def qr_text(svg: str, folder: Path) -> str:
+    """What a scanner reads off `svg`: drawn by librsvg, read by ZBar."""
+    (folder / "qr.svg").write_text(svg)
+    subprocess.run(["rsvg-convert", "--zoom", "8", "-o", str(folder / "qr.png"), str(folder / "qr.svg")], check=True)
+    read = subprocess.run(["zbarimg", "--raw", "-q", str(folder / "qr.png")], capture_output=True, text=True, check=True)
+    return read.stdout.strip()
+
+
+def test_the_manager_enrolls_a_tablet_and_ends_a_shift_in_the_console_in_chromium(
+    directory_server: FieldpassServer, admin: SignedIn, browser: Browser, tmp_path: Path,
+) -> None:
+    server = directory_server
+    manager_email = unique_email("manager")
+    _, team = manager_of(server, admin, manager_email)
+    console_sign_in(browser, server, manager_email)
+
+    browser.open(f"{server.url}/console/shared-devices")
+    browser.driver.find_element(By.ID, "device-name").send_keys("Van console")
+    options = [o.get_attribute("value") for o in browser.driver.find_elements(By.CSS_SELECTOR, "#device-team option")]
+    assert options == [team], options  # a manager enrolls for his team only, never for none
+    browser.press("Enroll device")
+    code = browser.text_of("#enrollment-code")
+    assert re.fullmatch(r"[A-Z]{4}(-[A-Z]{4}){4}", code), browser.describe()
+    svg = browser.driver.find_element(By.CSS_SELECTOR, "svg.qr").get_attribute("outerHTML")
+    assert qr_text(svg, tmp_path) == code
+    link = browser.driver.find_element(By.LINK_TEXT, "Van console").get_attribute("href")
+    device_id = link.rsplit("/", 1)[-1]
+
+    key = DeviceKey()
+    with http_client() as client:
+        enrolled = client.post(
+            f"{server.url}/shared_devices/enroll", json={"enrollment_code": code},
+            headers={"DPoP": key.proof("POST", f"{server.public_url}/shared_devices/enroll")})
+    assert assert_json(enrolled)["device_id"] == device_id
+    tablet = Tablet(device_id, key)
+    worker = shift_sign_in(server, tablet, unique_email("b"))
+
+    browser.open(link)
+    assert f"{worker.email} since" in browser.text_of("dl.facts"), browser.describe()
+    browser.confirm("End shift")
+    assert "nobody" in browser.text_of("dl.facts") and "ended by admin" in browser.text, browser.describe()
+    assert_shift_over(server, worker, tablet)
+    browser.open(f"{server.url}/console/people/{worker.user_id}")
+    assert "Van console" in browser.text and "ended by admin" in browser.text, browser.describe()
+    browser.open(f"{server.url}/console/shared-devices")
+    assert "Van console" in browser.text, browser.describe()
+
+    browser.open(link)
+    browser.confirm("Unenroll")
+    assert "unenrolled" in browser.text_of("dl.facts"), browser.describe()
+    assert_api_error(events(server, tablet), 403, "shared_device_refused")
 
 
 def test_disabling_the_worker_ends_his_shift(directory_server: FieldpassServer, admin: SignedIn) -> None:

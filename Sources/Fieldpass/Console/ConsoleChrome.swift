@@ -15,19 +15,21 @@ struct ConsoleChrome: Sendable {
         /// Which section the page belongs to, for `aria-current`.
         let inPeople: Bool
         let inTeams: Bool
+        let inSharedDevices: Bool
         let inOnboarding: Bool
         let inAudit: Bool
         let inKeys: Bool
     }
 
-    enum Section { case people, teams, onboarding, audit, keys }
+    enum Section { case people, teams, sharedDevices, onboarding, audit, keys }
 
     init(title: String, base: String, visit: ConsoleVisit, section: Section) {
         self.title = title
         self.base = base
         signedIn = SignedIn(
             email: visit.user.email, role: visit.user.role.rawValue, csrfToken: visit.cookie.formToken, isAdmin: visit.isAdmin,
-            inPeople: section == .people, inTeams: section == .teams, inOnboarding: section == .onboarding,
+            inPeople: section == .people, inTeams: section == .teams, inSharedDevices: section == .sharedDevices,
+            inOnboarding: section == .onboarding,
             inAudit: section == .audit, inKeys: section == .keys
         )
     }

@@ -15,10 +15,18 @@ struct ConsolePages: Sendable {
 
     /// Makes the change, then sends the browser to `back` (a path under `/console`).
     func change(_ context: ConsoleRequestContext, back: String, _ body: () async throws -> Void) async throws -> Response {
+        try await attempt(context, back: back) {
+            try await body()
+            return Response(status: .seeOther, headers: [.location: base + "/console" + back])
+        }
+    }
+
+    /// The page `body` answers with, or one saying why the change was refused, with a way
+    /// back to `back` (a path under `/console`).
+    func attempt(_ context: ConsoleRequestContext, back: String, _ body: () async throws -> Response) async throws -> Response {
         let back = base + "/console" + back
         do {
-            try await body()
-            return Response(status: .seeOther, headers: [.location: back])
+            return try await body()
         } catch let error as DirectoryError {
             return refused(error.apiError, context, back: back)
         } catch let error as APIError {

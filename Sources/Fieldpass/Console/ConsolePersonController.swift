@@ -35,6 +35,8 @@ struct ConsolePersonController: Sendable {
             visit.isAdmin
             ? try await store.auditLog(environmentID: environmentID, filter: AuditFilter(personID: userID), before: nil, limit: 20)
             : []
+        let shifts = try await store.shifts(userID: userID, environmentID: environmentID, limit: Self.shiftsShown)
+        let deviceNames = shifts.isEmpty ? [:] : try await sharedDeviceNames(visibleTo: visit.identity.directoryCaller)
         let roleManaged = changes.roleIsManaged(environmentID: environmentID)
         let provisioned = try await store.isScimManaged(userID: userID, teamID: nil, environmentID: environmentID)
         let view = PersonView(
@@ -55,6 +57,9 @@ struct ConsolePersonController: Sendable {
                     state: device.state == .registered ? "not signed in yet" : device.state.rawValue,
                     revoked: ConsolePages.time(device.revokedAt)
                 )
+            },
+            shifts: shifts.map { shift in
+                PersonShift(deviceID: shift.sharedDeviceID, device: deviceNames[shift.sharedDeviceID] ?? "a shared device", shift: shift)
             },
             history: try await ConsoleAuditController.rows(history, store: store, environmentID: environmentID)
         )
@@ -147,6 +152,30 @@ struct ConsolePersonController: Sendable {
         let revoked: String?
     }
 
+    /// A person's shifts the page lists, latest first.
+    static let shiftsShown = 20
+
+    /// The names of the shared devices the caller may see, by id: a manager's list of another
+    /// team's device shows no name.
+    private func sharedDeviceNames(visibleTo caller: DirectoryCaller) async throws -> [String: String] {
+        Dictionary(try await store.sharedDevices(visibleTo: caller).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    struct PersonShift {
+        let deviceID: String
+        let device: String
+        let started: String?
+        let ended: String?
+        let reason: String?
+
+        init(deviceID: String, device: String, shift: ShiftRecord) {
+            let shown = ConsoleSharedDevicesController.Shift(shift)
+            self.deviceID = deviceID
+            self.device = device
+            (started, ended, reason) = (shown.started, shown.ended, shown.reason)
+        }
+    }
+
     struct PersonView {
         let chrome: ConsoleChrome
         let personID: String
@@ -164,6 +193,7 @@ struct ConsolePersonController: Sendable {
         let levels: [ConsolePeopleController.Option]
         let realms: [Grant]
         let devices: [Device]
+        let shifts: [PersonShift]
         let history: [ConsoleAuditController.Row]
     }
 }

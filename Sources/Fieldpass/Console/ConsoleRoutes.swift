@@ -49,6 +49,9 @@ enum ConsoleRoutes {
         ConsoleTeamsController(
             store: store, changes: parts.directoryChanges, pages: pages, prefixes: parts.configuration.realmPrefixes
         ).addRoutes(to: group)
+        ConsoleSharedDevicesController(
+            store: store, changes: parts.directoryChanges, pages: pages, settings: configuration.sharedDevices
+        ).addRoutes(to: group)
         ConsoleOnboardingController(store: store, pages: pages).addRoutes(to: group)
         ConsoleAuditController(store: store, pages: pages).addRoutes(to: group)
         ConsoleKeysController(keys: parts.keys, serviceAccounts: parts.serviceAccounts, pages: pages).addRoutes(to: group)

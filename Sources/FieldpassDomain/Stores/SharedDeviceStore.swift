@@ -45,6 +45,9 @@ public protocol SharedDeviceStore: Sendable {
     /// not see.
     func shifts(deviceID: String, visibleTo caller: DirectoryCaller, limit: Int) async throws -> [ShiftRecord]?
 
+    /// A person's shifts on the environment's devices, latest first, at most `limit`.
+    func shifts(userID: String, environmentID: String, limit: Int) async throws -> [ShiftRecord]
+
     /// The open shift of the device with the key, `nil` when nobody holds it; a key that is no
     /// enrolled device's throws `DirectoryError.unknownDevice`.
     func openShift(keyThumbprint: String) async throws -> ShiftRecord?

@@ -53,6 +53,12 @@ extension PostgresStore {
         }
     }
 
+    public func shifts(userID: String, environmentID: String, limit: Int) async throws -> [ShiftRecord] {
+        try await read { connection in
+            try await connection.rows(PostgresQuery(ShiftTables.ofPerson, userID, environmentID, limit)).map(Self.shift)
+        }
+    }
+
     public func openShift(keyThumbprint: String) async throws -> ShiftRecord? {
         try await read { connection in
             guard let device = try await connection.first(PostgresQuery(SharedDeviceTables.byKey, keyThumbprint)).map(Self.sharedDevice),

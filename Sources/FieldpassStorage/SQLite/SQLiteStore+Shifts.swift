@@ -44,6 +44,13 @@ extension SQLiteStore {
         }
     }
 
+    public func shifts(userID: String, environmentID: String, limit: Int) async throws -> [ShiftRecord] {
+        try await read { db in
+            try Row.fetchAll(db.cachedStatement(sql: ShiftTables.ofPerson.sqlite), arguments: [userID, environmentID, limit]).map(
+                Self.shift)
+        }
+    }
+
     public func openShift(keyThumbprint: String) async throws -> ShiftRecord? {
         try await read { db in
             guard

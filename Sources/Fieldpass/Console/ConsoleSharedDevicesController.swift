@@ -1,0 +1,164 @@
+import FieldpassDomain
+import Foundation
+import Hummingbird
+import QRCode
+
+/// `/console/shared-devices…`: the devices a crew shares, who holds each now, their shifts,
+/// and the changes an admin (or, for his teams' devices, a manager) may make: enroll one (its
+/// code shown this once, with a QR code of it), end a shift, unenroll. Each goes through
+/// ``DirectoryChanges`` and the store decides who may, as for the admin API.
+struct ConsoleSharedDevicesController: Sendable {
+    let store: any FieldpassStore
+    let changes: DirectoryChanges
+    let pages: ConsolePages
+    let settings: SharedDeviceSettings
+
+    func addRoutes(to group: RouterGroup<ConsoleRequestContext>) {
+        group.get("shared-devices", use: list)
+        group.post("shared-devices", use: enroll)
+        group.get("shared-devices/:device_id", use: show)
+        group.post("shared-devices/:device_id/end-shift", use: endShift)
+        group.post("shared-devices/:device_id/unenroll", use: unenroll)
+    }
+
+    @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let caller = context.visit.identity.directoryCaller
+        let teams = try await teamNames(context)
+        let devices = try await store.sharedDevices(visibleTo: caller)
+        let enrollable = context.visit.isAdmin ? teams : teams.filter { $0.member }
+        let view = ListView(
+            chrome: pages.chrome("Shared devices", context, .sharedDevices), canEnroll: context.visit.isAdmin || !enrollable.isEmpty,
+            withoutTeam: context.visit.isAdmin, teams: enrollable,
+            devices: devices.map { device in
+                Row(
+                    id: device.id, name: device.name, team: device.teamID.map { id in teams.first { $0.id == id }?.name ?? id },
+                    state: Self.state(device), holder: device.holder?.email, since: ConsolePages.time(device.holder?.startedAt))
+            }
+        )
+        return pages.renderer.page("shared-devices", view)
+    }
+
+    /// Enrolls a device and shows its code, and the code as a QR code, this once: the answer
+    /// is not kept by the browser, and the code is never stored.
+    @Sendable func enroll(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        try await pages.attempt(context, back: "/shared-devices") {
+            let form = context.visit.form
+            let name = try DisplayName.validated(form["name"] ?? "", field: "name")
+            let teamID = try form["team_id"].flatMap { $0.isEmpty ? nil : try AdminRequests.id($0, unknown: .unknownTeam) }
+            let enrollment = try await changes.startSharedDeviceEnrollment(
+                name: name, teamID: teamID, settings: settings, by: context.visit.identity.directoryCaller)
+            let view = CodeView(
+                chrome: pages.chrome("Enroll \(name)", context, .sharedDevices), deviceID: enrollment.device.id, name: name,
+                code: enrollment.code, minutes: max(1, settings.enrollmentTTL / 60), qr: try QRCodeSVG.drawing(enrollment.code))
+            return pages.renderer.page("shared-device-code", view, headers: [.cacheControl: "no-store"])
+        }
+    }
+
+    @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let caller = context.visit.identity.directoryCaller
+        guard let id = try? deviceID(context), let device = try await store.sharedDevice(id: id, visibleTo: caller),
+            let shifts = try await store.shifts(deviceID: id, visibleTo: caller, limit: AdminSharedDevicesController.historyLength)
+        else { return pages.notFound(context, what: "shared device", back: "/shared-devices") }
+        var team = device.teamID
+        if let id = device.teamID { team = try await teamNames(context).first { $0.id == id }?.name ?? id }
+        let view = DeviceView(
+            chrome: pages.chrome(device.name, context, .sharedDevices), deviceID: device.id, name: device.name, team: team,
+            state: Self.state(device), enrolled: ConsolePages.time(device.enrolledAt), key: device.keyThumbprint,
+            holder: device.holder.map(Shift.init), canUnenroll: device.state != .unenrolled, shifts: shifts.map(Shift.init)
+        )
+        return pages.renderer.page("shared-device", view)
+    }
+
+    @Sendable func endShift(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let id = try deviceID(context)
+        return try await pages.change(context, back: "/shared-devices/\(id)") {
+            guard try await changes.endShift(deviceID: id, by: context.visit.identity.directoryCaller) != nil else {
+                throw APIError(.conflict, DirectoryErrorCode.noOpenShift, "Nobody holds this device: it has no shift to end.")
+            }
+        }
+    }
+
+    @Sendable func unenroll(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let id = try deviceID(context)
+        return try await pages.change(context, back: "/shared-devices/\(id)") {
+            try await changes.unenrollSharedDevice(id: id, by: context.visit.identity.directoryCaller)
+        }
+    }
+
+    /// A shift as a page shows it, from one of the lists a person page also shows.
+    struct Shift {
+        let userID: String
+        let email: String
+        let started: String?
+        let ended: String?
+        let reason: String?
+
+        init(_ shift: ShiftRecord) {
+            userID = shift.userID
+            email = shift.email
+            started = ConsolePages.time(shift.startedAt)
+            ended = ConsolePages.time(shift.endedAt)
+            reason = shift.endReason.map { $0.rawValue.replacingOccurrences(of: "_", with: " ") }
+        }
+    }
+
+    /// The environment's teams, by name, and whether the signed-in person is a member.
+    private func teamNames(_ context: ConsoleRequestContext) async throws -> [Team] {
+        try await store.teams(environmentID: context.visit.identity.environmentID)
+            .map { Team(id: $0.id, name: $0.name, member: $0.members.contains(context.visit.user.id)) }
+            .sorted { $0.name.lowercased() < $1.name.lowercased() }
+    }
+
+    private static func state(_ device: SharedDeviceRecord) -> String {
+        device.state.rawValue.replacingOccurrences(of: "_", with: " ")
+    }
+
+    private func deviceID(_ context: ConsoleRequestContext) throws -> String {
+        try AdminRequests.id(context.parameters.get("device_id") ?? "", unknown: .unknownDevice)
+    }
+
+    struct Team {
+        let id: String
+        let name: String
+        let member: Bool
+    }
+
+    struct Row {
+        let id: String
+        let name: String
+        let team: String?
+        let state: String
+        let holder: String?
+        let since: String?
+    }
+
+    struct ListView {
+        let chrome: ConsoleChrome
+        let canEnroll: Bool
+        let withoutTeam: Bool
+        let teams: [Team]
+        let devices: [Row]
+    }
+
+    struct CodeView {
+        let chrome: ConsoleChrome
+        let deviceID: String
+        let name: String
+        let code: String
+        let minutes: Int
+        let qr: QRCodeSVG.Drawing
+    }
+
+    struct DeviceView {
+        let chrome: ConsoleChrome
+        let deviceID: String
+        let name: String
+        let team: String?
+        let state: String
+        let enrolled: String?
+        let key: String?
+        let holder: Shift?
+        let canUnenroll: Bool
+        let shifts: [Shift]
+    }
+}
