@@ -164,15 +164,12 @@ struct ConsolePersonController: Sendable {
     struct PersonShift {
         let deviceID: String
         let device: String
-        let started: String?
-        let ended: String?
-        let reason: String?
+        let shift: ConsoleSharedDevicesController.Shift
 
         init(deviceID: String, device: String, shift: ShiftRecord) {
-            let shown = ConsoleSharedDevicesController.Shift(shift)
             self.deviceID = deviceID
             self.device = device
-            (started, ended, reason) = (shown.started, shown.ended, shown.reason)
+            self.shift = ConsoleSharedDevicesController.Shift(shift)
         }
     }
 
