@@ -81,6 +81,8 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
         .addRoutes(to: limited(.confirmation))
     // An enrollment code is tried as a sign-in is started: under the same per-address limit.
     SharedDeviceEnrollController(store: store, dpop: dpop).addRoutes(to: limited(.registerDevice))
+    BadgeSignInController(store: store, dpop: dpop, tokenIssuer: parts.tokenIssuer, settings: configuration.badges)
+        .addRoutes(to: limited(.registerDevice))
     SharedDeviceShiftController(
         store: store, dpop: dpop, longPoll: LongPoll(store: store, places: parts.longPolls, readiness: parts.readiness),
         signal: store.lifecycleFeed
@@ -117,6 +119,7 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     AdminTeamsController(directory: store, changes: parts.directoryChanges).addRoutes(to: admin)
     AdminSharedDevicesController(store: store, changes: parts.directoryChanges, settings: configuration.sharedDevices)
         .addRoutes(to: admin)
+    AdminBadgesController(changes: parts.directoryChanges, settings: configuration.badges).addRoutes(to: admin)
     IntegrationController(
         store: store, longPolls: parts.longPolls, realmPrefixes: configuration.realmPrefixes, readiness: parts.readiness,
         serviceAccounts: parts.serviceAccounts

@@ -26,6 +26,8 @@ public struct FieldpassConfiguration: Sendable {
     public var dpop: DPoPSettings
     /// Devices a crew shares: how long an enrollment code works.
     public var sharedDevices: SharedDeviceSettings
+    /// Badges for signing in on shared devices: lifetime, PIN length, lockout.
+    public var badges: BadgeSettings
     /// Rate limits and caps.
     public var limits: LimitSettings
     /// Who may scrape `/metrics`.
@@ -48,6 +50,7 @@ public struct FieldpassConfiguration: Sendable {
         console = try ConsoleSettings(settings)
         dpop = try DPoPSettings(settings)
         sharedDevices = try SharedDeviceSettings(settings)
+        badges = try BadgeSettings(settings)
         roles = try RoleSettings(settings)
         let ids = try settings.strings(["environments"])
         var environments: [EnvironmentSettings] = []

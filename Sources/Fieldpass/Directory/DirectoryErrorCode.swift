@@ -12,4 +12,5 @@ enum DirectoryErrorCode: String, APIErrorCode {
     case managedByIdP = "managed_by_idp"
     /// Nobody holds the shared device: it has no shift to end.
     case noOpenShift = "no_open_shift"
+    case unknownBadge = "unknown_badge"
 }

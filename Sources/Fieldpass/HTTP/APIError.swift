@@ -13,6 +13,8 @@ public struct APIError: HTTPResponseError, Equatable {
     public let description: String
     /// Extra headers, such as an authentication challenge.
     public internal(set) var headers: HTTPFields
+    /// A wrong PIN's tries left before its badge locks (`attempts_left`).
+    public internal(set) var attemptsLeft: Int?
 
     /// Creates an error answered with `status`; `code` comes from an area's enumeration.
     init(_ status: HTTPResponse.Status, _ code: some APIErrorCode, _ description: String, headers: HTTPFields = [:]) {
@@ -29,7 +31,7 @@ public struct APIError: HTTPResponseError, Equatable {
 
     /// The JSON response.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = ["error": code, "error_description": description]
+        let body = APIErrorBody(error: code, errorDescription: description, attemptsLeft: attemptsLeft)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(body)
@@ -50,4 +52,17 @@ public struct APIError: HTTPResponseError, Equatable {
     }
 
     static let serverError = APIError(.internalServerError, HTTPErrorCode.serverError, "The server could not complete the request.")
+}
+
+/// What an ``APIError`` answers, as JSON.
+private struct APIErrorBody: Encodable {
+    var error: String
+    var errorDescription: String
+    var attemptsLeft: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case error
+        case errorDescription = "error_description"
+        case attemptsLeft = "attempts_left"
+    }
 }

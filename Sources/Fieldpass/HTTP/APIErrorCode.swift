@@ -7,7 +7,7 @@ enum APIErrorCodes {
     /// Every area's codes.
     static let areas: [any APIErrorCode.Type] = [
         HTTPErrorCode.self, AuthErrorCode.self, OAuthErrorCode.self, OnboardingErrorCode.self,
-        DirectoryErrorCode.self, IntegrationErrorCode.self,
+        DirectoryErrorCode.self, IntegrationErrorCode.self, BadgeErrorCode.self,
     ]
 
     /// Every code the API can answer.

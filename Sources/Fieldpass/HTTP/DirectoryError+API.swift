@@ -31,6 +31,7 @@ extension DirectoryError {
                 "This team is provisioned by the identity provider through SCIM; change it there."
             )
         case .cannotDisableSelf: APIError(.conflict, DirectoryErrorCode.cannotDisableSelf, "Admins cannot disable themselves.")
+        case .unknownBadge: APIError(.notFound, DirectoryErrorCode.unknownBadge, "This person has no badge.")
         case .notAllowed(.read): APIError(.forbidden, AuthErrorCode.forbidden, "Only admins and managers may read this.")
         case .notAllowed(.administer): APIError(.forbidden, AuthErrorCode.forbidden, "Only an admin may do this.")
         }

@@ -44,6 +44,12 @@ enum FieldpassMetrics {
         Counter(label: "fieldpass_dpop_proofs_refused_total", dimensions: [("reason", reason.rawValue)]).increment()
     }
 
+    /// A badge sign-in on a shared device ended with `result`: `signed_in`, `refused`,
+    /// `wrong_pin`, `locked` (the badge is, or this wrong PIN locked it) or `pin_change_required`.
+    static func badgeSignIn(_ result: String) {
+        Counter(label: "fieldpass_badge_sign_ins_total", dimensions: [("result", result)]).increment()
+    }
+
     /// A request refused with 429 by the rate limit `limit` (its configuration name).
     static func rateLimited(_ limit: String) {
         Counter(label: "fieldpass_rate_limited_total", dimensions: [("limit", limit)]).increment()

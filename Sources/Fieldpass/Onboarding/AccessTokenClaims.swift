@@ -21,6 +21,9 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
     public var realms: [String: RealmAccess]
     /// RFC 9449 §6.1: the key a bound token is used with (`jkt`); absent on bearer tokens.
     public var cnf: KeyConfirmation?
+    /// How the person authenticated (RFC 8176), where Fieldpass itself did: `["pin", "badge"]`
+    /// for a badge sign-in on a shared device; absent after a sign-in at the IdP.
+    public var amr: [String]?
 
     /// The `role` of service account tokens.
     public static let serviceRole = "service"
@@ -29,7 +32,7 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
     public var tokenType: String { KeyConfirmation.tokenType(boundTo: cnf?.jkt) }
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, iat, nbf, exp, jti, email, env, role, realms, cnf
+        case iss, sub, aud, iat, nbf, exp, jti, email, env, role, realms, cnf, amr
         case deviceID = "device_id"
         case shiftID = "shift_id"
     }

@@ -31,29 +31,36 @@ public struct TokenIssuer: Sendable {
         for session: OnboardingSession, facts: AccessFacts, shift: ShiftRecord? = nil, now: Date
     ) throws(TokenError) -> CompletedLogin {
         let refresh = try refreshToken()
-        let maxExpiry = now.addingTimeInterval(TimeInterval(settings.refreshTokenMaxLifetime))
+        let window = refreshWindow(from: now)
         let access = try deviceAccessToken(
             facts: facts, deviceID: session.deviceID, deviceKey: session.dpopThumbprint, shift: shift, now: now)
         return CompletedLogin(
             session: session, accessToken: access.token, accessTokenType: access.type, accessTokenTTL: settings.accessTokenTTL,
-            refreshToken: refresh.token, refreshTokenHash: refresh.hash,
-            refreshTokenExpiresAt: min(now.addingTimeInterval(TimeInterval(settings.refreshTokenTTL)), maxExpiry),
-            refreshTokenMaxExpiresAt: maxExpiry, shift: shift
+            refreshToken: refresh.token, refreshTokenHash: refresh.hash, refreshTokenExpiresAt: window.expiresAt,
+            refreshTokenMaxExpiresAt: window.maxExpiresAt, shift: shift
         )
+    }
+
+    /// When a sign-in's first refresh token at `now` expires, and when refreshing ends at the
+    /// latest (`refresh_token_max_lifetime` after it).
+    public func refreshWindow(from now: Date) -> (expiresAt: Date, maxExpiresAt: Date) {
+        let maxExpiry = now.addingTimeInterval(TimeInterval(settings.refreshTokenMaxLifetime))
+        return (min(now.addingTimeInterval(TimeInterval(settings.refreshTokenTTL)), maxExpiry), maxExpiry)
     }
 
     /// A device's access token with the person's current realms, and its `token_type`.
     /// `deviceKey`: the thumbprint of the key the device's refresh token is bound to, which
     /// binds the access token too when ``bindsAccessTokens``. A shift's token names the shift
     /// and, as its device, the shared device; it is always bound to the shared device's key.
+    /// `amr`: how Fieldpass authenticated the person itself (a badge sign-in), if it did.
     public func deviceAccessToken(
-        facts: AccessFacts, deviceID: String, deviceKey: String? = nil, shift: ShiftRecord? = nil, now: Date
+        facts: AccessFacts, deviceID: String, deviceKey: String? = nil, shift: ShiftRecord? = nil, amr: [String]? = nil, now: Date
     ) throws(TokenError) -> (token: String, type: String) {
         let boundTo = bindsAccessTokens || shift != nil ? deviceKey : nil
         let token = try sign(
             subject: facts.user.id, environmentID: facts.user.environmentID, role: facts.user.role.rawValue,
             email: facts.user.email, deviceID: shift?.sharedDeviceID ?? deviceID, shiftID: shift?.id, realms: policy.realms(for: facts),
-            boundTo: boundTo, now: now
+            boundTo: boundTo, amr: amr, now: now
         )
         return (token, KeyConfirmation.tokenType(boundTo: boundTo))
     }
@@ -63,7 +70,7 @@ public struct TokenIssuer: Sendable {
         try sign(
             subject: "service:\(accountID)", environmentID: environmentID, role: AccessTokenClaims.serviceRole,
             email: nil, deviceID: nil, shiftID: nil, realms: policy.serviceAccountRealms(environmentID: environmentID), boundTo: nil,
-            now: now
+            amr: nil, now: now
         )
     }
 
@@ -102,7 +109,7 @@ public struct TokenIssuer: Sendable {
 
     private func sign(
         subject: String, environmentID: String, role: String, email: String?, deviceID: String?, shiftID: String?,
-        realms: [String: RealmAccess], boundTo: String?, now: Date
+        realms: [String: RealmAccess], boundTo: String?, amr: [String]?, now: Date
     ) throws(TokenError) -> String {
         let issuedAt = Int(now.timeIntervalSince1970)
         return try keys.published(now: now).signer.sign(
@@ -110,7 +117,7 @@ public struct TokenIssuer: Sendable {
                 iss: issuer, sub: subject, aud: settings.audience, iat: issuedAt, nbf: issuedAt,
                 exp: issuedAt + settings.accessTokenTTL, jti: try Crypto.randomToken(byteCount: 16),
                 email: email, env: environmentID, role: role, deviceID: deviceID, shiftID: shiftID, realms: realms,
-                cnf: boundTo.map(KeyConfirmation.init(jkt:))
+                cnf: boundTo.map(KeyConfirmation.init(jkt:)), amr: amr
             )
         )
     }

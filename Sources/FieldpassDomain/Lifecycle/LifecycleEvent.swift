@@ -70,6 +70,7 @@ public enum LifecycleEventType: String, Codable, Sendable, CaseIterable {
     case teamDeleted = "team.deleted"
     case shiftStarted = "shift.started"
     case shiftEnded = "shift.ended"
+    case badgeLocked = "badge.locked"
 }
 
 /// One event of the feed: its position (cursors are built from it), environment and time.

@@ -188,6 +188,8 @@ public enum DirectoryError: Error, Sendable, Equatable {
     case teamManagedByScim
     /// A person may not disable themselves (they could not undo it).
     case cannotDisableSelf
+    /// The person has no badge.
+    case unknownBadge
     /// The caller may not take this action (``DirectoryCaller/may(_:)``).
     case notAllowed(DirectoryAction)
 }

@@ -49,6 +49,15 @@ package enum DirectoryWrite: Sendable, Equatable {
     /// Every open shift of the person ends as ``ShiftRules/end(_:_:actor:)`` has it. Which
     /// shifts are open is known only as it applies, under the person's lock.
     case endShiftsOf(userID: String, reason: ShiftEndReason, actor: String)
+    /// The person's badge, replacing the one they had.
+    case saveBadge(BadgeRecord)
+    case deleteBadge(userID: String)
+    /// The badge's PIN, temporary or the worker's own; its failures forgotten, unlocked.
+    case setBadgePin(badgeID: String, pinHash: String, temporary: Bool)
+    /// One more wrong PIN; with `locks`, the badge locked.
+    case recordPinFailure(badgeID: String, locks: Bool)
+    /// The device record of a shift started with a badge, signed in now.
+    case createShiftDevice(id: String, userID: String, name: String)
     case audit(AuditRecord)
 
     /// The people whose record or reach this write changes.
@@ -62,7 +71,8 @@ package enum DirectoryWrite: Sendable, Equatable {
             .createScimGroup,
             .updateScimGroup, .deleteScimGroup,
             .addRoleGroupMember, .removeRoleGroupMember, .recomputeRoles, .createSharedDevice, .enrollSharedDevice,
-            .unenrollSharedDevice, .startShift, .endShift, .endShiftsOf, .audit:
+            .unenrollSharedDevice, .startShift, .endShift, .endShiftsOf, .saveBadge, .deleteBadge, .setBadgePin, .recordPinFailure,
+            .createShiftDevice, .audit:
             []
         }
     }

@@ -75,6 +75,11 @@ package enum LifecycleEventRules {
             changed.before = entry.before
             changed.after = entry.after
             return [changed]
+        case "badge.lock":
+            var locked = event(.badgeLocked)
+            locked.user = userID.map { .init(id: $0) }
+            locked.device = entry.after?["shared_device_id"].map { .init(id: $0) }
+            return [locked]
         case "shift.start", "shift.end":
             guard let deviceID = subjectID(entry.target, kind: "shared_device"), let after = entry.after, let member = after["user"]
             else { return [] }

@@ -2,7 +2,8 @@ public import Foundation
 
 /// Everything Fieldpass keeps: onboarding, the directory and credentials, and the signals
 /// that tell readers about changes. SQLite is the default; PostgreSQL serves several instances.
-public typealias FieldpassStore = OnboardingStore & DirectoryStore & CredentialStore & ScimStore & SharedDeviceStore & StoreChanges
+public typealias FieldpassStore = OnboardingStore & DirectoryStore & CredentialStore & ScimStore & SharedDeviceStore & BadgeStore
+    & StoreChanges
     & LifecycleEventStore
     & ConsoleStore
 

@@ -199,6 +199,7 @@ package enum PostgresSchema {
         ("15-dpop", DPoPTables.sql),
         ("16-shared-devices", SharedDeviceTables.sql),
         ("17-shifts", ShiftTables.sql),
+        ("18-badges", BadgeTables.sql),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

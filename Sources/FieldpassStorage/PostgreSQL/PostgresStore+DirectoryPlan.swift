@@ -125,6 +125,19 @@ extension PostgresStore {
             for shift in try await connection.rows(PostgresQuery(ShiftTables.openOfPerson, userID)).map(Self.shift) {
                 try await apply(ShiftRules.end(shift, reason, actor: actor), connection, environmentID: environmentID, now: now)
             }
+        case .saveBadge(let badge):
+            try await connection.execute(
+                PostgresQuery(
+                    BadgeTables.save, badge.id, badge.userID, environmentID, badge.badgeHash, badge.pinHash,
+                    badge.issuedAt.timeIntervalSince1970, badge.expiresAt.timeIntervalSince1970))
+        case .deleteBadge(let userID):
+            try await connection.execute(PostgresQuery(BadgeTables.delete, userID))
+        case .setBadgePin(let badgeID, let pinHash, let temporary):
+            try await connection.execute(PostgresQuery(BadgeTables.setPin, pinHash, temporary, badgeID))
+        case .recordPinFailure(let badgeID, let locks):
+            try await connection.execute(PostgresQuery(BadgeTables.recordFailure, locks ? timestamp : nil, badgeID))
+        case .createShiftDevice(let id, let userID, let name):
+            try await connection.execute(PostgresQuery(BadgeTables.insertShiftDevice, id, userID, name, timestamp))
         case .audit(let entry):
             try await audit(connection, environmentID: environmentID, entry, now: now)
         }

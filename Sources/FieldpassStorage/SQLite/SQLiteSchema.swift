@@ -207,6 +207,9 @@ enum SQLiteSchema {
         migrator.registerMigration("14-shifts") { db in
             try db.execute(sql: ShiftTables.sql)
         }
+        migrator.registerMigration("15-badges") { db in
+            try db.execute(sql: BadgeTables.sql)
+        }
         return migrator
     }
 }

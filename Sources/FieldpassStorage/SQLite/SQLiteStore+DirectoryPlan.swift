@@ -88,6 +88,21 @@ extension SQLiteStore {
             case .endShiftsOf(let userID, let reason, let actor):
                 let open = try Row.fetchAll(db.cachedStatement(sql: ShiftTables.openOfPerson.sqlite), arguments: [userID]).map(shift)
                 for shift in open { try apply(ShiftRules.end(shift, reason, actor: actor), db, environmentID: environmentID, now: now) }
+            case .saveBadge(let badge):
+                try db.execute(
+                    cached: BadgeTables.save.sqlite,
+                    arguments: [
+                        badge.id, badge.userID, environmentID, badge.badgeHash, badge.pinHash, badge.issuedAt.timeIntervalSince1970,
+                        badge.expiresAt.timeIntervalSince1970,
+                    ])
+            case .deleteBadge(let userID):
+                try db.execute(cached: BadgeTables.delete.sqlite, arguments: [userID])
+            case .setBadgePin(let badgeID, let pinHash, let temporary):
+                try db.execute(cached: BadgeTables.setPin.sqlite, arguments: [pinHash, temporary, badgeID])
+            case .recordPinFailure(let badgeID, let locks):
+                try db.execute(cached: BadgeTables.recordFailure.sqlite, arguments: [locks ? timestamp : nil, badgeID])
+            case .createShiftDevice(let id, let userID, let name):
+                try db.execute(cached: BadgeTables.insertShiftDevice.sqlite, arguments: [id, userID, name, timestamp])
             case .audit(let entry):
                 try audit(db, environmentID: environmentID, entry, now: now)
             }

@@ -1,0 +1,69 @@
+import FieldpassDomain
+import Foundation
+import Hummingbird
+import Tokens
+
+/// `/admin/users/{user_id}/badge…`: a person's badge for signing in on shared devices. Admins
+/// look after everyone's, managers those of the members of their teams (``BadgeRules``),
+/// which the store decides inside each change. The badge and its temporary PIN are shown once.
+struct AdminBadgesController: Sendable {
+    let changes: DirectoryChanges
+    let settings: BadgeSettings
+
+    struct Issued: ResponseEncodable {
+        var badgeID: String
+        var badge: String
+        var temporaryPin: String
+        var expiresAt: Date
+
+        enum CodingKeys: String, CodingKey {
+            case badge
+            case badgeID = "badge_id"
+            case temporaryPin = "temporary_pin"
+            case expiresAt = "expires_at"
+        }
+    }
+
+    struct PinReset: ResponseEncodable {
+        var temporaryPin: String
+
+        enum CodingKeys: String, CodingKey {
+            case temporaryPin = "temporary_pin"
+        }
+    }
+
+    func addRoutes(to routes: DirectoryRoutes) {
+        routes.on(.post, "users/:user_id/badge", .read, use: issue)
+        routes.on(.delete, "users/:user_id/badge", .read, use: revoke)
+        routes.on(.post, "users/:user_id/badge/pin", .read, use: resetPin)
+    }
+
+    @Sendable func issue(_ request: Request, context: IdentifiedRequestContext) async throws -> EditedResponse<Issued> {
+        let userID = try userID(context)
+        let now = Date()
+        let (badge, digest) = try BadgeCredentials.makeBadge()
+        let pin = try BadgeCredentials.temporaryPin(length: settings.pinLength)
+        let record = BadgeRecord(
+            id: UUID().uuidString.lowercased(), userID: userID, environmentID: context.identity.environmentID, badgeHash: digest,
+            pinHash: try PinHash.make(pin), issuedAt: now, expiresAt: now.addingTimeInterval(TimeInterval(settings.lifetime)))
+        try await changes.issueBadge(record, by: context.identity.directoryCaller)
+        return EditedResponse(
+            status: .created, headers: [.cacheControl: "no-store"],
+            response: Issued(badgeID: record.id, badge: badge, temporaryPin: pin, expiresAt: record.expiresAt))
+    }
+
+    @Sendable func revoke(_ request: Request, context: IdentifiedRequestContext) async throws -> Response {
+        try await changes.revokeBadge(userID: try userID(context), by: context.identity.directoryCaller)
+        return Response(status: .noContent)
+    }
+
+    @Sendable func resetPin(_ request: Request, context: IdentifiedRequestContext) async throws -> EditedResponse<PinReset> {
+        let pin = try BadgeCredentials.temporaryPin(length: settings.pinLength)
+        try await changes.resetBadgePin(userID: try userID(context), pinHash: try PinHash.make(pin), by: context.identity.directoryCaller)
+        return EditedResponse(headers: [.cacheControl: "no-store"], response: PinReset(temporaryPin: pin))
+    }
+
+    private func userID(_ context: IdentifiedRequestContext) throws -> String {
+        try AdminRequests.id(context.parameters.get("user_id") ?? "", unknown: .unknownUser)
+    }
+}

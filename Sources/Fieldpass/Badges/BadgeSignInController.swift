@@ -1,0 +1,136 @@
+import FieldpassDomain
+import Foundation
+import Hummingbird
+import Tokens
+
+/// `POST /shared_devices/shift`: a worker starts a shift on an enrolled shared device with
+/// their badge and PIN, the request proven by the device's key (DPoP). The answer is the token
+/// set of a refresh, with the shift's id; the tokens are bound to the device's key and say
+/// `amr: ["pin", "badge"]`.
+///
+/// The PIN is checked against the badge's stored hash before the store's transaction (scrypt
+/// takes tens of milliseconds, which no lock should wait for); the transaction finds the hash
+/// unchanged, counts a wrong PIN and locks the badge at `badges.max_failed_pins`
+/// (``BadgeRules/signIn(_:badge:person:device:open:now:)``). An unknown badge is checked
+/// against a decoy hash, so the time of the answer tells nothing either.
+struct BadgeSignInController: Sendable {
+    static let path = "/shared_devices/shift"
+
+    let store: any FieldpassStore
+    let dpop: DPoPGate
+    let tokenIssuer: TokenIssuer
+    let settings: BadgeSettings
+    /// What an unknown badge's PIN is checked against.
+    let decoy: String
+
+    init(store: any FieldpassStore, dpop: DPoPGate, tokenIssuer: TokenIssuer, settings: BadgeSettings) {
+        self.store = store
+        self.dpop = dpop
+        self.tokenIssuer = tokenIssuer
+        self.settings = settings
+        // Without randomness there is no decoy, and no badge sign-in either: its PIN hash fails too.
+        decoy = (try? PinHash.make(BadgeCredentials.temporaryPin(length: settings.pinLength))) ?? ""
+    }
+
+    struct SignIn: Decodable {
+        var badge: String
+        var pin: String
+        var newPin: String?
+
+        enum CodingKeys: String, CodingKey {
+            case badge, pin
+            case newPin = "new_pin"
+        }
+    }
+
+    struct Tokens: ResponseEncodable {
+        var accessToken: String
+        var tokenType: String
+        var refreshToken: String
+        var expiresIn: Int
+        var shiftID: String
+
+        enum CodingKeys: String, CodingKey {
+            case accessToken = "access_token"
+            case tokenType = "token_type"
+            case refreshToken = "refresh_token"
+            case expiresIn = "expires_in"
+            case shiftID = "shift_id"
+        }
+    }
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.post(RouterPath(Self.path), use: signIn)
+    }
+
+    @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<Tokens> {
+        let body = try await JSONBody.decode(SignIn.self, from: request, context: context)
+        guard body.badge.utf8.count <= 256, body.pin.utf8.count <= 64 else {
+            throw APIError.invalidRequest("badge or pin is too long.")
+        }
+        if let newPin = body.newPin {
+            do {
+                try PinRules.check(newPin, length: settings.pinLength)
+            } catch {
+                throw APIError.invalidRequest("new_pin: \(error.description)")
+            }
+        }
+        let proof = try dpop.requiredProof(of: request, path: Self.path)
+        let now = Date()
+        let stored = try await store.badge(hash: BadgeCredentials.digest(of: body.badge))
+        let checked = stored?.pinHash ?? decoy
+        let matched = PinHash.verify(body.pin, against: checked) && stored != nil
+        let refresh = try tokenIssuer.refreshToken()
+        let window = tokenIssuer.refreshWindow(from: now)
+        let attempt = BadgeAttempt(
+            badgeHash: BadgeCredentials.digest(of: body.badge), checkedPinHash: checked, pinMatched: matched,
+            newPinHash: try body.newPin.map { pin throws(TokenError) in try PinHash.make(pin) }, proof: proof,
+            shiftID: UUID().uuidString.lowercased(), refreshTokenHash: refresh.hash, refreshTokenExpiresAt: window.expiresAt,
+            refreshTokenMaxExpiresAt: window.maxExpiresAt, settings: settings)
+        let outcome = try await dpop.recordingUse { try await store.signInWithBadge(attempt, now: now) }
+        FieldpassMetrics.badgeSignIn(Self.result(outcome))
+        switch outcome {
+        case .signedIn(let shift):
+            guard let environmentID = stored?.environmentID,
+                let facts = try await store.accessFacts(userID: shift.userID, environmentID: environmentID)
+            else { throw Self.refused }
+            let access = try tokenIssuer.deviceAccessToken(
+                facts: facts, deviceID: shift.id, deviceKey: proof.thumbprint, shift: shift, amr: Self.amr, now: now)
+            return EditedResponse(
+                headers: [.cacheControl: "no-store"],
+                response: Tokens(
+                    accessToken: access.token, tokenType: access.type, refreshToken: refresh.token,
+                    expiresIn: tokenIssuer.accessTokenTTL, shiftID: shift.id))
+        case .refused:
+            throw Self.refused
+        case .wrongPin(let attemptsLeft):
+            var wrong = Self.refused
+            wrong.attemptsLeft = attemptsLeft
+            throw wrong
+        case .locked:
+            throw APIError(
+                Self.locked, BadgeErrorCode.badgeLocked, "This badge is locked after too many wrong PINs: ask an admin to reset the PIN.")
+        case .pinChangeRequired:
+            throw APIError(
+                .forbidden, BadgeErrorCode.pinChangeRequired, "This PIN is temporary: send it with new_pin, the PIN to use from now on.")
+        }
+    }
+
+    private static func result(_ outcome: BadgeOutcome) -> String {
+        switch outcome {
+        case .signedIn: "signed_in"
+        case .refused: "refused"
+        case .wrongPin: "wrong_pin"
+        case .locked: "locked"
+        case .pinChangeRequired: "pin_change_required"
+        }
+    }
+
+    /// RFC 4918's 423: the badge, not the request, is what is wrong.
+    static let locked = HTTPResponse.Status(code: 423, reasonPhrase: "Locked")
+
+    /// RFC 8176's `pin`, and the badge the person showed.
+    static let amr = ["pin", "badge"]
+
+    static let refused = APIError(.unauthorized, OAuthErrorCode.invalidGrant, "The badge or PIN is not valid.")
+}

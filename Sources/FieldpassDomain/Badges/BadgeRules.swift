@@ -1,0 +1,88 @@
+package import Foundation
+
+/// Badges for signing in on shared devices, decided once for both stores on facts read in the
+/// change's transaction: who may issue, revoke and reset one (an admin, or a manager for the
+/// members of his teams), and what a sign-in with one does.
+package enum BadgeRules {
+    /// Whether `caller` looks after `person`'s badge: an admin anyone's of the environment, a
+    /// manager those of people who share a team with him.
+    package static func looksAfter(personTeams: Set<String>, callerTeams: Set<String>, _ caller: DirectoryCaller) -> Bool {
+        guard let me = caller.person, me.role != .admin else { return true }
+        return me.role == .manager && !personTeams.isDisjoint(with: callerTeams)
+    }
+
+    /// A new badge for `person`, replacing theirs if they have one.
+    package static func issue(
+        _ badge: BadgeRecord, person: UserRecord?, personTeams: Set<String>, callerTeams: Set<String>, by caller: DirectoryCaller
+    ) throws(DirectoryError) -> DirectoryPlan {
+        guard let person, looksAfter(personTeams: personTeams, callerTeams: callerTeams, caller) else { throw .unknownUser }
+        return DirectoryPlan([.saveBadge(badge), .audit(.badgeIssued(actor: caller.actor, userID: person.id, badgeID: badge.id))])
+    }
+
+    /// The person's badge revoked; none to revoke: `unknownBadge`.
+    package static func revoke(
+        _ badge: BadgeRecord?, person: UserRecord?, personTeams: Set<String>, callerTeams: Set<String>, by caller: DirectoryCaller
+    ) throws(DirectoryError) -> DirectoryPlan {
+        guard person != nil, looksAfter(personTeams: personTeams, callerTeams: callerTeams, caller) else { throw .unknownUser }
+        guard let badge else { throw .unknownBadge }
+        return DirectoryPlan([
+            .deleteBadge(userID: badge.userID), .audit(.badgeRevoked(actor: caller.actor, userID: badge.userID, badgeID: badge.id)),
+        ])
+    }
+
+    /// A new temporary PIN for the person's badge, which unlocks it.
+    package static func resetPin(
+        _ badge: BadgeRecord?, pinHash: String, person: UserRecord?, personTeams: Set<String>, callerTeams: Set<String>,
+        by caller: DirectoryCaller
+    ) throws(DirectoryError) -> DirectoryPlan {
+        guard person != nil, looksAfter(personTeams: personTeams, callerTeams: callerTeams, caller) else { throw .unknownUser }
+        guard let badge else { throw .unknownBadge }
+        return DirectoryPlan([
+            .setBadgePin(badgeID: badge.id, pinHash: pinHash, temporary: true),
+            .audit(.badgePinReset(actor: caller.actor, userID: badge.userID, badgeID: badge.id)),
+        ])
+    }
+
+    /// A sign-in with a badge on a shared device: `badge` found by the attempt's hash, its
+    /// person, the device whose key proved the request and its open shift, all as the
+    /// transaction reads them. Refused alike when anything but the PIN is wrong, so that the
+    /// answer tells a valid badge from an invalid one only by the lockout's count. A wrong PIN
+    /// counts; the `max_failed_pins`-th locks the badge, audited. A right temporary PIN works
+    /// only with a new one. A right PIN starts the shift as a sign-in at the IdP does
+    /// (``ShiftRules/start(_:environmentID:device:open:)``), with a device record and a refresh
+    /// token bound to the device's key.
+    package static func signIn(
+        _ attempt: BadgeAttempt, badge: BadgeRecord?, person: UserRecord?, device: SharedDeviceRecord?, open: ShiftRecord?, now: Date
+    ) -> (outcome: BadgeOutcome, plan: DirectoryPlan) {
+        guard let device, device.state == .enrolled, let badge, badge.environmentID == device.environmentID, badge.expiresAt > now,
+            let person, !person.disabled, person.environmentID == device.environmentID
+        else { return (.refused, .unchanged) }
+        let maxFailed = attempt.settings.maxFailedPins
+        guard badge.lockedAt == nil, badge.failedPins < maxFailed else { return (.locked, .unchanged) }
+        // Reset or changed since it was checked: the check says nothing of the PIN now.
+        guard badge.pinHash == attempt.checkedPinHash else { return (.refused, .unchanged) }
+        guard attempt.pinMatched else {
+            let failures = badge.failedPins + 1
+            let locks = failures >= maxFailed
+            var writes: [DirectoryWrite] = [.recordPinFailure(badgeID: badge.id, locks: locks)]
+            if locks { writes.append(.audit(.badgeLocked(userID: person.id, badgeID: badge.id, deviceID: device.id))) }
+            return (locks ? .locked : .wrongPin(attemptsLeft: maxFailed - failures), DirectoryPlan(writes))
+        }
+        if badge.pinTemporary, attempt.newPinHash == nil { return (.pinChangeRequired, .unchanged) }
+        let shift = ShiftRecord(
+            id: attempt.shiftID, sharedDeviceID: device.id, userID: person.id, email: person.email, startedAt: now)
+        let refreshToken = RefreshTokenIssue(
+            hash: attempt.refreshTokenHash, userID: person.id, deviceID: attempt.shiftID,
+            expiresAt: attempt.refreshTokenExpiresAt.timeIntervalSince1970,
+            maxExpiresAt: attempt.refreshTokenMaxExpiresAt.timeIntervalSince1970, dpopThumbprint: attempt.proof.thumbprint
+        )
+        var writes: [DirectoryWrite] = [
+            .setBadgePin(badgeID: badge.id, pinHash: attempt.newPinHash ?? badge.pinHash, temporary: false),
+            .createShiftDevice(id: attempt.shiftID, userID: person.id, name: device.name),
+            .issueRefreshToken(refreshToken),
+        ]
+        writes += ShiftRules.start(shift, environmentID: device.environmentID, device: device, open: open).writes
+        writes.append(.audit(.badgeSignIn(userID: person.id, badgeID: badge.id, deviceID: device.id)))
+        return (.signedIn(shift), DirectoryPlan(writes))
+    }
+}
