@@ -1,0 +1,181 @@
+"""Badge + PIN sign-in on shared devices: an admin (or the team's manager) issues a badge and a
+temporary PIN; the worker scans the badge on an enrolled tablet, types the PIN and a new one,
+and the shift starts with tokens bound to the tablet's key. Wrong PINs are counted and the
+fifth locks the badge until an admin resets the PIN; everything else that is wrong gets one
+answer. The tablet's key and proofs are made here with `cryptography` and PyJWT.
+"""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from helpers import (
+    ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, OTHER_ADMIN_EMAIL, Cluster, FieldpassServer, MockIdP, SignedIn, assert_api_error,
+    assert_json, http_client, sign_in, start_cluster, unique_email,
+)
+from helpers.dpop import DeviceKey
+from oauth_flows import introspection
+from test_shifts import Tablet, current_shift, enrolled_tablet, manager_of, me, refresh, shift_events
+
+MAX_FAILED_PINS = 5
+
+
+@pytest.fixture(scope="module")
+def admin(directory_server: FieldpassServer) -> SignedIn:
+    return sign_in(directory_server, ADMIN_EMAIL)
+
+
+def issue(server: FieldpassServer, token: str, user_id: str) -> dict[str, Any]:
+    issued = assert_json(server.api("POST", f"/admin/users/{user_id}/badge", token=token), 201)
+    assert set(issued) == {"badge_id", "badge", "temporary_pin", "expires_at"}, issued
+    assert re.fullmatch(r"fpb_[A-Za-z0-9_-]{43}", issued["badge"]) and re.fullmatch(r"[0-9]{8}", issued["temporary_pin"]), issued
+    return issued
+
+
+def badge_sign_in(server: FieldpassServer, tablet: Tablet, badge: str, pin: str, new_pin: str | None = None) -> httpx.Response:
+    body = {"badge": badge, "pin": pin} | ({"new_pin": new_pin} if new_pin else {})
+    with http_client() as client:
+        return client.post(
+            f"{server.url}/shared_devices/shift", json=body, headers={"DPoP": tablet.proof(server, "POST", "/shared_devices/shift")})
+
+
+def worker_with_badge(server: FieldpassServer, admin: SignedIn) -> tuple[SignedIn, dict[str, Any]]:
+    worker = sign_in(server, unique_email("crew"))
+    return worker, issue(server, admin.access_token, worker.user_id)
+
+
+def started(server: FieldpassServer, tablet: Tablet, badge: dict[str, Any], new_pin: str = "38472910") -> dict[str, Any]:
+    """The worker's first sign-in with the badge: the temporary PIN and a PIN of their own."""
+    return assert_json(badge_sign_in(server, tablet, badge["badge"], badge["temporary_pin"], new_pin))
+
+
+def test_the_first_sign_in_sets_a_pin_and_starts_a_shift_with_the_right_claims(
+    directory_server: FieldpassServer, admin: SignedIn,
+) -> None:
+    server = directory_server
+    tablet = enrolled_tablet(server, admin)
+    worker, badge = worker_with_badge(server, admin)
+    refused = assert_api_error(badge_sign_in(server, tablet, badge["badge"], badge["temporary_pin"]), 403, "pin_change_required")
+    assert "new_pin" in refused["error_description"]
+    for weak in ("12345678", "77777777", "1234", "abcdefgh"):
+        assert_api_error(badge_sign_in(server, tablet, badge["badge"], badge["temporary_pin"], weak), 400, "invalid_request")
+    assert current_shift(server, tablet) is None
+
+    tokens = started(server, tablet, badge)
+    assert set(tokens) == {"access_token", "token_type", "refresh_token", "expires_in", "shift_id"} and tokens["token_type"] == "DPoP"
+    claims = server.verify_access_token(tokens["access_token"])
+    assert claims["sub"] == worker.user_id and claims["email"] == worker.email, claims
+    assert (claims["shift_id"], claims["device_id"], claims["amr"]) == (tokens["shift_id"], tablet.device_id, ["pin", "badge"])
+    assert claims["cnf"] == {"jkt": tablet.key.thumbprint}, claims
+    assert current_shift(server, tablet)["email"] == worker.email
+    assert shift_events(server, tablet) == [("shift_started", worker.email, None)]
+    assert assert_json(me(server, tokens["access_token"], tablet))["user"]["id"] == worker.user_id
+    assert_json(refresh(server, tokens["refresh_token"], tablet))
+
+    # The temporary PIN works no more; the worker's own does, and the next sign-in ends this shift.
+    assert_api_error(badge_sign_in(server, tablet, badge["badge"], badge["temporary_pin"]), 401, "invalid_grant")
+    again = assert_json(badge_sign_in(server, tablet, badge["badge"], "38472910"))
+    assert again["shift_id"] != tokens["shift_id"]
+    assert introspection(server, tokens["access_token"]) == {"active": False}
+    audit = assert_json(server.api("GET", "/admin/audit", token=admin.access_token))["entries"]
+    assert [e["action"] for e in audit if e["target"] == f"user:{worker.user_id}"][:3] == [
+        "badge.sign_in", "badge.sign_in", "badge.issue"], audit[:6]
+
+
+def test_five_wrong_pins_lock_the_badge_until_an_admin_resets_the_pin(directory_server: FieldpassServer, admin: SignedIn) -> None:
+    server = directory_server
+    tablet = enrolled_tablet(server, admin)
+    worker, badge = worker_with_badge(server, admin)
+    started(server, tablet, badge)
+    for left in range(MAX_FAILED_PINS - 1, 0, -1):
+        assert assert_api_error(badge_sign_in(server, tablet, badge["badge"], "11112222"), 401, "invalid_grant")["attempts_left"] == left
+    assert_api_error(badge_sign_in(server, tablet, badge["badge"], "11112222"), 423, "badge_locked")
+    # The sixth, with the right PIN, is refused too.
+    assert_api_error(badge_sign_in(server, tablet, badge["badge"], "38472910"), 423, "badge_locked")
+    audit = assert_json(server.api("GET", "/admin/audit", token=admin.access_token))["entries"]
+    assert any(e["action"] == "badge.lock" and e["target"] == f"user:{worker.user_id}" for e in audit), audit[:5]
+    metrics = server.get("/metrics").text
+    assert re.search(r'fieldpass_badge_sign_ins_total\{result="locked"\} [1-9]', metrics), metrics[-2000:]
+
+    reset = assert_json(server.api("POST", f"/admin/users/{worker.user_id}/badge/pin", token=admin.access_token))
+    assert_api_error(badge_sign_in(server, tablet, badge["badge"], "38472910"), 401, "invalid_grant")
+    assert_json(badge_sign_in(server, tablet, badge["badge"], reset["temporary_pin"], "59203817"))
+
+
+def test_a_revoked_or_replaced_badge_and_a_wrong_device_are_refused_alike(
+    directory_server: FieldpassServer, admin: SignedIn,
+) -> None:
+    server = directory_server
+    tablet = enrolled_tablet(server, admin)
+    worker, first = worker_with_badge(server, admin)
+    second = issue(server, admin.access_token, worker.user_id)
+    answers = [badge_sign_in(server, tablet, first["badge"], first["temporary_pin"], "38472910")]
+    stranger = Tablet(tablet.device_id, DeviceKey())
+    answers.append(badge_sign_in(server, stranger, second["badge"], second["temporary_pin"], "38472910"))
+    other_admin = sign_in(server, OTHER_ADMIN_EMAIL)
+    other_tablet = enrolled_tablet(server, other_admin)
+    answers.append(badge_sign_in(server, other_tablet, second["badge"], second["temporary_pin"], "38472910"))
+    answers.append(badge_sign_in(server, tablet, "fpb_" + "A" * 43, "38472910"))
+    for answer in answers:
+        body = assert_api_error(answer, 401, "invalid_grant")
+        assert "attempts_left" not in body and body["error_description"] == "The badge or PIN is not valid.", body
+    # None of them counted: the replacing badge's five tries are all there.
+    assert assert_api_error(badge_sign_in(server, tablet, second["badge"], "11112222"), 401, "invalid_grant")["attempts_left"] == 4
+    assert_json(badge_sign_in(server, tablet, second["badge"], second["temporary_pin"], "38472910"))
+
+    assert server.api("DELETE", f"/admin/users/{worker.user_id}/badge", token=admin.access_token).status_code == 204
+    assert_api_error(badge_sign_in(server, tablet, second["badge"], "38472910"), 401, "invalid_grant")
+    assert_api_error(server.api("DELETE", f"/admin/users/{worker.user_id}/badge", token=admin.access_token), 404, "unknown_badge")
+    # A disabled person's badge is refused as well.
+    disabled = sign_in(server, unique_email("gone"))
+    badge = issue(server, admin.access_token, disabled.user_id)
+    assert_json(server.api("POST", f"/admin/users/{disabled.user_id}/disable", token=admin.access_token))
+    assert_api_error(badge_sign_in(server, tablet, badge["badge"], badge["temporary_pin"], "38472910"), 401, "invalid_grant")
+
+
+def test_who_may_issue_a_badge(directory_server: FieldpassServer, admin: SignedIn) -> None:
+    server = directory_server
+    manager, team = manager_of(server, admin)
+    member, outsider = sign_in(server, unique_email("member")), sign_in(server, unique_email("outsider"))
+    assert_json(server.api("PUT", f"/admin/teams/{team}/members/{member.user_id}", token=admin.access_token))
+    issue(server, manager, member.user_id)
+    assert_api_error(server.api("POST", f"/admin/users/{outsider.user_id}/badge", token=manager), 404, "unknown_user")
+    assert_api_error(server.api("POST", f"/admin/users/{member.user_id}/badge", token=outsider.access_token), 403, "forbidden")
+    other_admin = sign_in(server, OTHER_ADMIN_EMAIL)
+    assert_api_error(server.api("POST", f"/admin/users/{member.user_id}/badge", token=other_admin.access_token), 404, "unknown_user")
+    for body in (b"{", b'{"badge": 5, "pin": "1"}', b'{"pin": "38472910"}'):
+        with http_client() as client:
+            response = client.post(
+                f"{server.url}/shared_devices/shift", content=body, headers={"content-type": "application/json"})
+        assert response.status_code == 400, response.text
+
+
+@pytest.mark.postgres_only
+def test_concurrent_wrong_pins_at_two_instances_never_try_more_than_the_limit(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path: Path,
+) -> None:
+    cluster: Cluster = start_cluster(fieldpass_bin, idp, tmp_path, 2, environments=DIRECTORY_ENVIRONMENTS)
+    try:
+        a, b = cluster.instances
+        admin = sign_in(a, ADMIN_EMAIL)
+        tablet = enrolled_tablet(a, admin)
+        worker = sign_in(a, unique_email("crew"))
+        badge = issue(a, admin.access_token, worker.user_id)
+        assert_json(badge_sign_in(a, tablet, badge["badge"], badge["temporary_pin"], "38472910"))
+        with ThreadPoolExecutor(max_workers=12) as pool:
+            answers = list(pool.map(
+                lambda i: badge_sign_in((a, b)[i % 2], tablet, badge["badge"], f"1111{i:04d}"), range(24)))
+        wrong = [r for r in answers if r.status_code == 401]
+        locked = [r for r in answers if r.status_code == 423]
+        assert len(wrong) + len(locked) == 24, [r.status_code for r in answers]
+        assert len(wrong) == MAX_FAILED_PINS - 1, [r.json() for r in answers]
+        assert sorted(r.json()["attempts_left"] for r in wrong) == list(range(1, MAX_FAILED_PINS))
+        assert_api_error(badge_sign_in(b, tablet, badge["badge"], "38472910"), 423, "badge_locked")
+    finally:
+        cluster.stop()
