@@ -152,6 +152,21 @@ public actor FieldpassClient {
         guard status == 200 else { throw FieldpassHTTP.failure(status: status, body: data) }
     }
 
+    /// Keeps `tokens`, which Fieldpass issued outside an onboarding (a badge sign-in on a shared
+    /// device), in place of any: a refresh under way finishes first, and callers that ask for a
+    /// token meanwhile get these.
+    func adopt(_ tokens: TokenSet) async throws {
+        let refreshing = pending
+        let adopted = Task { [store] () async throws -> TokenSet in
+            _ = await refreshing?.result
+            try await store.save(tokens)
+            return tokens
+        }
+        pending = adopted
+        defer { if pending == adopted { pending = nil } }
+        _ = try await adopted.value
+    }
+
     /// Forgets the tokens, which Fieldpass ended already (a shared device's shift), as
     /// ``signOut()`` does before it revokes them.
     func forgetTokens() async throws {

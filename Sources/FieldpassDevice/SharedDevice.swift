@@ -63,6 +63,43 @@ public struct SharedDevice: Sendable {
         try await client.register(email: email, device: device, appRedirectURI: appRedirectURI, appState: appState)
     }
 
+    /// A worker starts a shift with their badge (as scanned off the card) and PIN, and with
+    /// `newPin` their own PIN when the one they typed is the temporary one an admin gave them.
+    /// The shift's tokens, bound to the device's key, are saved in the device's ``TokenStore``
+    /// for ``client``, and returned. Throws ``BadgeSignInError`` for what the worker can fix.
+    public func signIn(badge: String, pin: String, newPin: String? = nil) async throws -> TokenSet {
+        var body = ["badge": badge, "pin": pin]
+        body["new_pin"] = newPin
+        let (status, data) = try await http.postJSON("shared_devices/shift", body)
+        guard status == 200 else { throw Self.badgeFailure(status: status, body: data) }
+        struct Answer: Decodable {
+            var access_token: String
+            var refresh_token: String
+            var expires_in: Int
+        }
+        guard let answer = try? JSONDecoder().decode(Answer.self, from: data) else {
+            throw FieldpassClientError.unexpectedResponse(status: status)
+        }
+        let tokens = TokenSet(
+            accessToken: answer.access_token, refreshToken: answer.refresh_token,
+            expiresAt: Date().addingTimeInterval(TimeInterval(answer.expires_in)))
+        try await client.adopt(tokens)
+        return tokens
+    }
+
+    private static func badgeFailure(status: Int, body: Data) -> any Error {
+        let failure = FieldpassHTTP.failure(status: status, body: body)
+        switch failure {
+        case .server(403, "pin_change_required", _): return BadgeSignInError.pinChangeRequired
+        case .server(423, "badge_locked", _): return BadgeSignInError.badgeLocked
+        case .server(401, "invalid_grant", _):
+            struct Left: Decodable { var attempts_left: Int }
+            guard let left = try? JSONDecoder().decode(Left.self, from: body) else { return failure }
+            return BadgeSignInError.wrongPin(attemptsLeft: left.attempts_left)
+        default: return failure
+        }
+    }
+
     /// Who holds the device now: its open shift, `nil` when nobody does.
     public var currentShift: Shift? {
         get async throws {

@@ -88,4 +88,36 @@ import Testing
             #expect(ended?.seq == 4 && ended?.kind == .shiftEnded(reason: "signed_out") && ended?.email == "bob@example.com")
         }
     }
+
+    @Test func aBadgeAndPinStartAShiftAndTheErrorsSayWhatTheWorkerCanDo() async throws {
+        try await withServer { server in
+            let (code, _) = try await Self.enrollment(server, name: "Van 9")
+            let van = SharedDevice(server: server.url, key: SoftwareDPoPKey())
+            _ = try await van.enroll(code: code)
+            // Ada is known from a sign-in at the IdP; the CLI issues her badge.
+            try await Self.signIn(van, server, email: "ada@example.com")
+            try await van.endShift()
+            let output = try await server.command(["badges", "issue", "ada@example.com"])
+            let badge = try #require(
+                output.split(separator: "\n").first { $0.hasPrefix("Badge, shown this once: ") }?.split(separator: " ").last)
+            let pin = try #require(output.split(separator: " ").first { $0.count == 9 && $0.hasSuffix(",") }?.dropLast())
+
+            await #expect(throws: BadgeSignInError.pinChangeRequired) { _ = try await van.signIn(badge: String(badge), pin: String(pin)) }
+            let tokens = try await van.signIn(badge: String(badge), pin: String(pin), newPin: "38472910")
+            #expect(try await van.client.accessToken() == tokens.accessToken)
+            #expect(try await van.currentShift?.email == "ada@example.com")
+            await #expect(throws: BadgeSignInError.wrongPin(attemptsLeft: 4)) {
+                _ = try await van.signIn(badge: String(badge), pin: "11112222")
+            }
+            for _ in 0..<3 { _ = try? await van.signIn(badge: String(badge), pin: "11112222") }
+            await #expect(throws: BadgeSignInError.badgeLocked) { _ = try await van.signIn(badge: String(badge), pin: "11112222") }
+            let refused = await #expect(throws: FieldpassClientError.self) {
+                _ = try await van.signIn(badge: "fpb_nothing", pin: "38472910")
+            }
+            guard case .server(401, "invalid_grant", _) = refused else {
+                Issue.record("an unknown badge was answered \(String(describing: refused))")
+                return
+            }
+        }
+    }
 }

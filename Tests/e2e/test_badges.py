@@ -8,6 +8,7 @@ answer. The tablet's key and proofs are made here with `cryptography` and PyJWT.
 from __future__ import annotations
 
 import re
+import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ import pytest
 
 from helpers import (
     ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, OTHER_ADMIN_EMAIL, Cluster, FieldpassServer, MockIdP, SignedIn, assert_api_error,
-    assert_json, http_client, sign_in, start_cluster, unique_email,
+    assert_json, cli_output, http_client, sign_in, start_cluster, unique_email,
 )
 from helpers.dpop import DeviceKey
 from oauth_flows import introspection
@@ -154,6 +155,52 @@ def test_who_may_issue_a_badge(directory_server: FieldpassServer, admin: SignedI
             response = client.post(
                 f"{server.url}/shared_devices/shift", content=body, headers={"content-type": "application/json"})
         assert response.status_code == 400, response.text
+
+
+def test_the_cli_issues_a_badge_and_a_teams_printable_cards_whose_qr_codes_are_the_badges(
+    directory_server: FieldpassServer, admin: SignedIn, tmp_path: Path,
+) -> None:
+    server = directory_server
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return server.cli("badges", *args, "--env", "dev", "--config", str(server.config_path))
+
+    tablet = enrolled_tablet(server, admin)
+    worker = sign_in(server, unique_email("crew"))
+    issued = cli("issue", worker.email)
+    assert issued.returncode == 0, cli_output(issued)
+    badge = re.search(r"^Badge, shown this once: (fpb_\S+)$", issued.stdout, re.M)
+    pin = re.search(r"temporary PIN ([0-9]{8}),", issued.stdout)
+    assert badge and pin, cli_output(issued)
+    assert_json(badge_sign_in(server, tablet, badge.group(1), pin.group(1), "38472910"))
+    assert cli("revoke", worker.email).returncode == 0
+    assert_api_error(badge_sign_in(server, tablet, badge.group(1), "38472910"), 401, "invalid_grant")
+    again = cli("revoke", worker.email)
+    assert again.returncode != 0 and "has no badge" in again.stderr, cli_output(again)
+
+    # A team's cards: one per member, each QR code the member's badge.
+    team = assert_json(server.api("POST", "/admin/teams", token=admin.access_token, json_body={"name": f"Night {worker.user_id[:6]}"}), 201)
+    members = [sign_in(server, unique_email("night")) for _ in range(3)]
+    for member in members:
+        assert_json(server.api("PUT", f"/admin/teams/{team['id']}/members/{member.user_id}", token=admin.access_token))
+    sheet = tmp_path / "cards.svg"
+    printed = cli("issue", "--team", team["id"], "--out", str(sheet))
+    assert printed.returncode == 0 and "Badge, shown this once" not in printed.stdout, cli_output(printed)
+    subprocess.run(["rsvg-convert", "--zoom", "6", "-o", str(tmp_path / "cards.png"), str(sheet)], check=True)
+    read = subprocess.run(["zbarimg", "--raw", "-q", str(tmp_path / "cards.png")], capture_output=True, text=True, check=True)
+    scanned = sorted(read.stdout.split())
+    assert len(scanned) == 3 and all(code.startswith("fpb_") for code in scanned), read.stdout
+    pins = dict(re.findall(r"^(\S+): badge \S+, temporary PIN ([0-9]{8}),", printed.stdout, re.M))
+    assert sorted(pins) == sorted(m.email for m in members), cli_output(printed)
+    # Each scanned code signs its member in, with the PIN printed beside their email.
+    signed_in = set()
+    for code in scanned:
+        for email, temporary in pins.items():
+            answer = badge_sign_in(server, tablet, code, temporary, "38472910")
+            if answer.status_code == 200:
+                signed_in.add(server.verify_access_token(answer.json()["access_token"])["email"])
+                break
+    assert signed_in == {m.email for m in members}
 
 
 @pytest.mark.postgres_only

@@ -1,7 +1,6 @@
 import FieldpassDomain
 import Foundation
 import Hummingbird
-import Tokens
 
 /// `/admin/users/{user_id}/badge…`: a person's badge for signing in on shared devices. Admins
 /// look after everyone's, managers those of the members of their teams (``BadgeRules``),
@@ -39,17 +38,11 @@ struct AdminBadgesController: Sendable {
     }
 
     @Sendable func issue(_ request: Request, context: IdentifiedRequestContext) async throws -> EditedResponse<Issued> {
-        let userID = try userID(context)
-        let now = Date()
-        let (badge, digest) = try BadgeCredentials.makeBadge()
-        let pin = try BadgeCredentials.temporaryPin(length: settings.pinLength)
-        let record = BadgeRecord(
-            id: UUID().uuidString.lowercased(), userID: userID, environmentID: context.identity.environmentID, badgeHash: digest,
-            pinHash: try PinHash.make(pin), issuedAt: now, expiresAt: now.addingTimeInterval(TimeInterval(settings.lifetime)))
-        try await changes.issueBadge(record, by: context.identity.directoryCaller)
+        let issued = try await changes.issueBadge(userID: try userID(context), settings: settings, by: context.identity.directoryCaller)
         return EditedResponse(
             status: .created, headers: [.cacheControl: "no-store"],
-            response: Issued(badgeID: record.id, badge: badge, temporaryPin: pin, expiresAt: record.expiresAt))
+            response: Issued(
+                badgeID: issued.badge.id, badge: issued.value, temporaryPin: issued.temporaryPin, expiresAt: issued.badge.expiresAt))
     }
 
     @Sendable func revoke(_ request: Request, context: IdentifiedRequestContext) async throws -> Response {
@@ -58,8 +51,7 @@ struct AdminBadgesController: Sendable {
     }
 
     @Sendable func resetPin(_ request: Request, context: IdentifiedRequestContext) async throws -> EditedResponse<PinReset> {
-        let pin = try BadgeCredentials.temporaryPin(length: settings.pinLength)
-        try await changes.resetBadgePin(userID: try userID(context), pinHash: try PinHash.make(pin), by: context.identity.directoryCaller)
+        let pin = try await changes.resetBadgePin(userID: try userID(context), settings: settings, by: context.identity.directoryCaller)
         return EditedResponse(headers: [.cacheControl: "no-store"], response: PinReset(temporaryPin: pin))
     }
 
