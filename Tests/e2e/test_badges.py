@@ -15,14 +15,16 @@ from typing import Any
 
 import httpx
 import pytest
+from selenium.webdriver.common.by import By
 
+from console_flows import console_sign_in
 from helpers import (
-    ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, OTHER_ADMIN_EMAIL, Cluster, FieldpassServer, MockIdP, SignedIn, assert_api_error,
+    ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, OTHER_ADMIN_EMAIL, Browser, Cluster, FieldpassServer, MockIdP, SignedIn, assert_api_error,
     assert_json, cli_output, http_client, sign_in, start_cluster, unique_email,
 )
 from helpers.dpop import DeviceKey
 from oauth_flows import introspection
-from test_shifts import Tablet, current_shift, enrolled_tablet, manager_of, me, refresh, shift_events
+from test_shifts import Tablet, current_shift, enrolled_tablet, manager_of, me, qr_text, refresh, shift_events
 
 MAX_FAILED_PINS = 5
 
@@ -201,6 +203,33 @@ def test_the_cli_issues_a_badge_and_a_teams_printable_cards_whose_qr_codes_are_t
                 signed_in.add(server.verify_access_token(answer.json()["access_token"])["email"])
                 break
     assert signed_in == {m.email for m in members}
+
+
+def test_an_admin_issues_prints_resets_and_revokes_a_badge_in_the_console_in_chromium(
+    directory_server: FieldpassServer, admin: SignedIn, browser: Browser, tmp_path: Path,
+) -> None:
+    server = directory_server
+    tablet = enrolled_tablet(server, admin)
+    worker = sign_in(server, unique_email("crew"))
+    console_sign_in(browser, server, ADMIN_EMAIL)
+    browser.open(f"{server.url}/console/people/{worker.user_id}")
+    browser.press("Issue badge")
+    assert worker.email in browser.text_of(".badge-card"), browser.describe()
+    badge = qr_text(browser.driver.find_element(By.CSS_SELECTOR, ".badge-card svg.qr").get_attribute("outerHTML"), tmp_path)
+    pin = browser.text_of("#temporary-pin")
+    assert badge.startswith("fpb_") and re.fullmatch(r"[0-9]{8}", pin), browser.describe()
+    assert_json(badge_sign_in(server, tablet, badge, pin, "38472910"))
+
+    browser.open(f"{server.url}/console/people/{worker.user_id}")
+    assert "Issued" in browser.text and "temporary" not in browser.text_of("main"), browser.describe()
+    browser.press("Reset PIN")
+    reset = re.search(r"new temporary PIN is ([0-9]{8})\.", browser.text)
+    assert reset, browser.describe()
+    assert_json(badge_sign_in(server, tablet, badge, reset.group(1), "59203817"))
+    browser.open(f"{server.url}/console/people/{worker.user_id}")
+    browser.confirm("Revoke badge")
+    assert "None: a badge and a PIN" in browser.text, browser.describe()
+    assert_api_error(badge_sign_in(server, tablet, badge, "59203817"), 401, "invalid_grant")
 
 
 @pytest.mark.postgres_only

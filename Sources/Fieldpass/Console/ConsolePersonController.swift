@@ -35,6 +35,7 @@ struct ConsolePersonController: Sendable {
             visit.isAdmin
             ? try await store.auditLog(environmentID: environmentID, filter: AuditFilter(personID: userID), before: nil, limit: 20)
             : []
+        let badge = try await store.badge(userID: userID, environmentID: environmentID)
         let shifts = try await store.shifts(userID: userID, environmentID: environmentID, limit: Self.shiftsShown)
         let deviceNames = shifts.isEmpty ? [:] : try await sharedDeviceNames(visibleTo: visit.identity.directoryCaller)
         let roleManaged = changes.roleIsManaged(environmentID: environmentID)
@@ -58,6 +59,12 @@ struct ConsolePersonController: Sendable {
                     revoked: ConsolePages.time(device.revokedAt)
                 )
             },
+            badge: badge.map { badge in
+                Badge(
+                    issued: ConsolePages.time(badge.issuedAt), expires: ConsolePages.time(badge.expiresAt),
+                    temporary: badge.pinTemporary, locked: badge.lockedAt != nil)
+            },
+            canBadge: visit.user.role.may(.read),
             shifts: shifts.map { shift in
                 PersonShift(deviceID: shift.sharedDeviceID, device: deviceNames[shift.sharedDeviceID] ?? "a shared device", shift: shift)
             },
@@ -161,6 +168,13 @@ struct ConsolePersonController: Sendable {
         Dictionary(try await store.sharedDevices(visibleTo: caller).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     }
 
+    struct Badge {
+        let issued: String?
+        let expires: String?
+        let temporary: Bool
+        let locked: Bool
+    }
+
     struct PersonShift {
         let deviceID: String
         let device: String
@@ -190,6 +204,9 @@ struct ConsolePersonController: Sendable {
         let levels: [ConsolePeopleController.Option]
         let realms: [Grant]
         let devices: [Device]
+        let badge: Badge?
+        /// Admins for anyone, managers for their teams' members: the store decides.
+        let canBadge: Bool
         let shifts: [PersonShift]
         let history: [ConsoleAuditController.Row]
     }

@@ -55,6 +55,7 @@ struct ConsoleRenderer: Sendable {
         ("shared-devices", PackageResources.shared_devices_mustache),
         ("shared-device", PackageResources.shared_device_mustache),
         ("shared-device-code", PackageResources.shared_device_code_mustache),
+        ("badge-card", PackageResources.badge_card_mustache),
         ("onboarding", PackageResources.onboarding_mustache),
         ("audit", PackageResources.audit_mustache),
         ("keys", PackageResources.keys_mustache),

@@ -14,6 +14,9 @@ public protocol BadgeStore: Sendable {
     /// Gives the person's badge a new temporary PIN, which unlocks it.
     func resetBadgePin(userID: String, pinHash: String, by caller: DirectoryCaller, now: Date) async throws
 
+    /// The person's badge, if they have one.
+    func badge(userID: String, environmentID: String) async throws -> BadgeRecord?
+
     /// The badge with this hash, of any environment, for checking a PIN before the sign-in's
     /// transaction.
     func badge(hash: String) async throws -> BadgeRecord?

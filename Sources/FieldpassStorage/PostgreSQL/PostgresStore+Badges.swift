@@ -37,6 +37,13 @@ extension PostgresStore: BadgeStore {
         }
     }
 
+    public func badge(userID: String, environmentID: String) async throws -> BadgeRecord? {
+        try await read { connection in
+            try await connection.first(PostgresQuery(BadgeTables.ofPerson, userID)).map(Self.badge)
+                .flatMap { $0.environmentID == environmentID ? $0 : nil }
+        }
+    }
+
     public func badge(hash: String) async throws -> BadgeRecord? {
         try await read { connection in try await connection.first(PostgresQuery(BadgeTables.byHash, hash)).map(Self.badge) }
     }

@@ -33,6 +33,10 @@ extension SQLiteStore: BadgeStore {
         }
     }
 
+    public func badge(userID: String, environmentID: String) async throws -> BadgeRecord? {
+        try await read { db in try Self.badge(db, userID: userID).flatMap { $0.environmentID == environmentID ? $0 : nil } }
+    }
+
     public func badge(hash: String) async throws -> BadgeRecord? {
         try await read { db in try Row.fetchOne(db.cachedStatement(sql: BadgeTables.byHash.sqlite), arguments: [hash]).map(Self.badge) }
     }
