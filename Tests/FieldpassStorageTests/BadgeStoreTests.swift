@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import FieldpassDomain
+@testable import FieldpassStorage
+import StoreTestSupport
+import Tokens
+
+@Suite("Badges in the store")
+struct BadgeStoreTests {
+    private static func proof(by key: String) -> DPoPRules.AcceptedProof {
+        DPoPRules.AcceptedProof(thumbprint: key, replayKey: UUID().uuidString, rememberUntil: Date().addingTimeInterval(65))
+    }
+
+    private static func badge(for user: UserRecord, hash: String, pinHash: String = "pin-hash") -> BadgeRecord {
+        BadgeRecord(
+            id: UUID().uuidString, userID: user.id, environmentID: user.environmentID, badgeHash: hash, pinHash: pinHash,
+            issuedAt: Date(), expiresAt: Date() + 3600)
+    }
+
+    private static func attempt(_ hash: String, pinHash: String = "pin-hash", matched: Bool, newPin: String? = nil) -> BadgeAttempt {
+        BadgeAttempt(
+            badgeHash: hash, checkedPinHash: pinHash, pinMatched: matched, newPinHash: newPin, proof: proof(by: "van-key"),
+            shiftID: UUID().uuidString, refreshTokenHash: UUID().uuidString, refreshTokenExpiresAt: Date() + 600,
+            refreshTokenMaxExpiresAt: Date() + 3600, settings: BadgeSettings(maxFailedPins: 3))
+    }
+
+    @Test(arguments: StoreKind.allCases) func aBadgeReplacedLockedAndResetAsTheRulesSay(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let admin = try await environment.admin()
+            _ = try await store.createSharedDevice(
+                name: "Van", teamID: nil, codeHash: "code", enrollmentExpiresAt: Date() + 900, by: admin, now: Date())
+            _ = try await store.enrollSharedDevice(codeHash: "code", proof: Self.proof(by: "van-key"), now: Date())
+            let worker = try await store.setRole(
+                .worker, email: "w@example.com", by: .cli(environmentID: "dev"), managed: .none, now: Date())
+
+            try await store.issueBadge(Self.badge(for: worker, hash: "first"), by: admin, now: Date())
+            try await store.issueBadge(Self.badge(for: worker, hash: "second"), by: admin, now: Date())
+            #expect(try await store.badge(hash: "first") == nil)
+            #expect(try await store.badge(userID: worker.id, environmentID: "dev")?.badgeHash == "second")
+            #expect(try await store.badge(userID: worker.id, environmentID: "other") == nil)
+
+            #expect(try await store.signInWithBadge(Self.attempt("second", matched: true), now: Date()) == .pinChangeRequired)
+            #expect(try await store.signInWithBadge(Self.attempt("second", matched: false), now: Date()) == .wrongPin(attemptsLeft: 2))
+            #expect(try await store.signInWithBadge(Self.attempt("second", matched: false), now: Date()) == .wrongPin(attemptsLeft: 1))
+            #expect(try await store.signInWithBadge(Self.attempt("second", matched: false), now: Date()) == .locked)
+            #expect(try await store.signInWithBadge(Self.attempt("second", matched: true, newPin: "mine"), now: Date()) == .locked)
+            #expect(try await store.badge(hash: "second")?.lockedAt != nil)
+
+            try await store.resetBadgePin(userID: worker.id, pinHash: "reset-hash", by: admin, now: Date())
+            let reset = try #require(try await store.badge(hash: "second"))
+            #expect(reset.lockedAt == nil && reset.failedPins == 0 && reset.pinTemporary)
+            let outcome = try await store.signInWithBadge(
+                Self.attempt("second", pinHash: "reset-hash", matched: true, newPin: "mine"), now: Date())
+            guard case .signedIn(let shift) = outcome else {
+                Issue.record("\(outcome)")
+                return
+            }
+            #expect(shift.userID == worker.id && shift.email == "w@example.com")
+            #expect(try await store.badge(hash: "second").map { ($0.pinHash, $0.pinTemporary) } ?? ("", true) == ("mine", false))
+
+            try await store.revokeBadge(userID: worker.id, by: admin, now: Date())
+            #expect(try await store.signInWithBadge(Self.attempt("second", pinHash: "mine", matched: true), now: Date()) == .refused)
+            await #expect(throws: DirectoryError.unknownBadge) { try await store.revokeBadge(userID: worker.id, by: admin, now: Date()) }
+        }
+    }
+
+    @Test func aPinHashIsSaltedSlowAndCheckedExactly() throws {
+        let first = try PinHash.make("38472910")
+        let second = try PinHash.make("38472910")
+        #expect(first != second && first.hasPrefix("scrypt$16384$8$1$"))
+        #expect(PinHash.verify("38472910", against: first) && PinHash.verify("38472910", against: second))
+        #expect(!PinHash.verify("38472911", against: first) && !PinHash.verify("", against: first))
+        #expect(!PinHash.verify("38472910", against: "scrypt$1048576$8$1$AAAA$BBBB") && !PinHash.verify("38472910", against: "junk"))
+    }
+}
