@@ -81,8 +81,10 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
         .addRoutes(to: limited(.confirmation))
     // An enrollment code is tried as a sign-in is started: under the same per-address limit.
     SharedDeviceEnrollController(store: store, dpop: dpop).addRoutes(to: limited(.registerDevice))
-    BadgeSignInController(store: store, dpop: dpop, tokenIssuer: parts.tokenIssuer, settings: configuration.badges)
-        .addRoutes(to: limited(.registerDevice))
+    BadgeSignInController(
+        store: store, dpop: dpop, tokenIssuer: parts.tokenIssuer, settings: configuration.badges,
+        badgeLimiter: parts.limiters[.badgeSignIn], deviceLimiter: parts.limiters[.sharedDeviceSignIn]
+    ).addRoutes(to: limited(.registerDevice))
     SharedDeviceShiftController(
         store: store, dpop: dpop, longPoll: LongPoll(store: store, places: parts.longPolls, readiness: parts.readiness),
         signal: store.lifecycleFeed

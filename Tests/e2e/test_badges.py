@@ -20,7 +20,7 @@ from selenium.webdriver.common.by import By
 from console_flows import console_sign_in
 from helpers import (
     ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, OTHER_ADMIN_EMAIL, Browser, Cluster, FieldpassServer, MockIdP, SignedIn, assert_api_error,
-    assert_json, cli_output, http_client, sign_in, start_cluster, unique_email,
+    assert_json, cli_output, http_client, sign_in, start_cluster, start_server, unique_email,
 )
 from helpers.dpop import DeviceKey
 from oauth_flows import introspection
@@ -230,6 +230,30 @@ def test_an_admin_issues_prints_resets_and_revokes_a_badge_in_the_console_in_chr
     browser.confirm("Revoke badge")
     assert "None: a badge and a PIN" in browser.text, browser.describe()
     assert_api_error(badge_sign_in(server, tablet, badge, "59203817"), 401, "invalid_grant")
+
+
+def test_a_badge_and_a_device_are_rate_limited_on_top_of_the_lockout(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path: Path,
+) -> None:
+    limits = {"badge_sign_in": {"per_minute": 1, "burst": 3}, "shared_device_sign_in": {"per_minute": 1, "burst": 5}}
+    server = start_server(fieldpass_bin, idp, tmp_path, environments=DIRECTORY_ENVIRONMENTS, limits=limits)
+    try:
+        admin = sign_in(server, ADMIN_EMAIL)
+        tablet = enrolled_tablet(server, admin)
+        _, badge = worker_with_badge(server, admin)
+        for _ in range(3):
+            assert_api_error(badge_sign_in(server, tablet, badge["badge"], "11112222"), 401, "invalid_grant")
+        limited = badge_sign_in(server, tablet, badge["badge"], "11112222")
+        assert_api_error(limited, 429, "rate_limited")
+        assert "with this badge" in limited.json()["error_description"] and limited.headers["Retry-After"]
+        # Another badge on the same tablet: the device's limit (five tries) is reached next.
+        _, other = worker_with_badge(server, admin)
+        assert_api_error(badge_sign_in(server, tablet, other["badge"], "11112222"), 401, "invalid_grant")
+        refused = badge_sign_in(server, tablet, other["badge"], "11112222")
+        assert_api_error(refused, 429, "rate_limited")
+        assert "from this device" in refused.json()["error_description"]
+    finally:
+        server.stop()
 
 
 @pytest.mark.postgres_only

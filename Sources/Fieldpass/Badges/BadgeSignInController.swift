@@ -20,14 +20,23 @@ struct BadgeSignInController: Sendable {
     let dpop: DPoPGate
     let tokenIssuer: TokenIssuer
     let settings: BadgeSettings
+    /// Tries per badge and per device (`limits.badge_sign_in`, `limits.shared_device_sign_in`),
+    /// on top of the per-address limit; `nil` when limits are off.
+    let badgeLimiter: RateLimiter?
+    let deviceLimiter: RateLimiter?
     /// What an unknown badge's PIN is checked against.
     let decoy: String
 
-    init(store: any FieldpassStore, dpop: DPoPGate, tokenIssuer: TokenIssuer, settings: BadgeSettings) {
+    init(
+        store: any FieldpassStore, dpop: DPoPGate, tokenIssuer: TokenIssuer, settings: BadgeSettings, badgeLimiter: RateLimiter?,
+        deviceLimiter: RateLimiter?
+    ) {
         self.store = store
         self.dpop = dpop
         self.tokenIssuer = tokenIssuer
         self.settings = settings
+        self.badgeLimiter = badgeLimiter
+        self.deviceLimiter = deviceLimiter
         // Without randomness there is no decoy, and no badge sign-in either: its PIN hash fails too.
         decoy = (try? PinHash.make(BadgeCredentials.temporaryPin(length: settings.pinLength))) ?? ""
     }
@@ -76,14 +85,17 @@ struct BadgeSignInController: Sendable {
             }
         }
         let proof = try dpop.requiredProof(of: request, path: Self.path)
+        let badgeHash = BadgeCredentials.digest(of: body.badge)
+        try deviceLimiter?.take(proof.thumbprint).check()
+        try badgeLimiter?.take(badgeHash).check()
         let now = Date()
-        let stored = try await store.badge(hash: BadgeCredentials.digest(of: body.badge))
+        let stored = try await store.badge(hash: badgeHash)
         let checked = stored?.pinHash ?? decoy
         let matched = PinHash.verify(body.pin, against: checked) && stored != nil
         let refresh = try tokenIssuer.refreshToken()
         let window = tokenIssuer.refreshWindow(from: now)
         let attempt = BadgeAttempt(
-            badgeHash: BadgeCredentials.digest(of: body.badge), checkedPinHash: checked, pinMatched: matched,
+            badgeHash: badgeHash, checkedPinHash: checked, pinMatched: matched,
             newPinHash: try body.newPin.map { pin throws(TokenError) in try PinHash.make(pin) }, proof: proof,
             shiftID: UUID().uuidString.lowercased(), refreshTokenHash: refresh.hash, refreshTokenExpiresAt: window.expiresAt,
             refreshTokenMaxExpiresAt: window.maxExpiresAt, settings: settings)

@@ -20,6 +20,11 @@ public enum RateLimit: String, CaseIterable, Sendable {
     /// Requests with a wrong SCIM token, keyed by client address: without it, tokens could
     /// be guessed as fast as the server answers.
     case scimAuthentication = "scim_authentication"
+    /// Badge sign-ins, keyed by the badge: on top of the lockout, it paces tries at one badge
+    /// from many devices.
+    case badgeSignIn = "badge_sign_in"
+    /// Badge sign-ins, keyed by the shared device's key: one tablet cannot try many badges fast.
+    case sharedDeviceSignIn = "shared_device_sign_in"
 
     /// Generous per address, because a whole crew often shares one (an office, a carrier's
     /// NAT); the per-email limit is what stops one mailbox being flooded with sign-in links.
@@ -36,6 +41,8 @@ public enum RateLimit: String, CaseIterable, Sendable {
         case .clientAuthentication: RateLimitRule(perMinute: 6, burst: 10)
         case .scim: RateLimitRule(perMinute: 1200, burst: 600)
         case .scimAuthentication: RateLimitRule(perMinute: 6, burst: 10)
+        case .badgeSignIn: RateLimitRule(perMinute: 6, burst: 10)
+        case .sharedDeviceSignIn: RateLimitRule(perMinute: 30, burst: 30)
         }
     }
 
@@ -46,6 +53,8 @@ public enum RateLimit: String, CaseIterable, Sendable {
         case .clientAuthentication: "with a wrong secret for this client"
         case .scim: "with this SCIM token"
         case .scimAuthentication: "with a wrong SCIM token from this address"
+        case .badgeSignIn: "with this badge"
+        case .sharedDeviceSignIn: "from this device"
         default: "from this address"
         }
     }
