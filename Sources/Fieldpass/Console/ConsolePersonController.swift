@@ -64,7 +64,7 @@ struct ConsolePersonController: Sendable {
                     issued: ConsolePages.time(badge.issuedAt), expires: ConsolePages.time(badge.expiresAt),
                     temporary: badge.pinTemporary, locked: badge.lockedAt != nil)
             },
-            canBadge: visit.user.role.may(.read),
+            canBadge: try await looksAfterBadge(of: facts, visit),
             shifts: shifts.map { shift in
                 PersonShift(deviceID: shift.sharedDeviceID, device: deviceNames[shift.sharedDeviceID] ?? "a shared device", shift: shift)
             },
@@ -159,6 +159,14 @@ struct ConsolePersonController: Sendable {
         let revoked: String?
     }
 
+    /// Whether the signed-in person may issue the badge of the person `facts` are of: an admin
+    /// anyone's, a manager those of his teams' members (``BadgeRules/looksAfter(personTeams:callerTeams:_:)``).
+    private func looksAfterBadge(of facts: AccessFacts, _ visit: ConsoleVisit) async throws -> Bool {
+        guard visit.user.role == .manager else { return visit.isAdmin }
+        let own = try await store.accessFacts(userID: visit.user.id, environmentID: visit.identity.environmentID)?.teams ?? []
+        return BadgeRules.looksAfter(personTeams: Set(facts.teams), callerTeams: Set(own), visit.identity.directoryCaller)
+    }
+
     /// A person's shifts the page lists, latest first.
     static let shiftsShown = 20
 
@@ -205,7 +213,7 @@ struct ConsolePersonController: Sendable {
         let realms: [Grant]
         let devices: [Device]
         let badge: Badge?
-        /// Admins for anyone, managers for their teams' members: the store decides.
+        /// Admins for anyone, managers for their teams' members.
         let canBadge: Bool
         let shifts: [PersonShift]
         let history: [ConsoleAuditController.Row]
