@@ -35,6 +35,10 @@ struct BadgesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (email, team, env, options) = (email, team, env, options)
+            // Issuing replaces the cards people hold: find out first that the sheet can be written.
+            if let out, !FileManager.default.createFile(atPath: out, contents: nil) {
+                throw CommandFailure("cannot write \(out)")
+            }
             let issued = try await options.withStore { configuration, store in
                 let caller = DirectoryCaller.cli(environmentID: try options.environment(env, in: configuration).id)
                 let people = try await Self.people(email: email, team: team, store: store, caller: caller)

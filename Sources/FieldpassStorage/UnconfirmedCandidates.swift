@@ -1,7 +1,8 @@
 import FieldpassDomain
 
 /// The query both stores share for ``UnconfirmedUserRules``: only narrows (never signed in,
-/// created before the cutoff, not provisioned through SCIM: the IdP decides when those go)
+/// created before the cutoff, not provisioned through SCIM: the IdP decides when those go; no
+/// badge: an admin issued one, and a badge's worker may never sign in at the IdP)
 /// and reads what the rule decides on.
 enum UnconfirmedCandidates {
     /// A running session is an unfinished one: a finished session that waits only for its
@@ -19,6 +20,7 @@ enum UnconfirmedCandidates {
                EXISTS (SELECT 1 FROM realm_grants g WHERE g.user_id = u.id) AS has_grant
         FROM users u WHERE u.signed_in_at IS NULL AND u.created_at < \(cutoff)
           AND NOT EXISTS (SELECT 1 FROM scim_users p WHERE p.user_id = u.id)
+          AND NOT EXISTS (SELECT 1 FROM badges b WHERE b.user_id = u.id)
         """
     }
 }

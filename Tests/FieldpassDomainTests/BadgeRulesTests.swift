@@ -100,10 +100,22 @@ struct BadgeRulesTests {
             UserRecord(id: "m", environmentID: "acme", email: "m@acme.test", role: .manager, createdAt: Self.now, disabled: false))
         let admin = DirectoryCaller.admin(
             UserRecord(id: "a", environmentID: "acme", email: "a@acme.test", role: .admin, createdAt: Self.now, disabled: false))
-        #expect(BadgeRules.looksAfter(personTeams: [], callerTeams: [], admin))
-        #expect(BadgeRules.looksAfter(personTeams: ["north"], callerTeams: ["north", "south"], manager))
-        #expect(!BadgeRules.looksAfter(personTeams: ["east"], callerTeams: ["north"], manager))
-        #expect(!BadgeRules.looksAfter(personTeams: [], callerTeams: [], .admin(Self.worker)))
+        var teamAdmin = Self.worker
+        teamAdmin.role = .admin
+        var fellowManager = Self.worker
+        fellowManager.role = .manager
+        #expect(BadgeRules.looksAfter(teamAdmin, personTeams: [], callerTeams: [], admin))
+        #expect(BadgeRules.looksAfter(Self.worker, personTeams: ["north"], callerTeams: ["north", "south"], manager))
+        #expect(!BadgeRules.looksAfter(Self.worker, personTeams: ["east"], callerTeams: ["north"], manager))
+        #expect(!BadgeRules.looksAfter(Self.worker, personTeams: [], callerTeams: [], .admin(Self.worker)))
+        // A manager never gets an admin's or a fellow manager's badge, team-mates or not: it would sign him in as them.
+        for higher in [teamAdmin, fellowManager] {
+            #expect(!BadgeRules.looksAfter(higher, personTeams: ["north"], callerTeams: ["north"], manager))
+            #expect(throws: DirectoryError.unknownUser) {
+                try BadgeRules.resetPin(
+                    Self.badge(), pinHash: "t", person: higher, personTeams: ["north"], callerTeams: ["north"], by: manager)
+            }
+        }
         #expect(throws: DirectoryError.unknownUser) {
             try BadgeRules.issue(Self.badge(), person: Self.worker, personTeams: ["east"], callerTeams: ["north"], by: manager)
         }

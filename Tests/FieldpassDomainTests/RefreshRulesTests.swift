@@ -154,7 +154,7 @@ struct RefreshRulesTests {
         var rotation = Self.rotation
         rotation.shiftLimits = limits
         let idle = RefreshRules.decide(token, successorUnrotated: false, rotation: rotation, now: Self.now)
-        #expect(idle.outcome == .refused && idle.plan.writes.first == .endShift(shift, reason: .idle))
+        #expect(idle.outcome == .refused && idle.plan.writes == [.endShift(shift, reason: .idle, actor: ShiftRules.systemActor)])
         token.deviceLastSeenAt = Self.now - 10
         #expect(RefreshRules.decide(token, successorUnrotated: false, rotation: rotation, now: Self.now).outcome == .rotated(token.grant))
     }
@@ -165,7 +165,9 @@ struct RefreshRulesTests {
         token.grant.shift = shift
         let revocation = RefreshRules.revocation(token, provenThumbprint: nil)
         #expect(revocation.outcome == .revoked)
-        #expect(revocation.plan.writes.first == .endShift(shift, reason: .signedOut))
-        #expect(revocation.plan.writes.filter { $0 == .revokeDevice(id: "d1") }.count == 1)
+        #expect(
+            revocation.plan.writes == [
+                .endShift(shift, reason: .signedOut, actor: "user:u1"), .audit(.deviceRevokedByItsToken(token.grant)),
+            ])
     }
 }

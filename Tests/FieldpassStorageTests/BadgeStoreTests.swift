@@ -65,6 +65,23 @@ struct BadgeStoreTests {
         }
     }
 
+    @Test(arguments: StoreKind.allCases) func aPersonWithABadgeIsNoUnconfirmedNewcomer(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let admin = try await environment.admin()
+            let (session, _) = try await environment.register(email: "badge@example.com", expiresIn: 60)
+            let (other, _) = try await environment.register(email: "nobody@example.com", expiresIn: 60)
+            let later = Date().addingTimeInterval(120)
+            _ = try await store.sweepSessions(now: later, deliveredBefore: later, deleteBefore: .distantPast)
+            let person = try #require(try await store.user(id: session.userID, environmentID: "dev"))
+            try await store.issueBadge(Self.badge(for: person, hash: "kept"), by: admin, now: Date())
+            // Only the one without a badge goes: a badge's worker may never sign in at the IdP.
+            #expect(try await store.removeUnconfirmedUsers(registeredBefore: later) == 1)
+            #expect(try await store.user(id: other.userID, environmentID: "dev") == nil)
+            #expect(try await store.badge(hash: "kept")?.userID == person.id)
+        }
+    }
+
     @Test func aPinHashIsSaltedSlowAndCheckedExactly() throws {
         let first = try PinHash.make("38472910")
         let second = try PinHash.make("38472910")

@@ -152,6 +152,14 @@ def test_who_may_issue_a_badge(directory_server: FieldpassServer, admin: SignedI
     assert_api_error(server.api("POST", f"/admin/users/{member.user_id}/badge", token=outsider.access_token), 403, "forbidden")
     other_admin = sign_in(server, OTHER_ADMIN_EMAIL)
     assert_api_error(server.api("POST", f"/admin/users/{member.user_id}/badge", token=other_admin.access_token), 404, "unknown_user")
+    # An admin in the manager's team: her badge would sign the manager in as her.
+    boss = sign_in(server, unique_email("boss"))
+    assert_json(server.api("PUT", f"/admin/users/{boss.user_id}/role", token=admin.access_token, json_body={"role": "admin"}))
+    assert_json(server.api("PUT", f"/admin/teams/{team}/members/{boss.user_id}", token=admin.access_token))
+    for method, path in (("POST", "badge"), ("POST", "badge/pin"), ("DELETE", "badge")):
+        assert_api_error(server.api(method, f"/admin/users/{boss.user_id}/{path}", token=manager), 404, "unknown_user")
+    issue(server, admin.access_token, boss.user_id)
+    assert_api_error(server.api("POST", f"/admin/users/{boss.user_id}/badge/pin", token=manager), 404, "unknown_user")
     for body in (b"{", b'{"badge": 5, "pin": "1"}', b'{"pin": "38472910"}'):
         with http_client() as client:
             response = client.post(

@@ -38,14 +38,12 @@ package enum BadgeCardSheet {
     }
 
     private static func card(_ card: Card, x: Double, y: Double) throws -> String {
-        let qr = try QRCodeSVG.drawing(card.badge)
-        let qrSize = cardHeight - 8
-        let scale = qrSize / Double(qr.side)
+        let qrSize = Int(cardHeight) - 8
+        let qr = try QRCodeSVG.render(card.badge, label: "Badge of \(card.email)", width: qrSize, height: qrSize)
         let expiry = card.expiresAt.formatted(.iso8601.year().month().day())
         return #"<g transform="translate(\#(x) \#(y))">"#
             + ##"<rect width="\##(cardWidth)" height="\##(cardHeight)" rx="3" fill="#fff" stroke="#999" stroke-width="0.3"/>"##
-            + #"<g transform="translate(4 4) scale(\#(scale))" shape-rendering="crispEdges">"#
-            + ##"<rect width="\##(qr.side)" height="\##(qr.side)" fill="#fff"/><path fill="#000" d="\##(qr.path)"/></g>"##
+            + #"<g transform="translate(4 4)">\#(qr)</g>"#
             + #"<text x="\#(qrSize + 8)" y="14" font-family="sans-serif" font-size="3.6">\#(escaped(card.email))</text>"#
             + #"<text x="\#(qrSize + 8)" y="22" font-family="sans-serif" font-size="3">Valid until \#(expiry)</text>"#
             + #"<text x="\#(qrSize + 8)" y="48" font-family="sans-serif" font-size="2.6">Fieldpass badge: scan, then type your PIN</text>"#

@@ -12,7 +12,8 @@ import Tokens
 /// takes tens of milliseconds, which no lock should wait for); the transaction finds the hash
 /// unchanged, counts a wrong PIN and locks the badge at `badges.max_failed_pins`
 /// (``BadgeRules/signIn(_:badge:person:device:open:now:)``). An unknown badge is checked
-/// against a decoy hash, so the time of the answer tells nothing either.
+/// against a decoy hash, so the time of the answer tells nothing either; a key that is no
+/// enrolled shared device's is refused before any PIN is checked.
 struct BadgeSignInController: Sendable {
     static let path = "/shared_devices/shift"
 
@@ -24,8 +25,11 @@ struct BadgeSignInController: Sendable {
     /// on top of the per-address limit; `nil` when limits are off.
     let badgeLimiter: RateLimiter?
     let deviceLimiter: RateLimiter?
-    /// What an unknown badge's PIN is checked against.
-    let decoy: String
+    /// What an unknown badge's PIN is checked against: any PIN's hash costs the same to check.
+    /// Made at the first badge sign-in, not at start-up, where every process (and every test's
+    /// application) would pay a scrypt for it. Without randomness there is no decoy, and no
+    /// badge sign-in either: its PIN hash fails too.
+    static let decoy = (try? PinHash.make("decoy")) ?? ""
 
     init(
         store: any FieldpassStore, dpop: DPoPGate, tokenIssuer: TokenIssuer, settings: BadgeSettings, badgeLimiter: RateLimiter?,
@@ -37,8 +41,6 @@ struct BadgeSignInController: Sendable {
         self.settings = settings
         self.badgeLimiter = badgeLimiter
         self.deviceLimiter = deviceLimiter
-        // Without randomness there is no decoy, and no badge sign-in either: its PIN hash fails too.
-        decoy = (try? PinHash.make(BadgeCredentials.temporaryPin(length: settings.pinLength))) ?? ""
     }
 
     struct SignIn: Decodable {
@@ -85,12 +87,17 @@ struct BadgeSignInController: Sendable {
             }
         }
         let proof = try dpop.requiredProof(of: request, path: Self.path)
+        // Only an enrolled device gets a PIN checked: a key anyone can make costs no scrypt.
+        guard let device = try await store.sharedDevice(keyThumbprint: proof.thumbprint), device.state == .enrolled else {
+            FieldpassMetrics.badgeSignIn(Self.result(.refused))
+            throw Self.refused
+        }
         let badgeHash = BadgeCredentials.digest(of: body.badge)
         try deviceLimiter?.take(proof.thumbprint).check()
         try badgeLimiter?.take(badgeHash).check()
         let now = Date()
         let stored = try await store.badge(hash: badgeHash)
-        let checked = stored?.pinHash ?? decoy
+        let checked = stored?.pinHash ?? Self.decoy
         let matched = PinHash.verify(body.pin, against: checked) && stored != nil
         let refresh = try tokenIssuer.refreshToken()
         let window = tokenIssuer.refreshWindow(from: now)

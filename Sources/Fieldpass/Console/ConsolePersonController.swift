@@ -160,11 +160,11 @@ struct ConsolePersonController: Sendable {
     }
 
     /// Whether the signed-in person may issue the badge of the person `facts` are of: an admin
-    /// anyone's, a manager those of his teams' members (``BadgeRules/looksAfter(personTeams:callerTeams:_:)``).
+    /// anyone's, a manager those of his teams' workers (``BadgeRules/looksAfter(_:personTeams:callerTeams:_:)``).
     private func looksAfterBadge(of facts: AccessFacts, _ visit: ConsoleVisit) async throws -> Bool {
         guard visit.user.role == .manager else { return visit.isAdmin }
         let own = try await store.accessFacts(userID: visit.user.id, environmentID: visit.identity.environmentID)?.teams ?? []
-        return BadgeRules.looksAfter(personTeams: Set(facts.teams), callerTeams: Set(own), visit.identity.directoryCaller)
+        return BadgeRules.looksAfter(facts.user, personTeams: Set(facts.teams), callerTeams: Set(own), visit.identity.directoryCaller)
     }
 
     /// A person's shifts the page lists, latest first.

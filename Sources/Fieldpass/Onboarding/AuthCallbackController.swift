@@ -132,7 +132,9 @@ struct AuthCallbackController: Sendable {
     /// proven by a shared device's key. The store starts it with the sign-in, deciding again
     /// on the device as it is then (``ShiftRules/start``).
     private func shift(of session: OnboardingSession, email: String, now: Date) async throws -> ShiftRecord? {
-        guard let key = session.dpopThumbprint, let device = try await store.sharedDevice(keyThumbprint: key) else { return nil }
+        guard let key = session.dpopThumbprint, let device = try await store.sharedDevice(keyThumbprint: key),
+            device.environmentID == session.environmentID
+        else { return nil }
         return ShiftRecord(id: session.deviceID, sharedDeviceID: device.id, userID: session.userID, email: email, startedAt: now)
     }
 }

@@ -5,17 +5,21 @@ package import Foundation
 /// members of his teams), and what a sign-in with one does.
 package enum BadgeRules {
     /// Whether `caller` looks after `person`'s badge: an admin anyone's of the environment, a
-    /// manager those of people who share a team with him.
-    package static func looksAfter(personTeams: Set<String>, callerTeams: Set<String>, _ caller: DirectoryCaller) -> Bool {
+    /// manager the workers who share a team with him. Never a manager's fellow manager's or an
+    /// admin's: a badge signs its holder in with their role, so a manager who could issue an
+    /// admin's badge (and so learn its PIN) could sign in as that admin.
+    package static func looksAfter(
+        _ person: UserRecord, personTeams: Set<String>, callerTeams: Set<String>, _ caller: DirectoryCaller
+    ) -> Bool {
         guard let me = caller.person, me.role != .admin else { return true }
-        return me.role == .manager && !personTeams.isDisjoint(with: callerTeams)
+        return me.role == .manager && person.role == .worker && !personTeams.isDisjoint(with: callerTeams)
     }
 
     /// A new badge for `person`, replacing theirs if they have one.
     package static func issue(
         _ badge: BadgeRecord, person: UserRecord?, personTeams: Set<String>, callerTeams: Set<String>, by caller: DirectoryCaller
     ) throws(DirectoryError) -> DirectoryPlan {
-        guard let person, looksAfter(personTeams: personTeams, callerTeams: callerTeams, caller) else { throw .unknownUser }
+        guard let person, looksAfter(person, personTeams: personTeams, callerTeams: callerTeams, caller) else { throw .unknownUser }
         return DirectoryPlan([.saveBadge(badge), .audit(.badgeIssued(actor: caller.actor, userID: person.id, badgeID: badge.id))])
     }
 
@@ -23,7 +27,7 @@ package enum BadgeRules {
     package static func revoke(
         _ badge: BadgeRecord?, person: UserRecord?, personTeams: Set<String>, callerTeams: Set<String>, by caller: DirectoryCaller
     ) throws(DirectoryError) -> DirectoryPlan {
-        guard person != nil, looksAfter(personTeams: personTeams, callerTeams: callerTeams, caller) else { throw .unknownUser }
+        guard let person, looksAfter(person, personTeams: personTeams, callerTeams: callerTeams, caller) else { throw .unknownUser }
         guard let badge else { throw .unknownBadge }
         return DirectoryPlan([
             .deleteBadge(userID: badge.userID), .audit(.badgeRevoked(actor: caller.actor, userID: badge.userID, badgeID: badge.id)),
@@ -35,7 +39,7 @@ package enum BadgeRules {
         _ badge: BadgeRecord?, pinHash: String, person: UserRecord?, personTeams: Set<String>, callerTeams: Set<String>,
         by caller: DirectoryCaller
     ) throws(DirectoryError) -> DirectoryPlan {
-        guard person != nil, looksAfter(personTeams: personTeams, callerTeams: callerTeams, caller) else { throw .unknownUser }
+        guard let person, looksAfter(person, personTeams: personTeams, callerTeams: callerTeams, caller) else { throw .unknownUser }
         guard let badge else { throw .unknownBadge }
         return DirectoryPlan([
             .setBadgePin(badgeID: badge.id, pinHash: pinHash, temporary: true),
@@ -49,7 +53,7 @@ package enum BadgeRules {
     /// answer tells a valid badge from an invalid one only by the lockout's count. A wrong PIN
     /// counts; the `max_failed_pins`-th locks the badge, audited. A right temporary PIN works
     /// only with a new one. A right PIN starts the shift as a sign-in at the IdP does
-    /// (``ShiftRules/start(_:environmentID:device:open:)``), with a device record and a refresh
+    /// (``ShiftRules/start(_:device:open:)``), with a device record and a refresh
     /// token bound to the device's key.
     package static func signIn(
         _ attempt: BadgeAttempt, badge: BadgeRecord?, person: UserRecord?, device: SharedDeviceRecord?, open: ShiftRecord?, now: Date
@@ -81,7 +85,7 @@ package enum BadgeRules {
             .createShiftDevice(id: attempt.shiftID, userID: person.id, name: device.name),
             .issueRefreshToken(refreshToken),
         ]
-        writes += ShiftRules.start(shift, environmentID: device.environmentID, device: device, open: open).writes
+        writes += ShiftRules.start(shift, device: device, open: open).writes
         writes.append(.audit(.badgeSignIn(userID: person.id, badgeID: badge.id, deviceID: device.id)))
         return (.signedIn(shift), DirectoryPlan(writes))
     }

@@ -43,9 +43,11 @@ package enum DirectoryWrite: Sendable, Equatable {
     case unenrollSharedDevice(id: String)
     /// A shift on a shared device, and its `shift_started` event for the device's apps.
     case startShift(ShiftRecord)
-    /// The open shift ends, with its `shift_ended` event; its tokens are revoked by the
-    /// ``revokeDevice(id:)`` that goes with it.
-    case endShift(ShiftRecord, reason: ShiftEndReason)
+    /// The shift ends for `reason`, by `actor`, if it is still open: with its `shift_ended`
+    /// event, its device record revoked (and so its tokens) and its audit entry
+    /// (``AuditRecord/shiftEnded(_:reason:actor:)``). A shift another change ended meanwhile
+    /// writes nothing, so that an end is told once, with one reason.
+    case endShift(ShiftRecord, reason: ShiftEndReason, actor: String)
     /// Every open shift of the person ends as ``ShiftRules/end(_:_:actor:)`` has it. Which
     /// shifts are open is known only as it applies, under the person's lock.
     case endShiftsOf(userID: String, reason: ShiftEndReason, actor: String)

@@ -2,34 +2,26 @@ package import Foundation
 
 /// When shifts start and end, decided once for both stores on facts read in the change's
 /// transaction. A shift's tokens belong to a device record of its own (``ShiftRecord``), so
-/// every end revokes that record: its refresh tokens at once, its access tokens at `/me` and
+/// every end revokes that record (``DirectoryWrite/endShift(_:reason:actor:)``): its refresh tokens at once, its access tokens at `/me` and
 /// `/introspect` on every instance, as a revoked device's.
 package enum ShiftRules {
     /// A worker signed in on a shared device with the key it enrolled: `shift`, which the
     /// sign-in's tokens name, starts, and the one `open` on the device, if any, ends first
-    /// (`next_worker`). A device that is no longer enrolled, or of another environment, since
-    /// the tokens were signed: the shift starts and ends at once (`unenrolled`), its tokens
-    /// revoked, so that it is on record.
-    package static func start(
-        _ shift: ShiftRecord, environmentID: String, device: SharedDeviceRecord?, open: ShiftRecord?
-    ) -> DirectoryPlan {
+    /// (`next_worker`). `device` is the shared device as the transaction reads it in the
+    /// sign-in's environment: one no longer enrolled since the tokens were signed makes the
+    /// shift start and end at once (`unenrolled`), its tokens revoked, so that it is on record.
+    package static func start(_ shift: ShiftRecord, device: SharedDeviceRecord?, open: ShiftRecord?) -> DirectoryPlan {
         var writes = open.map { end($0, .nextWorker, actor: systemActor).writes } ?? []
         writes += [.startShift(shift), .audit(.shiftStarted(shift))]
-        if device?.state != .enrolled || device?.environmentID != environmentID {
-            writes += end(shift, .unenrolled, actor: systemActor).writes
-        }
+        if device?.state != .enrolled { writes += end(shift, .unenrolled, actor: systemActor).writes }
         return DirectoryPlan(writes)
     }
 
     /// The open `shift` ends for `reason`, with its tokens; one ended already (or none)
-    /// changes nothing.
+    /// changes nothing, also when another change ends it first (``DirectoryWrite/endShift(_:reason:actor:)``).
     package static func end(_ shift: ShiftRecord?, _ reason: ShiftEndReason, actor: String) -> DirectoryPlan {
         guard let shift, shift.isOpen else { return .unchanged }
-        return DirectoryPlan([
-            .endShift(shift, reason: reason),
-            .revokeDevice(id: shift.id),
-            .audit(.shiftEnded(shift, reason: reason, actor: actor)),
-        ])
+        return DirectoryPlan([.endShift(shift, reason: reason, actor: actor)])
     }
 
     /// The worker signs out on the device: their shift ends (`signed_out`).

@@ -117,10 +117,12 @@ extension PostgresStore {
             try await connection.execute(
                 PostgresQuery(ShiftTables.insert, shift.id, shift.sharedDeviceID, environmentID, shift.userID, shift.email, timestamp))
             try await shiftEvent(connection, .shiftStarted, shift, reason: nil, now: timestamp)
-        case .endShift(let shift, let reason):
+        case .endShift(let shift, let reason, let actor):
             // Ended meanwhile (a limit and an admin at once): its end is told once.
             guard try await connection.first(PostgresQuery(ShiftTables.end, timestamp, reason.rawValue, shift.id)) != nil else { return }
             try await shiftEvent(connection, .shiftEnded, shift, reason: reason, now: timestamp)
+            try await revokeDevice(connection, id: shift.id, now: timestamp)
+            try await audit(connection, environmentID: environmentID, .shiftEnded(shift, reason: reason, actor: actor), now: now)
         case .endShiftsOf(let userID, let reason, let actor):
             for shift in try await connection.rows(PostgresQuery(ShiftTables.openOfPerson, userID)).map(Self.shift) {
                 try await apply(ShiftRules.end(shift, reason, actor: actor), connection, environmentID: environmentID, now: now)

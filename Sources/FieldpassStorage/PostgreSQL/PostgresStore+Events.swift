@@ -12,7 +12,7 @@ import PostgresNIO
 extension PostgresStore {
     public func completeLogin(_ login: CompletedLogin, now: Date) async throws -> [StoredEvent] {
         let announced = realmPrefixes.outward(login.session.realmPath, environmentID: login.session.environmentID)
-        return try await writeEvents { connection in
+        let events = try await writeEvents { connection in
             let session = login.session
             let timestamp = now.timeIntervalSince1970
             // The person first, as every change to a person's devices and tokens does.
@@ -36,6 +36,9 @@ extension PostgresStore {
             }
             return signedIn.events
         }
+        // The shift before on the device ended: its access tokens count as revoked here once this is answered.
+        if login.shift != nil { await revocationsCaughtUp() }
+        return events
     }
 
     /// Marks the session's device signed in; returns the audit entries of the sign-in (the

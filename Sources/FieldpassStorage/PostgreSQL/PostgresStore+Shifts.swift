@@ -106,10 +106,9 @@ extension PostgresStore {
     /// Starts the shift a sign-in's tokens name, in the sign-in's transaction (``ShiftRules/start``).
     static func startShift(_ shift: ShiftRecord, environmentID: String, _ connection: PostgresConnection, now: Date) async throws {
         let device = try await fetchSharedDevice(connection, id: shift.sharedDeviceID, environmentID: environmentID, forUpdate: true)
-        let open = try await openShift(connection, deviceID: shift.sharedDeviceID)
-        try await apply(
-            ShiftRules.start(shift, environmentID: environmentID, device: device, open: open), connection, environmentID: environmentID,
-            now: now)
+        var open: ShiftRecord?
+        if let device { open = try await openShift(connection, deviceID: device.id) }
+        try await apply(ShiftRules.start(shift, device: device, open: open), connection, environmentID: environmentID, now: now)
     }
 
     /// The open shifts of the environment's devices, by device.

@@ -4,21 +4,24 @@ import PostgresNIO
 
 extension PostgresStore {
     public func rotateRefreshToken(_ rotation: RefreshRotation, now: Date) async throws -> RefreshOutcome {
-        try await writeGrouped { connection in
+        let (outcome, endedShift) = try await writeGrouped { connection -> (RefreshOutcome, Bool) in
             let timestamp = now.timeIntervalSince1970
             try await Self.takeProof(rotation.proof, connection)
             // Concurrent refreshes of one token, on any instance, queue on its lock; each then reads
             // what the one before committed, so exactly one rotates and the others retry or count
             // as a reuse.
-            guard let token = try await Self.lockRefreshToken(connection, hash: rotation.oldHash) else { return .refused }
+            guard let token = try await Self.lockRefreshToken(connection, hash: rotation.oldHash) else { return (.refused, false) }
             var successorUnrotated = false
             if RefreshRules.needsSuccessorLookup(token, grace: rotation.grace, now: timestamp), let hash = token.successorHash {
                 successorUnrotated = try await Self.fetchRefreshToken(connection, hash: hash).map { $0.rotatedAt == nil } ?? false
             }
             let decision = RefreshRules.decide(token, successorUnrotated: successorUnrotated, rotation: rotation, now: timestamp)
             try await Self.apply(decision.plan, connection, environmentID: token.grant.environmentID, now: now)
-            return decision.outcome
+            return (decision.outcome, decision.plan.writes.contains { if case .endShift = $0 { true } else { false } })
         }
+        // A shift past its limit ended: its access tokens count as revoked here once this is answered.
+        if endedShift { await revocationsCaughtUp() }
+        return outcome
     }
 
     public func liveRefreshToken(hash: String, now: Date) async throws -> LiveRefreshToken? {

@@ -78,13 +78,15 @@ extension SQLiteStore {
                     cached: ShiftTables.insert.sqlite,
                     arguments: [shift.id, shift.sharedDeviceID, environmentID, shift.userID, shift.email, timestamp])
                 try shiftEvent(db, .shiftStarted, shift, reason: nil, now: timestamp)
-            case .endShift(let shift, let reason):
+            case .endShift(let shift, let reason, let actor):
                 // Ended meanwhile (a limit and an admin at once): its end is told once.
                 guard
                     try Row.fetchOne(db.cachedStatement(sql: ShiftTables.end.sqlite), arguments: [timestamp, reason.rawValue, shift.id])
                         != nil
                 else { continue }
                 try shiftEvent(db, .shiftEnded, shift, reason: reason, now: timestamp)
+                try revokeDevice(db, id: shift.id, now: timestamp)
+                try audit(db, environmentID: environmentID, .shiftEnded(shift, reason: reason, actor: actor), now: now)
             case .endShiftsOf(let userID, let reason, let actor):
                 let open = try Row.fetchAll(db.cachedStatement(sql: ShiftTables.openOfPerson.sqlite), arguments: [userID]).map(shift)
                 for shift in open { try apply(ShiftRules.end(shift, reason, actor: actor), db, environmentID: environmentID, now: now) }

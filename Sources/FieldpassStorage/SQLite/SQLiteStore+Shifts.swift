@@ -94,8 +94,7 @@ extension SQLiteStore {
     /// Starts the shift a sign-in's tokens name, in the sign-in's transaction (``ShiftRules/start``).
     static func startShift(_ shift: ShiftRecord, environmentID: String, _ db: Database, now: Date) throws {
         let device = try fetchSharedDevice(db, id: shift.sharedDeviceID, environmentID: environmentID)
-        let plan = ShiftRules.start(
-            shift, environmentID: environmentID, device: device, open: try openShift(db, deviceID: shift.sharedDeviceID))
+        let plan = ShiftRules.start(shift, device: device, open: try device.flatMap { try openShift(db, deviceID: $0.id) })
         try apply(plan, db, environmentID: environmentID, now: now)
     }
 
