@@ -218,18 +218,7 @@ public actor FieldpassClient {
             }
             throw failure
         }
-        struct Answer: Decodable {
-            var access_token: String
-            var refresh_token: String
-            var expires_in: Int
-        }
-        guard let answer = try? JSONDecoder().decode(Answer.self, from: data) else {
-            throw FieldpassClientError.unexpectedResponse(status: status)
-        }
-        let next = TokenSet(
-            accessToken: answer.access_token, refreshToken: answer.refresh_token,
-            expiresAt: Date().addingTimeInterval(TimeInterval(answer.expires_in))
-        )
+        let next = try TokenSet.decoding(answer: data, status: status)
         try await store.save(next)
         return next
     }

@@ -72,17 +72,7 @@ public struct SharedDevice: Sendable {
         body["new_pin"] = newPin
         let (status, data) = try await http.postJSON("shared_devices/shift", body)
         guard status == 200 else { throw Self.badgeFailure(status: status, body: data) }
-        struct Answer: Decodable {
-            var access_token: String
-            var refresh_token: String
-            var expires_in: Int
-        }
-        guard let answer = try? JSONDecoder().decode(Answer.self, from: data) else {
-            throw FieldpassClientError.unexpectedResponse(status: status)
-        }
-        let tokens = TokenSet(
-            accessToken: answer.access_token, refreshToken: answer.refresh_token,
-            expiresAt: Date().addingTimeInterval(TimeInterval(answer.expires_in)))
+        let tokens = try TokenSet.decoding(answer: data, status: status)
         try await client.adopt(tokens)
         return tokens
     }

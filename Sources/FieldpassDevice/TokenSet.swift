@@ -30,3 +30,21 @@ extension TokenSet: CustomStringConvertible, CustomReflectable {
 
     public var customMirror: Mirror { Mirror(self, children: ["expiresAt": expiresAt]) }
 }
+
+extension TokenSet {
+    /// The tokens of a token answer (`/token`, or a badge sign-in), expiring `expires_in`
+    /// seconds from now; an answer that is not one throws ``FieldpassClientError/unexpectedResponse(status:)``.
+    static func decoding(answer data: Data, status: Int) throws -> TokenSet {
+        struct Answer: Decodable {
+            var access_token: String
+            var refresh_token: String
+            var expires_in: Int
+        }
+        guard let answer = try? JSONDecoder().decode(Answer.self, from: data) else {
+            throw FieldpassClientError.unexpectedResponse(status: status)
+        }
+        return TokenSet(
+            accessToken: answer.access_token, refreshToken: answer.refresh_token,
+            expiresAt: Date().addingTimeInterval(TimeInterval(answer.expires_in)))
+    }
+}
