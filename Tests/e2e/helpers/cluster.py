@@ -24,10 +24,9 @@ import pytest
 from .database import PostgresDatabase, fresh_postgres_database
 from .environments import EnvironmentSpec
 from .idp import MockIdP
-from .processes import _die_with_parent, cli_output
+from .processes import REPO_ROOT, _die_with_parent, cli_output
 from .server import FieldpassServer, server_env, server_in
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
 POSTGRES_CLUSTER = REPO_ROOT / "scripts" / "postgres-cluster"
 
 

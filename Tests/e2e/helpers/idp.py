@@ -1,4 +1,5 @@
-"""The oidc-provider-mock IdP, run as a process on a free loopback port."""
+"""The oidc-provider-mock IdP, run as a process on a free loopback port (by
+`scripts/mock-idp.py`, which has it answer one request at a time)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .processes import ManagedProcess, clean_env, free_port, start_process, wait_until_http_ok
+from .processes import REPO_ROOT, ManagedProcess, clean_env, free_port, start_process, wait_until_http_ok
 from .settings import STARTUP_TIMEOUT
 from .web import describe, http_client
 
@@ -34,7 +35,7 @@ def start_idp(python: str, log_dir: Path) -> MockIdP:
     port = free_port()
     process = start_process(
         "idp",
-        [python, "-m", "oidc_provider_mock", "--host", "127.0.0.1", "--port", str(port)],
+        [python, str(REPO_ROOT / "scripts" / "mock-idp.py"), "--host", "127.0.0.1", "--port", str(port)],
         log_dir,
         clean_env(),
     )

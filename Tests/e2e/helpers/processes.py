@@ -23,6 +23,8 @@ import pytest
 from .settings import IDP_CLIENT_SECRET
 from .web import http_client
 
+REPO_ROOT = Path(__file__).resolve().parents[3]
+
 # Configuration keys can be overridden from the environment; variables with these
 # prefixes are dropped from what the test processes inherit so that the CI
 # environment cannot change the configuration under test.
