@@ -5,14 +5,14 @@ import Mustache
 /// The console's pages, from the Mustache templates compiled into the binary. Every `{{value}}`
 /// is HTML-escaped by the engine; no template uses the unescaped forms.
 struct ConsoleRenderer: Sendable {
-    private let library: MustacheLibrary
     /// The public URL's path, in front of every link.
     let base: String
 
-    init(base: String) {
-        self.base = base
+    /// The templates, parsed once for the process: every application built (each router test
+    /// builds one) shares them.
+    private static let library: MustacheLibrary = {
         var library = MustacheLibrary()
-        for (name, bytes) in Self.templates {
+        for (name, bytes) in templates {
             // The templates are compiled into the binary: one that does not parse is a bug,
             // which every console test would meet first.
             do {
@@ -21,12 +21,12 @@ struct ConsoleRenderer: Sendable {
                 preconditionFailure("console template \(name) does not parse: \(error)")
             }
         }
-        self.library = library
-    }
+        return library
+    }()
 
     /// The page `template` filled from `view`, with the security headers of every page.
     func page(_ template: String, _ view: Any, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
-        let html = library.render(view, withTemplate: template) ?? ""
+        let html = Self.library.render(view, withTemplate: template) ?? ""
         return HTMLPage.response(html: html, status: status, styles: Self.styles, headers: headers)
     }
 
