@@ -8,7 +8,7 @@ import StoreTestSupport
 
 /// Registrations on several instances must not commit one at a time, and the realm feed must
 /// still list every one of them once, in order.
-@Suite("Concurrent commits on PostgreSQL", .timeLimit(.minutes(1)))
+@Suite("Concurrent commits on PostgreSQL", .hangGuard)
 struct ConcurrentCommitTests {
     /// While a transaction that created a realm stays open, 200 registrations over two
     /// instances' stores must all commit: none may wait for another feed writer's commit.

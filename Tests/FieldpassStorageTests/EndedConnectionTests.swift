@@ -7,7 +7,7 @@ import StoreTestSupport
 
 /// A connection that PostgreSQL ends under a request (a restart, a failover,
 /// `pg_terminate_backend`) costs that request an answer at its deadline, never a wait forever.
-@Suite("A connection PostgreSQL ends", .timeLimit(.minutes(1)))
+@Suite("A connection PostgreSQL ends", .hangGuard)
 struct EndedConnectionTests {
     /// PostgresNIO sends a statement to its channel without a write promise: once NIO has
     /// closed the channel and removed its handlers, the statement is dropped and its caller's

@@ -9,7 +9,7 @@ import StoreTestSupport
 /// PostgreSQL, concurrent transactions may try to commit in another order than they took
 /// their positions; these tests make that happen on purpose, with a reader following the
 /// feed all along, and check that it sees every entry once.
-@Suite("Feed order under concurrent commits", .timeLimit(.minutes(1)))
+@Suite("Feed order under concurrent commits", .hangGuard)
 struct FeedOrderTests {
     @Test func anEventCommittedLateIsNotSkipped() async throws {
         try await StoreTestEnvironment.with(store: .postgres) { environment in

@@ -6,7 +6,7 @@ import StoreTestSupport
 /// A feed's placing asks whether anything is unplaced through the feed's `*_unplaced` index,
 /// so a table of placed rows is not read whole, even by a connection that planned the
 /// check while the table was empty.
-@Suite("Feed placing checks on PostgreSQL", .timeLimit(.minutes(1)))
+@Suite("Feed placing checks on PostgreSQL", .hangGuard)
 struct FeedPlacingCheckTests {
     @Test func aPlacingWithNothingToPlaceReadsNoTableWhole() async throws {
         try await StoreTestEnvironment.with(store: .postgres, maxConnections: 1) { environment in

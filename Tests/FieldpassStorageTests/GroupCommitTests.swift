@@ -6,7 +6,7 @@ import StoreTestSupport
 
 /// Registrations that arrive together share write transactions; from outside each one must
 /// still look like its own transaction: stored when answered, whole or not at all.
-@Suite("Group commit", .timeLimit(.minutes(1)))
+@Suite("Group commit", .hangGuard)
 struct GroupCommitTests {
     @Test(arguments: StoreKind.allCases) func concurrentRegistrationsAreAllStoredOnceInFeedOrder(_ kind: StoreKind) async throws {
         try await StoreTestEnvironment.with(store: kind) { environment in

@@ -8,7 +8,7 @@ import StoreTestSupport
 
 /// The PostgreSQL store runs its statements prepared: parsed and planned once per
 /// connection, prepared again on the connection that replaces one PostgreSQL ended.
-@Suite("Prepared statements on PostgreSQL", .timeLimit(.minutes(1)))
+@Suite("Prepared statements on PostgreSQL", .hangGuard)
 struct PreparedStatementTests {
     /// How often the statement that reads a session's events was prepared on the pool's one
     /// connection (rows of `pg_prepared_statements`), and how often it ran there.

@@ -10,7 +10,7 @@ import NIOFoundationEssentialsCompat
 import Synchronization
 
 /// `GET /events/poll` against a live server, its hub running: the socket's events by long-poll.
-@Suite("Event long-poll", .timeLimit(.minutes(1)))
+@Suite("Event long-poll", .hangGuard)
 struct EventPollRouterTests {
     struct Page: Decodable {
         var events: [EventFrame]

@@ -12,7 +12,7 @@ import Testing
 import StoreTestSupport
 
 /// The event WebSocket against a live server, its hub and sweeper running.
-@Suite("Event socket", .timeLimit(.minutes(1)))
+@Suite("Event socket", .hangGuard)
 struct EventSocketTests {
     /// Collects text frames until the server closes.
     final class Frames: Sendable {
