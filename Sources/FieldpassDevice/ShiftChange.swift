@@ -6,7 +6,7 @@ public struct ShiftChange: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case shiftStarted
         /// Why: `signed_out`, `ended_by_admin`, `max_shift`, `idle`, `user_disabled`,
-        /// `unenrolled` or `next_worker`.
+        /// `unenrolled`, `next_worker` or `token_reused`.
         case shiftEnded(reason: String)
     }
 

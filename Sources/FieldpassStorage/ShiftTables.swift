@@ -108,6 +108,10 @@ enum ShiftTables {
         "SELECT \(columns) FROM shifts WHERE user_id = \(value(1)) AND ended_at IS NULL"
     }
 
+    static let openWithID = SharedStatement { value in
+        "SELECT \(columns) FROM shifts WHERE id = \(value(1)) AND ended_at IS NULL"
+    }
+
     /// The columns of a refresh token's shift, as `fetchRefreshToken` joins them (`s`).
     static let refreshColumns =
         "s.shared_device_id AS shift_device_id, s.email AS shift_email, s.started_at AS shift_started_at, s.ended_at AS shift_ended_at, s.end_reason AS shift_end_reason"

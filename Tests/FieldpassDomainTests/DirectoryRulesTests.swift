@@ -63,27 +63,30 @@ struct DirectoryRulesTests {
     }
 
     @Test func revokingARevokedDeviceWritesNothingAndAnUnknownPersonComesFirst() throws {
-        #expect(
-            try DirectoryRules.revokeDevice(id: "d1", (name: "Phone", revoked: false), userKnown: true, userID: "u1", actor: "cli").writes
-                == [
-                    .revokeDevice(id: "d1"), .audit(.deviceRevoked(actor: "cli", userID: "u1", deviceID: "d1", name: "Phone")),
-                ])
-        #expect(
-            try DirectoryRules.revokeDevice(id: "d1", (name: "Phone", revoked: true), userKnown: true, userID: "u1", actor: "cli")
-                == .unchanged)
-        #expect(throws: DirectoryError.unknownDevice) {
-            try DirectoryRules.revokeDevice(id: "d1", nil, userKnown: true, userID: "u1", actor: "cli")
+        func revoke(_ device: (name: String, revoked: Bool)?, userKnown: Bool = true, byThemselves: Bool = false) throws -> DirectoryPlan {
+            try DirectoryRules.revokeDevice(
+                id: "d1", device, userKnown: userKnown, userID: "u1", byThemselves: byThemselves, actor: "cli")
         }
-        #expect(throws: DirectoryError.unknownUser) {
-            try DirectoryRules.revokeDevice(id: "d1", nil, userKnown: false, userID: "u1", actor: "cli")
-        }
+        #expect(
+            try revoke((name: "Phone", revoked: false)).writes == [
+                .endShiftOfDevice(id: "d1", reason: .endedByAdmin, actor: "cli"), .revokeDevice(id: "d1"),
+                .audit(.deviceRevoked(actor: "cli", userID: "u1", deviceID: "d1", name: "Phone")),
+            ])
+        #expect(
+            try revoke((name: "Phone", revoked: false), byThemselves: true).writes.first
+                == .endShiftOfDevice(id: "d1", reason: .signedOut, actor: "cli"),
+            "a worker revoking a shift's device signs out of the shift")
+        #expect(try revoke((name: "Phone", revoked: true)) == .unchanged)
+        #expect(throws: DirectoryError.unknownDevice) { try revoke(nil) }
+        #expect(throws: DirectoryError.unknownUser) { try revoke(nil, userKnown: false) }
     }
 
     @Test func anIdentityResetUnbindsRevokesAndEndsSignInsOnlyForABoundPerson() throws {
         let plan = try DirectoryRules.resetIdentity(of: Self.user, liveDevices: ["d1"], actor: "cli")
         #expect(
             plan.writes == [
-                .clearIdentity(userID: "u1"), .revokeDevice(id: "d1"), .expireSignIns(userID: "u1"),
+                .clearIdentity(userID: "u1"), .endShiftsOf(userID: "u1", reason: .endedByAdmin, actor: "cli"), .revokeDevice(id: "d1"),
+                .expireSignIns(userID: "u1"),
                 .audit(.identityReset(actor: "cli", userID: "u1", issuer: "https://idp.test", subject: "sub", revoked: ["d1"])),
             ])
         var unbound = Self.user

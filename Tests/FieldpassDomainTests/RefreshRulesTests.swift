@@ -170,4 +170,17 @@ struct RefreshRulesTests {
                 .endShift(shift, reason: .signedOut, actor: "user:u1"), .audit(.deviceRevokedByItsToken(token.grant)),
             ])
     }
+
+    @Test func aReusedShiftTokenEndsTheShiftAsItCutsTheDeviceOff() {
+        let shift = ShiftRecord(id: "d1", sharedDeviceID: "van", userID: "u1", email: "u1@acme.test", startedAt: Date())
+        var token = Self.token(rotatedAt: Self.now - 31, sealed: [9, 9])
+        token.grant.shift = shift
+        let decision = RefreshRules.decide(token, successorUnrotated: true, rotation: Self.rotation, now: Self.now)
+        #expect(decision.outcome == .refused)
+        #expect(
+            decision.plan.writes == [
+                .endShift(shift, reason: .tokenReused, actor: ShiftRules.systemActor), .revokeDevice(id: "d1"),
+                .audit(.deviceRevokedOnReuse(token.grant)),
+            ])
+    }
 }

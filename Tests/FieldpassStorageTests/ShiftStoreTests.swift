@@ -134,6 +134,37 @@ struct ShiftStoreTests {
         }
     }
 
+    @Test(arguments: StoreKind.allCases) func revokingAShiftsDeviceAnyOtherWayEndsTheShift(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let admin = try await environment.admin()
+            let van = try await Self.enrolledDevice(store, key: "van-key", by: admin)
+
+            // An admin revokes the shift's device, as on the person's page.
+            let alice = try await Self.signIn(environment, "alice@example.com", on: van)
+            try await store.revokeDevice(id: alice.shift.id, userID: alice.shift.userID, by: admin, now: Date())
+            // The worker revokes it at `/me`.
+            let bob = try await Self.signIn(environment, "bob@example.com", on: van)
+            let bobRecord = try #require(try await store.user(id: bob.shift.userID, environmentID: "dev"))
+            try await store.revokeDevice(id: bob.shift.id, userID: bobRecord.id, by: .admin(bobRecord), now: Date())
+            // A spent refresh token of the shift comes back.
+            let carol = try await Self.signIn(environment, "carol@example.com", on: van)
+            guard case .rotated = try await Self.rotate(store, carol.refreshHash, key: "van-key") else {
+                Issue.record("carol's first refresh was refused")
+                return
+            }
+            #expect(try await Self.rotate(store, carol.refreshHash, key: "van-key") == .refused)
+
+            #expect(try await store.sharedDevice(id: van.id, visibleTo: admin)?.holder == nil)
+            let reasons = try #require(try await store.shifts(deviceID: van.id, visibleTo: admin, limit: 10)).map(\.endReason)
+            #expect(reasons == [.tokenReused, .signedOut, .endedByAdmin])
+            // Every app on the device hears each end once, after the shift's start.
+            let events = try #require(try await store.shiftEvents(keyThumbprint: "van-key", after: 0, limit: 20))
+            #expect(events.compactMap(\.reason) == [.endedByAdmin, .signedOut, .tokenReused])
+            #expect(events.count == 6)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func disablingTheWorkerEndsTheirShift(_ kind: StoreKind) async throws {
         try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store

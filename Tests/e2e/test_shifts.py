@@ -328,6 +328,49 @@ def test_disabling_the_worker_ends_his_shift(directory_server: FieldpassServer, 
     assert_shift_over(server, worker, tablet)
 
 
+def test_revoking_the_shifts_device_or_reusing_its_token_ends_the_shift(
+    directory_server: FieldpassServer, admin: SignedIn,
+) -> None:
+    """The shift's device is one of the worker's devices, at `/me` and on the admin API: revoking
+    it there, resetting the worker's IdP account, or a reused refresh token end the shift as
+    signing out does, and the tablet's apps hear it."""
+    server = directory_server
+    tablet = enrolled_tablet(server, admin)
+
+    worker = shift_sign_in(server, tablet, unique_email("a"))
+    path = f"/me/devices/{worker.claims['shift_id']}"
+    proof = tablet.proof(server, "DELETE", path, ath=token_hash(worker.access_token))
+    with http_client() as client:
+        revoked = client.delete(
+            f"{server.url}{path}", headers={"Authorization": f"DPoP {worker.access_token}", "DPoP": proof})
+    assert revoked.status_code == 204, revoked.text
+    assert shift_events(server, tablet)[-1] == ("shift_ended", worker.email, "signed_out")
+    assert holder(server, admin, tablet) is None
+    assert_shift_over(server, worker, tablet)
+
+    second = shift_sign_in(server, tablet, unique_email("b"))
+    path = f"/admin/users/{second.user_id}/devices/{second.claims['shift_id']}"
+    assert server.api("DELETE", path, token=admin.access_token).status_code == 204
+    assert shift_events(server, tablet)[-1] == ("shift_ended", second.email, "ended_by_admin")
+    assert_shift_over(server, second, tablet)
+
+    # A spent refresh token of the shift comes back after its successor moved on: a copy.
+    third = shift_sign_in(server, tablet, unique_email("c"))
+    successor = assert_json(refresh(server, third.refresh_token, tablet))["refresh_token"]
+    assert_json(refresh(server, successor, tablet))
+    assert_api_error(refresh(server, third.refresh_token, tablet), 400, "invalid_grant")
+    assert shift_events(server, tablet)[-1] == ("shift_ended", third.email, "token_reused")
+    assert holder(server, admin, tablet) is None
+
+    # An admin resets the worker's IdP account: what it obtained stops, the shift with it.
+    fourth = shift_sign_in(server, tablet, unique_email("d"))
+    assert server.api("DELETE", f"/admin/users/{fourth.user_id}/identity", token=admin.access_token).status_code == 204
+    assert shift_events(server, tablet)[-1] == ("shift_ended", fourth.email, "ended_by_admin")
+    assert_shift_over(server, fourth, tablet)
+    history = assert_json(server.api("GET", f"/admin/shared_devices/{tablet.device_id}", token=admin.access_token))["shifts"]
+    assert [s["end_reason"] for s in history] == ["ended_by_admin", "token_reused", "ended_by_admin", "signed_out"], history
+
+
 def test_unenrolling_ends_the_shift_and_refuses_the_key_from_then_on(directory_server: FieldpassServer, admin: SignedIn) -> None:
     server = directory_server
     tablet = enrolled_tablet(server, admin)

@@ -61,28 +61,33 @@ package enum DirectoryRules {
 
     /// Revoking the device `id` of a person (`device` as read, `nil` when it is not theirs);
     /// revoking a revoked device writes nothing. An unknown person is reported before an
-    /// unknown device.
+    /// unknown device. The device of a shift ends its shift: `signed_out` when the person
+    /// revokes it `byThemselves`, `ended_by_admin` otherwise.
     package static func revokeDevice(
-        id: String, _ device: (name: String, revoked: Bool)?, userKnown: Bool, userID: String, actor: String
+        id: String, _ device: (name: String, revoked: Bool)?, userKnown: Bool, userID: String, byThemselves: Bool, actor: String
     ) throws -> DirectoryPlan {
         guard userKnown else { throw DirectoryError.unknownUser }
         guard let device else { throw DirectoryError.unknownDevice }
         guard !device.revoked else { return .unchanged }
-        return DirectoryPlan([.revokeDevice(id: id), .audit(.deviceRevoked(actor: actor, userID: userID, deviceID: id, name: device.name))])
+        return DirectoryPlan([
+            .endShiftOfDevice(id: id, reason: byThemselves ? .signedOut : .endedByAdmin, actor: actor), .revokeDevice(id: id),
+            .audit(.deviceRevoked(actor: actor, userID: userID, deviceID: id, name: device.name)),
+        ])
     }
 
     /// Unbinding `user` from their IdP account, so that their next sign-in binds one anew; a
     /// person not bound is left alone. A reset revokes every live device and ends unfinished
     /// sign-ins (``SessionRules/expiry``): what was obtained through the replaced account
     /// stops working with it, and a sign-in under way would only hand a revoked device its
-    /// tokens.
+    /// tokens. A shift of theirs on a shared device ends (`ended_by_admin`).
     package static func resetIdentity(of user: UserRecord?, liveDevices: [String], actor: String) throws -> DirectoryPlan {
         guard let user else { throw DirectoryError.unknownUser }
         guard let subject = user.idpSubject else { return .unchanged }
         return DirectoryPlan(
-            [.clearIdentity(userID: user.id)] + liveDevices.map { .revokeDevice(id: $0) } + [
-                .expireSignIns(userID: user.id),
-                .audit(.identityReset(actor: actor, userID: user.id, issuer: user.idpIssuer, subject: subject, revoked: liveDevices)),
-            ])
+            [.clearIdentity(userID: user.id), .endShiftsOf(userID: user.id, reason: .endedByAdmin, actor: actor)]
+                + liveDevices.map { .revokeDevice(id: $0) } + [
+                    .expireSignIns(userID: user.id),
+                    .audit(.identityReset(actor: actor, userID: user.id, issuer: user.idpIssuer, subject: subject, revoked: liveDevices)),
+                ])
     }
 }

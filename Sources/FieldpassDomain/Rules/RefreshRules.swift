@@ -71,7 +71,8 @@ package enum RefreshRules {
     /// the successor already stored, unsealed for the device again. A rotation: the token
     /// marked rotated, the successor stored until the earlier of the rotation's lifetime and
     /// the sign-in's end, the device seen, and the day's first refresh audited
-    /// (``DeviceActivityAudit``). A reuse: the device (and its tokens) revoked, audited, refused.
+    /// (``DeviceActivityAudit``). A reuse: the device (and its tokens) revoked, audited, refused;
+    /// a shift's ends with it (`token_reused`).
     /// A token bound to a key is judged only with that key's proof: without it, nothing is
     /// written, so a copy's use is neither a rotation nor a reuse (RFC 9449 §5). The token of a
     /// shift past its limit (``ShiftLimits``) is refused, and the shift ends.
@@ -97,7 +98,8 @@ package enum RefreshRules {
         if needsSuccessorLookup(token, grace: rotation.grace, now: now), successorUnrotated, let sealed = token.successorSealed {
             return Decision(outcome: .retried(token.grant, sealedSuccessor: sealed))
         }
-        return Decision(cutOff(token, .deviceRevokedOnReuse(token.grant)), outcome: .refused)
+        let shiftEnd = ShiftRules.end(token.grant.shift, .tokenReused, actor: ShiftRules.systemActor)
+        return Decision(DirectoryPlan(shiftEnd.writes + cutOff(token, .deviceRevokedOnReuse(token.grant)).writes), outcome: .refused)
     }
 
     /// Revoking a refresh token (RFC 7009) signs its device out, and ends its shift on a shared

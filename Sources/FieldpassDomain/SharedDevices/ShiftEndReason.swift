@@ -14,4 +14,7 @@ public enum ShiftEndReason: String, Codable, Sendable, CaseIterable {
     case unenrolled
     /// The next worker signed in on the device: a forgotten sign-out never blocks the next crew.
     case nextWorker = "next_worker"
+    /// A spent refresh token of the shift came back, so a copy is in other hands: the shift's
+    /// tokens are cut off, as any device's are on a reuse.
+    case tokenReused = "token_reused"
 }

@@ -114,14 +114,16 @@ extension PostgresStore {
     public func revokeDevice(id: String, userID: String, by caller: DirectoryCaller, now: Date) async throws {
         try await write { connection in
             // Anyone may sign out their own devices.
-            let caller = caller.person?.id == userID ? caller : try await Self.authorize(connection, caller)
+            let byThemselves = caller.person?.id == userID
+            let caller = byThemselves ? caller : try await Self.authorize(connection, caller)
             let (environmentID, actor) = (caller.environmentID, caller.actor)
             // The user lock makes the "not revoked yet" check and its audit entry happen once.
             let user = try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true)
             let device = try await connection.first(PostgresQuery(DeviceStatements.device, id, userID)).map {
                 (name: try $0.get("name", as: String.self), revoked: try $0.get("revoked_at", as: Double?.self) != nil)
             }
-            let plan = try DirectoryRules.revokeDevice(id: id, device, userKnown: user != nil, userID: userID, actor: actor)
+            let plan = try DirectoryRules.revokeDevice(
+                id: id, device, userKnown: user != nil, userID: userID, byThemselves: byThemselves, actor: actor)
             try await Self.apply(plan, connection, environmentID: environmentID, now: now)
         }
         await revocationsCaughtUp()

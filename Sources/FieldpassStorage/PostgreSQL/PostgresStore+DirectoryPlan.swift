@@ -127,6 +127,9 @@ extension PostgresStore {
             for shift in try await connection.rows(PostgresQuery(ShiftTables.openOfPerson, userID)).map(Self.shift) {
                 try await apply(ShiftRules.end(shift, reason, actor: actor), connection, environmentID: environmentID, now: now)
             }
+        case .endShiftOfDevice(let id, let reason, let actor):
+            let open = try await connection.first(PostgresQuery(ShiftTables.openWithID, id)).map(Self.shift)
+            try await apply(ShiftRules.end(open, reason, actor: actor), connection, environmentID: environmentID, now: now)
         case .saveBadge(let badge):
             try await connection.execute(
                 PostgresQuery(

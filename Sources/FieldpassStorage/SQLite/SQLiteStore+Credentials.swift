@@ -95,14 +95,15 @@ extension SQLiteStore {
     public func revokeDevice(id: String, userID: String, by caller: DirectoryCaller, now: Date) async throws {
         try await write { db in
             // Anyone may sign out their own devices.
-            let caller = caller.person?.id == userID ? caller : try Self.authorize(db, caller)
+            let byThemselves = caller.person?.id == userID
+            let caller = byThemselves ? caller : try Self.authorize(db, caller)
             let (environmentID, actor) = (caller.environmentID, caller.actor)
             let device = try Row.fetchOne(db.cachedStatement(sql: DeviceStatements.device.sqlite), arguments: [id, userID]).map {
                 (name: $0["name"] as String, revoked: $0["revoked_at"] as Double? != nil)
             }
             let plan = try DirectoryRules.revokeDevice(
                 id: id, device, userKnown: try Self.fetchUser(db, id: userID, environmentID: environmentID) != nil, userID: userID,
-                actor: actor
+                byThemselves: byThemselves, actor: actor
             )
             try Self.apply(plan, db, environmentID: environmentID, now: now)
         }
