@@ -19,6 +19,16 @@ struct ShiftStoreTests {
         return try await store.enrollSharedDevice(codeHash: "code-\(key)", proof: proof(by: key), now: Date())
     }
 
+    /// Runs `body` on a store of `kind` with its admin and a device enrolled with `van-key`.
+    private static func withVan(
+        _ kind: StoreKind, _ body: @Sendable (StoreTestEnvironment, DirectoryCaller, SharedDeviceRecord) async throws -> Void
+    ) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let admin = try await environment.admin()
+            try await body(environment, admin, try await enrolledDevice(environment.store, key: "van-key", by: admin))
+        }
+    }
+
     /// `email` signs in on the device with `key`, as the callback completes it: the shift's
     /// id is the sign-in's device record's. Answers the shift and its refresh token's hash.
     private static func signIn(
@@ -47,10 +57,8 @@ struct ShiftStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func theNextWorkersSignInEndsTheOpenShiftAndItsTokens(_ kind: StoreKind) async throws {
-        try await StoreTestEnvironment.with(store: kind) { environment in
+        try await Self.withVan(kind) { environment, admin, van in
             let store = environment.store
-            let admin = try await environment.admin()
-            let van = try await Self.enrolledDevice(store, key: "van-key", by: admin)
             let alice = try await Self.signIn(environment, "alice@example.com", on: van)
             #expect(try await store.sharedDevice(id: van.id, visibleTo: admin)?.holder?.id == alice.shift.id)
             #expect(try await store.sharedDevices(visibleTo: admin).first?.holder?.email == "alice@example.com")
@@ -80,10 +88,8 @@ struct ShiftStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func theWorkerAnAdminAndUnenrollingEndAShift(_ kind: StoreKind) async throws {
-        try await StoreTestEnvironment.with(store: kind) { environment in
+        try await Self.withVan(kind) { environment, admin, van in
             let store = environment.store
-            let admin = try await environment.admin()
-            let van = try await Self.enrolledDevice(store, key: "van-key", by: admin)
 
             let alice = try await Self.signIn(environment, "alice@example.com", on: van)
             #expect(try await store.endShift(provenBy: Self.proof(by: "van-key"), now: Date())?.endReason == .signedOut)
@@ -135,10 +141,8 @@ struct ShiftStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func revokingAShiftsDeviceAnyOtherWayEndsTheShift(_ kind: StoreKind) async throws {
-        try await StoreTestEnvironment.with(store: kind) { environment in
+        try await Self.withVan(kind) { environment, admin, van in
             let store = environment.store
-            let admin = try await environment.admin()
-            let van = try await Self.enrolledDevice(store, key: "van-key", by: admin)
 
             // An admin revokes the shift's device, as on the person's page.
             let alice = try await Self.signIn(environment, "alice@example.com", on: van)
@@ -166,10 +170,8 @@ struct ShiftStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases) func disablingTheWorkerEndsTheirShift(_ kind: StoreKind) async throws {
-        try await StoreTestEnvironment.with(store: kind) { environment in
+        try await Self.withVan(kind) { environment, admin, van in
             let store = environment.store
-            let admin = try await environment.admin()
-            let van = try await Self.enrolledDevice(store, key: "van-key", by: admin)
             let alice = try await Self.signIn(environment, "alice@example.com", on: van)
             _ = try await store.setDisabled(true, userID: alice.shift.userID, by: admin, now: Date())
             let shift = try #require(try await store.shifts(deviceID: van.id, visibleTo: admin, limit: 10)?.first)
