@@ -9,7 +9,8 @@ import Tokens
 /// `amr: ["pin", "badge"]`.
 ///
 /// The PIN is checked against the badge's stored hash before the store's transaction (scrypt
-/// takes tens of milliseconds, which no lock should wait for); the transaction finds the hash
+/// takes tens of milliseconds, which no lock should wait for), on the ``PinHasher``'s own
+/// thread rather than those serving every request; the transaction finds the hash
 /// unchanged, counts a wrong PIN and locks the badge at `badges.max_failed_pins`
 /// (``BadgeRules/signIn(_:badge:person:device:open:now:)``). An unknown badge is checked
 /// against a decoy hash, so the time of the answer tells nothing either; a key that is no
@@ -25,6 +26,7 @@ struct BadgeSignInController: Sendable {
     /// on top of the per-address limit; `nil` when limits are off.
     let badgeLimiter: RateLimiter?
     let deviceLimiter: RateLimiter?
+    let hasher = PinHasher()
     /// What an unknown badge's PIN is checked against: any PIN's hash costs the same to check.
     /// Made at the first badge sign-in, not at start-up, where every process (and every test's
     /// application) would pay a scrypt for it. Without randomness there is no decoy, and no
@@ -97,13 +99,13 @@ struct BadgeSignInController: Sendable {
         try badgeLimiter?.take(badgeHash).check()
         let now = Date()
         let stored = try await store.badge(hash: badgeHash)
-        let checked = stored?.pinHash ?? Self.decoy
-        let matched = PinHash.verify(body.pin, against: checked) && stored != nil
+        let (matched, checked) = try await hasher.verify(body.pin, against: stored?.pinHash) { Self.decoy }
+        var newPinHash: String?
+        if let newPin = body.newPin { newPinHash = try await hasher.make(newPin) }
         let refresh = try tokenIssuer.refreshToken()
         let window = tokenIssuer.refreshWindow(from: now)
         let attempt = BadgeAttempt(
-            badgeHash: badgeHash, checkedPinHash: checked, pinMatched: matched,
-            newPinHash: try body.newPin.map { pin throws(TokenError) in try PinHash.make(pin) }, proof: proof,
+            badgeHash: badgeHash, checkedPinHash: checked, pinMatched: matched && stored != nil, newPinHash: newPinHash, proof: proof,
             shiftID: UUID().uuidString.lowercased(), refreshTokenHash: refresh.hash, refreshTokenExpiresAt: window.expiresAt,
             refreshTokenMaxExpiresAt: window.maxExpiresAt, settings: settings)
         let outcome = try await dpop.recordingUse { try await store.signInWithBadge(attempt, now: now) }
