@@ -45,6 +45,9 @@ BENCH_SHORT = FIELDPASS_BIN="$(CURDIR)/$(BIN)" $(VENV_PY) $(BENCH) --short --bui
 # One company's big SCIM change beside another company's requests (Benchmarks/README.md).
 SCIM_STALL := Benchmarks/scim_stall.py
 SCIM_STALL_SHORT = $(VENV_PY) $(SCIM_STALL) --short --bin "$(CURDIR)/$(BIN)"
+# One company's crew signing in with badges beside another company's requests.
+BADGE_STALL := Benchmarks/badge_stall.py
+BADGE_STALL_SHORT = $(VENV_PY) $(BADGE_STALL) --short --bin "$(CURDIR)/$(BIN)"
 CONFIG ?= Config/fieldpass.yaml
 KEYS_DIR ?= Keys
 IDP_HOST ?= 127.0.0.1
@@ -154,7 +157,7 @@ test: deps
 	}; \
 	run_bench() { \
 	  local failed=0; \
-	  { $(BENCH_SHORT) || failed=1; $(SCIM_STALL_SHORT) || failed=1; } > "$$e2e_logs/bench.log" 2>&1; \
+	  { $(BENCH_SHORT) || failed=1; $(SCIM_STALL_SHORT) || failed=1; $(BADGE_STALL_SHORT) || failed=1; } > "$$e2e_logs/bench.log" 2>&1; \
 	  echo $$failed > "$$e2e_logs/bench.status"; \
 	}; \
 	echo "== e2e on sqlite then bench short, beside e2e on postgres"; \
@@ -198,7 +201,7 @@ clean:
 # ---- benchmarks (Benchmarks/README.md): figures and goals are printed and written to
 # bench-results/; a missed goal does not fail the target, a broken harness does.
 
-.PHONY: bench bench-short bench-scim
+.PHONY: bench bench-short bench-scim bench-badges
 
 # Full run on a release build, both stores: ~10 s per figure, 10,000 sockets.
 bench: system-deps venv
@@ -214,4 +217,10 @@ bench-short: system-deps venv build
 bench-scim: system-deps venv
 	$(SWIFT_BUILD) -c release
 	$(VENV_PY) $(SCIM_STALL) --bin "$(CURDIR)/$(RELEASE_BIN)"
+
+# A crew of 24 signing in with badge and PIN at once beside another company's requests, on a
+# release build: three rounds.
+bench-badges: system-deps venv
+	$(SWIFT_BUILD) -c release
+	$(VENV_PY) $(BADGE_STALL) --bin "$(CURDIR)/$(RELEASE_BIN)"
 

@@ -1,0 +1,130 @@
+"""How long one environment's crew signing in with badges holds up another environment's requests.
+
+  .venv/bin/python Benchmarks/badge_stall.py [--short] [--bin PATH] [--rounds N]
+
+One SQLite server with two environments, `dev` and `other`. In `dev`, an enrolled shared
+device and a crew, each with a badge and a temporary PIN. All of the crew sign in on the
+device at once (`POST /shared_devices/shift` with the temporary PIN and a `new_pin`: two
+scrypt hashes each, about 50 ms and 16 MiB apiece) while `other`'s `GET /me` is timed back to
+back. Goal: `/me` never waits more than 100 ms longer than on a quiet server (release build).
+
+Each round prints the sign-ins' statuses and seconds and the other environment's figures (n,
+p50, max). Goals are reported, not failed: the exit status is 1 only when the harness fails.
+`--short` (a crew of 6, one round) is what `make test` runs, so the harness cannot rot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT / "Tests" / "e2e"))
+
+import scim_bulk  # noqa: E402
+from helpers import (  # noqa: E402
+    ADMIN_EMAIL, EMAIL_DOMAIN, OTHER_DOMAIN, RUNNING, EnvironmentSpec, FieldpassServer, sign_in, start_idp, start_server,
+    unique_email,
+)
+from helpers.dpop import DeviceKey  # noqa: E402
+from scim_stall import GOAL_MS, Timer, figures  # noqa: E402
+
+ENVIRONMENTS = (EnvironmentSpec("dev", (EMAIL_DOMAIN,), (ADMIN_EMAIL,)), EnvironmentSpec("other", (OTHER_DOMAIN,)))
+JSON = {"content-type": "application/json"}
+
+
+def enrolled_device(server: FieldpassServer, admin_token: str) -> DeviceKey:
+    created = server.api("POST", "/admin/shared_devices", token=admin_token, json_body={"name": "Van 1"})
+    if created.status_code != 201:
+        raise RuntimeError(f"enrolling answered {created.status_code}: {created.text[:300]}")
+    key = DeviceKey()
+    url = f"{server.public_url}/shared_devices/enroll"
+    headers = JSON | {"dpop": key.proof("POST", url)}
+    status, answer = scim_bulk.request(
+        server.port, "POST", "/shared_devices/enroll", {"enrollment_code": created.json()["enrollment_code"]}, headers)
+    if status != 200:
+        raise RuntimeError(f"enroll answered {status}: {answer[:300]!r}")
+    return key
+
+
+def crew_badges(server: FieldpassServer, admin_token: str, size: int) -> list[tuple[str, str]]:
+    """(badge, temporary PIN) of `size` new people of `dev`."""
+    badges = []
+    for _ in range(size):
+        person = sign_in(server, unique_email("crew"))
+        issued = server.api("POST", f"/admin/users/{person.user_id}/badge", token=admin_token)
+        if issued.status_code != 201:
+            raise RuntimeError(f"issuing a badge answered {issued.status_code}: {issued.text[:300]}")
+        badges.append((issued.json()["badge"], issued.json()["temporary_pin"]))
+    return badges
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--short", action="store_true", help="a crew of 6, one round (make test)")
+    parser.add_argument("--bin", type=Path, default=Path(os.environ.get("FIELDPASS_BIN", REPO_ROOT / ".build/release/fieldpass")))
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args(argv)
+    size, rounds = (6, 1) if args.short else (24, args.rounds)
+    binary = args.bin.resolve()
+    if not os.access(binary, os.X_OK):
+        print(f"badge_stall: no fieldpass binary at {binary} (build it, or pass --bin / FIELDPASS_BIN)", file=sys.stderr)
+        return 1
+    workdir = Path(tempfile.mkdtemp(prefix="fieldpass-badge-stall-"))
+    try:
+        idp = start_idp(sys.executable, workdir / "idp")
+        server = start_server(binary, idp, workdir / "server", environments=ENVIRONMENTS)
+        admin = sign_in(server, ADMIN_EMAIL).access_token
+        key = enrolled_device(server, admin)
+        worker = sign_in(server, f"worker@{OTHER_DOMAIN}")
+        me_headers = {"authorization": f"Bearer {worker.access_token}"}
+
+        def me() -> int:
+            return scim_bulk.request(server.port, "GET", "/me", None, me_headers)[0]
+
+        quiet = Timer(me, 200).during(lambda: time.sleep(2))
+        print(f"{binary} ({'short' if args.short else 'full'}): other environment's /me on a quiet server: {figures(quiet)}",
+              flush=True)
+        url = f"{server.public_url}/shared_devices/shift"
+        worst = 0.0
+        for number in range(rounds):
+            badges = crew_badges(server, admin, size)
+            answers: list[int] = []
+
+            def one(badge: tuple[str, str]) -> int:
+                body = {"badge": badge[0], "pin": badge[1], "new_pin": "40718263"}
+                headers = JSON | {"dpop": key.proof("POST", url)}
+                return scim_bulk.request(server.port, "POST", "/shared_devices/shift", body, headers)[0]
+
+            def crew_signs_in() -> None:
+                started = time.perf_counter()
+                with ThreadPoolExecutor(size) as pool:
+                    answers.extend(pool.map(one, badges))
+                answers.append(round(time.perf_counter() - started, 2))
+
+            samples = Timer(me, 200).during(crew_signs_in)
+            worst = max(worst, max(samples))
+            *statuses, seconds = answers
+            print(f"  round {number + 1}: {size} badge sign-ins at once, answered {dict(Counter(statuses))} in {seconds} s; "
+                  f"other environment's /me meanwhile {figures(samples)}", flush=True)
+        delay = worst - max(quiet)
+        verdict = "met" if delay <= GOAL_MS else "missed"
+        print(f"goal: /me waits at most {GOAL_MS:.0f} ms longer during the badge sign-ins: {verdict} ({delay:.1f} ms longer)")
+    except Exception as error:  # the harness failed: say so, keep the logs
+        print(f"badge_stall: the harness failed: {error}\nbadge_stall: logs kept in {workdir}", file=sys.stderr)
+        return 1
+    finally:
+        for process in list(RUNNING):
+            process.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
