@@ -15,26 +15,17 @@ p50, max). Goals are reported, not failed: the exit status is 1 only when the ha
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO_ROOT / "Tests" / "e2e"))
+from stall import Timer, arguments, figures, other_me, report_goal, run
 
 import scim_bulk  # noqa: E402
-from helpers import (  # noqa: E402
-    ADMIN_EMAIL, EMAIL_DOMAIN, OTHER_DOMAIN, RUNNING, EnvironmentSpec, FieldpassServer, sign_in, start_idp, start_server,
-    unique_email,
-)
+from helpers import ADMIN_EMAIL, EMAIL_DOMAIN, OTHER_DOMAIN, EnvironmentSpec, FieldpassServer, sign_in, unique_email  # noqa: E402
 from helpers.dpop import DeviceKey  # noqa: E402
-from scim_stall import GOAL_MS, Timer, figures  # noqa: E402
 
 ENVIRONMENTS = (EnvironmentSpec("dev", (EMAIL_DOMAIN,), (ADMIN_EMAIL,)), EnvironmentSpec("other", (OTHER_DOMAIN,)))
 JSON = {"content-type": "application/json"}
@@ -67,36 +58,22 @@ def crew_badges(server: FieldpassServer, admin_token: str, size: int) -> list[tu
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--short", action="store_true", help="a crew of 6, one round (make test)")
-    parser.add_argument("--bin", type=Path, default=Path(os.environ.get("FIELDPASS_BIN", REPO_ROOT / ".build/release/fieldpass")))
-    parser.add_argument("--rounds", type=int, default=3)
-    args = parser.parse_args(argv)
+    args = arguments(__doc__, "a crew of 6, one round", argv)
     size, rounds = (6, 1) if args.short else (24, args.rounds)
-    binary = args.bin.resolve()
-    if not os.access(binary, os.X_OK):
-        print(f"badge_stall: no fieldpass binary at {binary} (build it, or pass --bin / FIELDPASS_BIN)", file=sys.stderr)
-        return 1
-    workdir = Path(tempfile.mkdtemp(prefix="fieldpass-badge-stall-"))
-    try:
-        idp = start_idp(sys.executable, workdir / "idp")
-        server = start_server(binary, idp, workdir / "server", environments=ENVIRONMENTS)
+
+    def measure(server: FieldpassServer) -> None:
         admin = sign_in(server, ADMIN_EMAIL).access_token
         key = enrolled_device(server, admin)
-        worker = sign_in(server, f"worker@{OTHER_DOMAIN}")
-        me_headers = {"authorization": f"Bearer {worker.access_token}"}
-
-        def me() -> int:
-            return scim_bulk.request(server.port, "GET", "/me", None, me_headers)[0]
-
+        me = other_me(server)
         quiet = Timer(me, 200).during(lambda: time.sleep(2))
-        print(f"{binary} ({'short' if args.short else 'full'}): other environment's /me on a quiet server: {figures(quiet)}",
-              flush=True)
+        print(f"{args.bin.resolve()} ({'short' if args.short else 'full'}): other environment's /me on a quiet server: "
+              f"{figures(quiet)}", flush=True)
         url = f"{server.public_url}/shared_devices/shift"
         worst = 0.0
         for number in range(rounds):
             badges = crew_badges(server, admin, size)
             answers: list[int] = []
+            seconds: list[float] = []
 
             def one(badge: tuple[str, str]) -> int:
                 body = {"badge": badge[0], "pin": badge[1], "new_pin": "40718263"}
@@ -107,23 +84,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 started = time.perf_counter()
                 with ThreadPoolExecutor(size) as pool:
                     answers.extend(pool.map(one, badges))
-                answers.append(round(time.perf_counter() - started, 2))
+                seconds.append(round(time.perf_counter() - started, 2))
 
             samples = Timer(me, 200).during(crew_signs_in)
             worst = max(worst, max(samples))
-            *statuses, seconds = answers
-            print(f"  round {number + 1}: {size} badge sign-ins at once, answered {dict(Counter(statuses))} in {seconds} s; "
+            print(f"  round {number + 1}: {size} badge sign-ins at once, answered {dict(Counter(answers))} in {seconds[0]} s; "
                   f"other environment's /me meanwhile {figures(samples)}", flush=True)
-        delay = worst - max(quiet)
-        verdict = "met" if delay <= GOAL_MS else "missed"
-        print(f"goal: /me waits at most {GOAL_MS:.0f} ms longer during the badge sign-ins: {verdict} ({delay:.1f} ms longer)")
-    except Exception as error:  # the harness failed: say so, keep the logs
-        print(f"badge_stall: the harness failed: {error}\nbadge_stall: logs kept in {workdir}", file=sys.stderr)
-        return 1
-    finally:
-        for process in list(RUNNING):
-            process.stop()
-    return 0
+        report_goal(worst, quiet, "the badge sign-ins")
+
+    return run("badge_stall", args.bin, ENVIRONMENTS, measure)
 
 
 if __name__ == "__main__":

@@ -19,22 +19,16 @@ harness cannot rot; only a full run on a release build says anything about the g
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import sys
-import tempfile
-import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO_ROOT / "Tests" / "e2e"))
+from stall import Timer, arguments, figures, other_me, report_goal, run
 
 import scim_bulk  # noqa: E402
-from helpers import RUNNING, EMAIL_DOMAIN, OTHER_DOMAIN, EnvironmentSpec, sign_in, start_idp, start_server  # noqa: E402
+from helpers import EMAIL_DOMAIN, OTHER_DOMAIN, EnvironmentSpec, FieldpassServer  # noqa: E402
 
 TOKEN = "bench-scim-token-0123456789-0123456789-abcdefgh"
 ROLES = {"claim": "roles", "map": {"Crew Leads": "manager", "Fieldpass Admins": "admin"}}
@@ -45,7 +39,6 @@ ENVIRONMENTS = (
 PATCH_OP = "urn:ietf:params:scim:api:messages:2.0:PatchOp"
 SCIM_HEADERS = {"authorization": f"Bearer {TOKEN}", "content-type": "application/scim+json"}
 CHANGED = 50
-GOAL_MS = 100.0
 
 
 def request(port: int, method: str, path: str, body: object = None, headers: dict[str, str] = SCIM_HEADERS) -> tuple[int, bytes]:
@@ -55,45 +48,6 @@ def request(port: int, method: str, path: str, body: object = None, headers: dic
 def expect(status: int, answer: bytes, wanted: int) -> None:
     if status != wanted:
         raise RuntimeError(f"answered {status}, not {wanted}: {answer[:300]!r}")
-
-
-class Timer(threading.Thread):
-    """Sends one request after another until stopped, keeping each one's milliseconds."""
-
-    def __init__(self, send: Callable[[], int], wanted: int) -> None:
-        super().__init__(daemon=True)
-        self.send = send
-        self.wanted = wanted
-        self.samples: list[float] = []
-        self.failure: str | None = None
-        self.stopped = threading.Event()
-
-    def run(self) -> None:
-        while not self.stopped.is_set():
-            started = time.perf_counter()
-            status = self.send()
-            self.samples.append((time.perf_counter() - started) * 1000)
-            if status != self.wanted:
-                self.failure = f"a timed request answered {status}"
-                return
-
-    def during(self, work: Callable[[], None]) -> list[float]:
-        """The samples taken while `work` ran (and 0.2 s after it)."""
-        self.start()
-        time.sleep(0.3)
-        before = len(self.samples)
-        work()
-        time.sleep(0.2)
-        self.stopped.set()
-        self.join()
-        if self.failure:
-            raise RuntimeError(self.failure)
-        return self.samples[before:]
-
-
-def figures(samples: Sequence[float]) -> str:
-    ordered = sorted(samples)
-    return f"n={len(ordered)} p50 {ordered[len(ordered) // 2]:.1f} ms, max {ordered[-1]:.1f} ms"
 
 
 def timed(send: Callable[[], tuple[int, bytes]]) -> tuple[int, float]:
@@ -155,49 +109,23 @@ def measure_rename(port: int, people: list[str], members: int, rounds: int) -> N
               flush=True)
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--short", action="store_true", help="500 members, one round (make test)")
-    parser.add_argument("--bin", type=Path, default=Path(os.environ.get("FIELDPASS_BIN", REPO_ROOT / ".build/release/fieldpass")))
-    parser.add_argument("--rounds", type=int, default=3)
-    return parser.parse_args(argv)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
+    args = arguments(__doc__, "500 members, one round", argv)
     members, rounds = (500, 1) if args.short else (10_000, args.rounds)
-    binary = args.bin.resolve()
-    if not os.access(binary, os.X_OK):
-        print(f"scim_stall: no fieldpass binary at {binary} (build it, or pass --bin / FIELDPASS_BIN)", file=sys.stderr)
-        return 1
-    workdir = Path(tempfile.mkdtemp(prefix="fieldpass-scim-stall-"))
-    try:
-        idp = start_idp(sys.executable, workdir / "idp")
-        server = start_server(binary, idp, workdir / "server", environments=ENVIRONMENTS)
+
+    def measure(server: FieldpassServer) -> None:
         started = time.perf_counter()
         people = scim_bulk.provision(server.port, members + CHANGED, SCIM_HEADERS, EMAIL_DOMAIN)
-        print(f"{binary} ({'short' if args.short else 'full'}): provisioned {len(people)} people in "
+        print(f"{args.bin.resolve()} ({'short' if args.short else 'full'}): provisioned {len(people)} people in "
               f"{time.perf_counter() - started:.1f} s", flush=True)
-        worker = sign_in(server, f"worker@{OTHER_DOMAIN}")
-        me_headers = {"authorization": f"Bearer {worker.access_token}"}
-
-        def me() -> int:
-            return request(server.port, "GET", "/me", headers=me_headers)[0]
-
+        me = other_me(server)
         quiet = Timer(me, 200).during(lambda: time.sleep(2))
         print(f"other environment's /me on a quiet server: {figures(quiet)}", flush=True)
         worst = measure_patches(server.port, people, members, rounds, me)
         measure_rename(server.port, people, members, rounds)
-        delay = worst - max(quiet)
-        verdict = "met" if delay <= GOAL_MS else "missed"
-        print(f"goal: /me waits at most {GOAL_MS:.0f} ms longer during the PATCHes: {verdict} ({delay:.1f} ms longer)")
-    except Exception as error:  # the harness failed: say so, keep the logs
-        print(f"scim_stall: the harness failed: {error}\nscim_stall: logs kept in {workdir}", file=sys.stderr)
-        return 1
-    finally:
-        for process in list(RUNNING):
-            process.stop()
-    return 0
+        report_goal(worst, quiet, "the PATCHes")
+
+    return run("scim_stall", args.bin, ENVIRONMENTS, measure)
 
 
 if __name__ == "__main__":
