@@ -34,13 +34,20 @@ enum ShiftTables {
 
     static let columns = "id, shared_device_id, user_id, email, started_at, ended_at, end_reason"
 
-    /// Id, device, environment, person, email, time.
+    /// A badge shift's authentication methods, space-separated (``ShiftRecord/amr``).
+    static let amrColumn = "ALTER TABLE shifts ADD COLUMN amr TEXT;"
+
+    /// Id, device, environment, person, email, time, methods.
     static let insert = SharedStatement { value in
         """
-        INSERT INTO shifts (id, shared_device_id, environment_id, user_id, email, started_at)
-        VALUES (\(value(1)), \(value(2)), \(value(3)), \(value(4)), \(value(5)), \(value(6)))
+        INSERT INTO shifts (id, shared_device_id, environment_id, user_id, email, started_at, amr)
+        VALUES (\(value(1)), \(value(2)), \(value(3)), \(value(4)), \(value(5)), \(value(6)), \(value(7)))
         """
     }
+
+    /// `amr` as stored, and back.
+    static func stored(_ amr: [String]?) -> String? { amr?.joined(separator: " ") }
+    static func amr(_ stored: String?) -> [String]? { stored.map { $0.split(separator: " ").map(String.init) } }
 
     /// Ends the shift if it is open, answering its id then: time, reason, id.
     static let end = SharedStatement { value in
@@ -114,5 +121,5 @@ enum ShiftTables {
 
     /// The columns of a refresh token's shift, as `fetchRefreshToken` joins them (`s`).
     static let refreshColumns =
-        "s.shared_device_id AS shift_device_id, s.email AS shift_email, s.started_at AS shift_started_at, s.ended_at AS shift_ended_at, s.end_reason AS shift_end_reason"
+        "s.shared_device_id AS shift_device_id, s.email AS shift_email, s.started_at AS shift_started_at, s.ended_at AS shift_ended_at, s.end_reason AS shift_end_reason, s.amr AS shift_amr"
 }

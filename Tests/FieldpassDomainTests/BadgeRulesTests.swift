@@ -73,7 +73,7 @@ struct BadgeRulesTests {
             Issue.record("\(with.outcome)")
             return
         }
-        #expect(shift.id == "s1" && shift.sharedDeviceID == "van" && shift.userID == "w")
+        #expect(shift.id == "s1" && shift.sharedDeviceID == "van" && shift.userID == "w" && shift.amr == ["pin", "badge"])
         #expect(with.plan.writes.first == .setBadgePin(badgeID: "b", pinHash: "new", temporary: false))
         #expect(with.plan.writes.contains(.startShift(shift)))
         #expect(with.plan.writes.contains(.createShiftDevice(id: "s1", userID: "w", name: "Van 12")))

@@ -50,13 +50,24 @@ struct BadgeStoreTests {
             try await store.resetBadgePin(userID: worker.id, pinHash: "reset-hash", by: admin, now: Date())
             let reset = try #require(try await store.badge(hash: "second"))
             #expect(reset.lockedAt == nil && reset.failedPins == 0 && reset.pinTemporary)
-            let outcome = try await store.signInWithBadge(
-                Self.attempt("second", pinHash: "reset-hash", matched: true, newPin: "mine"), now: Date())
+            let signIn = Self.attempt("second", pinHash: "reset-hash", matched: true, newPin: "mine")
+            let outcome = try await store.signInWithBadge(signIn, now: Date())
             guard case .signedIn(let shift) = outcome else {
                 Issue.record("\(outcome)")
                 return
             }
-            #expect(shift.userID == worker.id && shift.email == "w@example.com")
+            #expect(shift.userID == worker.id && shift.email == "w@example.com" && shift.amr == ["pin", "badge"])
+            // The shift's refresh keeps how the worker signed in, for its access tokens to say.
+            let refreshed = try await store.rotateRefreshToken(
+                RefreshRotation(
+                    oldHash: signIn.refreshTokenHash, newHash: UUID().uuidString, sealedSuccessor: nil, ttl: 600, grace: 0,
+                    proof: Self.proof(by: "van-key")),
+                now: Date())
+            guard case .rotated(let grant) = refreshed else {
+                Issue.record("the badge shift's refresh was refused: \(refreshed)")
+                return
+            }
+            #expect(grant.shift?.id == shift.id && grant.shift?.amr == ["pin", "badge"])
             #expect(try await store.badge(hash: "second").map { ($0.pinHash, $0.pinTemporary) } ?? ("", true) == ("mine", false))
 
             try await store.revokeBadge(userID: worker.id, by: admin, now: Date())

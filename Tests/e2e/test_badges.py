@@ -79,7 +79,9 @@ def test_the_first_sign_in_sets_a_pin_and_starts_a_shift_with_the_right_claims(
     assert current_shift(server, tablet)["email"] == worker.email
     assert shift_events(server, tablet) == [("shift_started", worker.email, None)]
     assert assert_json(me(server, tokens["access_token"], tablet))["user"]["id"] == worker.user_id
-    assert_json(refresh(server, tokens["refresh_token"], tablet))
+    # A refresh keeps how the worker signed in: every token of the shift says the badge and PIN.
+    refreshed = server.verify_access_token(assert_json(refresh(server, tokens["refresh_token"], tablet))["access_token"])
+    assert (refreshed["shift_id"], refreshed["amr"]) == (tokens["shift_id"], ["pin", "badge"]), refreshed
 
     # The temporary PIN works no more; the worker's own does, and the next sign-in ends this shift.
     assert_api_error(badge_sign_in(server, tablet, badge["badge"], badge["temporary_pin"]), 401, "invalid_grant")

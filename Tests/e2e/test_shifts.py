@@ -148,6 +148,7 @@ def test_a_worker_signs_in_on_the_tablet_in_chromium_and_a_shift_starts_with_tok
         refreshed = assert_json(refresh(server, token_event["refresh_token"], tablet))
         again = server.verify_access_token(refreshed["access_token"])
         assert (again["shift_id"], again["device_id"]) == (claims["shift_id"], tablet.device_id), again
+        assert "amr" not in claims and "amr" not in again, "Fieldpass did not authenticate the worker itself: the IdP did"
         assert assert_json(me(server, refreshed["access_token"], tablet))["user"]["email"] == email
         assert introspection(server, refreshed["access_token"])["shift_id"] == claims["shift_id"]
 

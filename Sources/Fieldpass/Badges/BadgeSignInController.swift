@@ -116,7 +116,7 @@ struct BadgeSignInController: Sendable {
                 let facts = try await store.accessFacts(userID: shift.userID, environmentID: environmentID)
             else { throw Self.refused }
             let access = try tokenIssuer.deviceAccessToken(
-                facts: facts, deviceID: shift.id, deviceKey: proof.thumbprint, shift: shift, amr: Self.amr, now: now)
+                facts: facts, deviceID: shift.id, deviceKey: proof.thumbprint, shift: shift, now: now)
             return EditedResponse(
                 headers: [.cacheControl: "no-store"],
                 response: Tokens(
@@ -149,9 +149,6 @@ struct BadgeSignInController: Sendable {
 
     /// RFC 4918's 423: the badge, not the request, is what is wrong.
     static let locked = HTTPResponse.Status(code: 423, reasonPhrase: "Locked")
-
-    /// RFC 8176's `pin`, and the badge the person showed.
-    static let amr = ["pin", "badge"]
 
     static let refused = APIError(.unauthorized, OAuthErrorCode.invalidGrant, "The badge or PIN is not valid.")
 }

@@ -51,16 +51,16 @@ public struct TokenIssuer: Sendable {
     /// A device's access token with the person's current realms, and its `token_type`.
     /// `deviceKey`: the thumbprint of the key the device's refresh token is bound to, which
     /// binds the access token too when ``bindsAccessTokens``. A shift's token names the shift
-    /// and, as its device, the shared device; it is always bound to the shared device's key.
-    /// `amr`: how Fieldpass authenticated the person itself (a badge sign-in), if it did.
+    /// and, as its device, the shared device; it is always bound to the shared device's key,
+    /// and says the shift's `amr` (a badge sign-in's).
     public func deviceAccessToken(
-        facts: AccessFacts, deviceID: String, deviceKey: String? = nil, shift: ShiftRecord? = nil, amr: [String]? = nil, now: Date
+        facts: AccessFacts, deviceID: String, deviceKey: String? = nil, shift: ShiftRecord? = nil, now: Date
     ) throws(TokenError) -> (token: String, type: String) {
         let boundTo = bindsAccessTokens || shift != nil ? deviceKey : nil
         let token = try sign(
             subject: facts.user.id, environmentID: facts.user.environmentID, role: facts.user.role.rawValue,
             email: facts.user.email, deviceID: shift?.sharedDeviceID ?? deviceID, shiftID: shift?.id, realms: policy.realms(for: facts),
-            boundTo: boundTo, amr: amr, now: now
+            boundTo: boundTo, amr: shift?.amr, now: now
         )
         return (token, KeyConfirmation.tokenType(boundTo: boundTo))
     }

@@ -74,7 +74,7 @@ package enum BadgeRules {
         }
         if badge.pinTemporary, attempt.newPinHash == nil { return (.pinChangeRequired, .unchanged) }
         let shift = ShiftRecord(
-            id: attempt.shiftID, sharedDeviceID: device.id, userID: person.id, email: person.email, startedAt: now)
+            id: attempt.shiftID, sharedDeviceID: device.id, userID: person.id, email: person.email, startedAt: now, amr: amr)
         let refreshToken = RefreshTokenIssue(
             hash: attempt.refreshTokenHash, userID: person.id, deviceID: attempt.shiftID,
             expiresAt: attempt.refreshTokenExpiresAt.timeIntervalSince1970,
@@ -89,4 +89,7 @@ package enum BadgeRules {
         writes.append(.audit(.badgeSignIn(userID: person.id, badgeID: badge.id, deviceID: device.id)))
         return (.signedIn(shift), DirectoryPlan(writes))
     }
+
+    /// RFC 8176's `pin`, and the badge the person showed: what a badge shift's tokens say.
+    package static let amr = ["pin", "badge"]
 }

@@ -12,10 +12,14 @@ public struct ShiftRecord: Codable, Sendable, Equatable {
     public var startedAt: Date
     public var endedAt: Date?
     public var endReason: ShiftEndReason?
+    /// How Fieldpass itself authenticated the worker for the shift (RFC 8176 values): a badge
+    /// sign-in's ``BadgeRules/amr``, which every access token of the shift says, the refreshed
+    /// ones too; `nil` after a sign-in at the company's IdP.
+    public var amr: [String]?
 
     public init(
         id: String, sharedDeviceID: String, userID: String, email: String, startedAt: Date, endedAt: Date? = nil,
-        endReason: ShiftEndReason? = nil
+        endReason: ShiftEndReason? = nil, amr: [String]? = nil
     ) {
         self.id = id
         self.sharedDeviceID = sharedDeviceID
@@ -24,6 +28,7 @@ public struct ShiftRecord: Codable, Sendable, Equatable {
         self.startedAt = startedAt
         self.endedAt = endedAt
         self.endReason = endReason
+        self.amr = amr
     }
 
     /// Still running: its tokens work.

@@ -200,6 +200,7 @@ package enum PostgresSchema {
         ("16-shared-devices", SharedDeviceTables.sql),
         ("17-shifts", ShiftTables.sql),
         ("18-badges", BadgeTables.sql),
+        ("19-shift-amr", ShiftTables.amrColumn),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

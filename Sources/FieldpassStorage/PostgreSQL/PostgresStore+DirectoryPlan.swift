@@ -115,7 +115,9 @@ extension PostgresStore {
             try await connection.execute(PostgresQuery(SharedDeviceTables.unenroll, timestamp, id))
         case .startShift(let shift):
             try await connection.execute(
-                PostgresQuery(ShiftTables.insert, shift.id, shift.sharedDeviceID, environmentID, shift.userID, shift.email, timestamp))
+                PostgresQuery(
+                    ShiftTables.insert, shift.id, shift.sharedDeviceID, environmentID, shift.userID, shift.email, timestamp,
+                    ShiftTables.stored(shift.amr)))
             try await shiftEvent(connection, .shiftStarted, shift, reason: nil, now: timestamp)
         case .endShift(let shift, let reason, let actor):
             // Ended meanwhile (a limit and an admin at once): its end is told once.

@@ -208,6 +208,7 @@ extension PostgresStore {
             id: try row.get("device_id"), sharedDeviceID: deviceID, userID: try row.get("user_id"), email: try row.get("shift_email"),
             startedAt: Date(timeIntervalSince1970: try row.get("shift_started_at")),
             endedAt: try row.get("shift_ended_at", as: Double?.self).map(Date.init(timeIntervalSince1970:)),
-            endReason: try row.get("shift_end_reason", as: String?.self).flatMap(ShiftEndReason.init(rawValue:)))
+            endReason: try row.get("shift_end_reason", as: String?.self).flatMap(ShiftEndReason.init(rawValue:)),
+            amr: ShiftTables.amr(try row.get("shift_amr", as: String?.self)))
     }
 }

@@ -210,6 +210,9 @@ enum SQLiteSchema {
         migrator.registerMigration("15-badges") { db in
             try db.execute(sql: BadgeTables.sql)
         }
+        migrator.registerMigration("16-shift-amr") { db in
+            try db.execute(sql: ShiftTables.amrColumn)
+        }
         return migrator
     }
 }

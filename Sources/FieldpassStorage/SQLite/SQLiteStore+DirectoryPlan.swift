@@ -76,7 +76,9 @@ extension SQLiteStore {
             case .startShift(let shift):
                 try db.execute(
                     cached: ShiftTables.insert.sqlite,
-                    arguments: [shift.id, shift.sharedDeviceID, environmentID, shift.userID, shift.email, timestamp])
+                    arguments: [
+                        shift.id, shift.sharedDeviceID, environmentID, shift.userID, shift.email, timestamp, ShiftTables.stored(shift.amr),
+                    ])
                 try shiftEvent(db, .shiftStarted, shift, reason: nil, now: timestamp)
             case .endShift(let shift, let reason, let actor):
                 // Ended meanwhile (a limit and an admin at once): its end is told once.

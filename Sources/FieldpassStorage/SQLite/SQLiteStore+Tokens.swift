@@ -156,6 +156,7 @@ extension SQLiteStore {
             id: row["device_id"], sharedDeviceID: deviceID, userID: row["user_id"], email: row["shift_email"],
             startedAt: Date(timeIntervalSince1970: row["shift_started_at"]),
             endedAt: (row["shift_ended_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
-            endReason: (row["shift_end_reason"] as String?).flatMap(ShiftEndReason.init(rawValue:)))
+            endReason: (row["shift_end_reason"] as String?).flatMap(ShiftEndReason.init(rawValue:)),
+            amr: ShiftTables.amr(row["shift_amr"]))
     }
 }
