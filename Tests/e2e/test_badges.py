@@ -19,12 +19,14 @@ from selenium.webdriver.common.by import By
 
 from console_flows import console_sign_in
 from helpers import (
-    ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, OTHER_ADMIN_EMAIL, Browser, Cluster, FieldpassServer, MockIdP, SignedIn, assert_api_error,
-    assert_json, cli_output, http_client, sign_in, start_cluster, start_server, unique_email,
+    ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, OTHER_ADMIN_EMAIL, Browser, FieldpassServer, MockIdP, SignedIn, assert_api_error,
+    assert_json, cli_output, http_client, sign_in, start_server, unique_email,
 )
 from helpers.dpop import DeviceKey
 from oauth_flows import introspection
-from test_shifts import Tablet, current_shift, enrolled_tablet, manager_of, me, qr_text, refresh, shift_events
+from test_shifts import (
+    Tablet, current_shift, enrolled_tablet, manager_of, me, qr_text, refresh, shift_events, tablet_at_two_instances,
+)
 
 MAX_FAILED_PINS = 5
 
@@ -270,11 +272,7 @@ def test_a_badge_and_a_device_are_rate_limited_on_top_of_the_lockout(
 def test_concurrent_wrong_pins_at_two_instances_never_try_more_than_the_limit(
     fieldpass_bin: Path, idp: MockIdP, tmp_path: Path,
 ) -> None:
-    cluster: Cluster = start_cluster(fieldpass_bin, idp, tmp_path, 2, environments=DIRECTORY_ENVIRONMENTS)
-    try:
-        a, b = cluster.instances
-        admin = sign_in(a, ADMIN_EMAIL)
-        tablet = enrolled_tablet(a, admin)
+    with tablet_at_two_instances(fieldpass_bin, idp, tmp_path) as (a, b, admin, tablet):
         worker = sign_in(a, unique_email("crew"))
         badge = issue(a, admin.access_token, worker.user_id)
         assert_json(badge_sign_in(a, tablet, badge["badge"], badge["temporary_pin"], "38472910"))
@@ -287,5 +285,3 @@ def test_concurrent_wrong_pins_at_two_instances_never_try_more_than_the_limit(
         assert len(wrong) == MAX_FAILED_PINS - 1, [r.json() for r in answers]
         assert sorted(r.json()["attempts_left"] for r in wrong) == list(range(1, MAX_FAILED_PINS))
         assert_api_error(badge_sign_in(b, tablet, badge["badge"], "38472910"), 423, "badge_locked")
-    finally:
-        cluster.stop()

@@ -16,6 +16,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -482,15 +483,25 @@ def test_idle_and_max_shift_end_shifts_with_their_reasons(limited_server: Fieldp
     assert_shift_over(server, idle, idle_tablet)
 
 
-@pytest.mark.postgres_only
-def test_a_shift_ended_at_one_instance_refuses_its_tokens_at_the_other_at_once(
+@contextmanager
+def tablet_at_two_instances(
     fieldpass_bin: Path, idp: MockIdP, tmp_path: Path,
-) -> None:
+) -> Iterator[tuple[FieldpassServer, FieldpassServer, SignedIn, Tablet]]:
+    """Two instances on one PostgreSQL, the admin signed in at the first and a tablet enrolled there."""
     cluster: Cluster = start_cluster(fieldpass_bin, idp, tmp_path, 2, environments=DIRECTORY_ENVIRONMENTS)
     try:
         a, b = cluster.instances
         admin = sign_in(a, ADMIN_EMAIL)
-        tablet = enrolled_tablet(a, admin)
+        yield a, b, admin, enrolled_tablet(a, admin)
+    finally:
+        cluster.stop()
+
+
+@pytest.mark.postgres_only
+def test_a_shift_ended_at_one_instance_refuses_its_tokens_at_the_other_at_once(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path: Path,
+) -> None:
+    with tablet_at_two_instances(fieldpass_bin, idp, tmp_path) as (a, b, _, tablet):
         worker = shift_sign_in(a, tablet, unique_email("a"))
         assert me(b, worker.access_token, tablet).status_code == 200
         assert introspection(b, worker.access_token)["active"] is True
@@ -498,5 +509,3 @@ def test_a_shift_ended_at_one_instance_refuses_its_tokens_at_the_other_at_once(
         assert introspection(b, worker.access_token) == {"active": False}
         assert me(b, worker.access_token, tablet).status_code == 401
         assert_api_error(refresh(b, worker.refresh_token, tablet), 400, "invalid_grant")
-    finally:
-        cluster.stop()
