@@ -1,7 +1,6 @@
 import FieldpassDomain
 import Foundation
 import Hummingbird
-import QRCode
 
 /// `/console/people/{id}/badge…`: a person's badge for shared devices, from their page. Issuing
 /// (or issuing anew, which is how a lost card is reprinted: the old one stops working) shows
@@ -27,7 +26,8 @@ struct ConsoleBadgesController: Sendable {
             let email = try await store.user(id: userID, environmentID: context.visit.identity.environmentID)?.email ?? ""
             let view = CardView(
                 chrome: pages.chrome("Badge of \(email)", context, .people), personID: userID, email: email,
-                expires: ConsolePages.time(issued.badge.expiresAt) ?? "", pin: issued.temporaryPin, qr: try QRCodeSVG.drawing(issued.value))
+                expires: ConsolePages.time(issued.badge.expiresAt) ?? "", pin: issued.temporaryPin,
+                qr: try ConsoleQRCode(issued.value, label: "The badge of \(email) as a QR code"))
             return pages.renderer.page("badge-card", view, headers: [.cacheControl: "no-store"])
         }
     }
@@ -60,6 +60,6 @@ struct ConsoleBadgesController: Sendable {
         let email: String
         let expires: String
         let pin: String
-        let qr: QRCodeSVG.Drawing
+        let qr: ConsoleQRCode
     }
 }

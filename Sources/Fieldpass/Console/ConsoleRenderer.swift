@@ -46,6 +46,7 @@ struct ConsoleRenderer: Sendable {
     private static let templates: [(String, [UInt8])] = [
         ("layout", PackageResources.layout_mustache),
         ("csrf", PackageResources.csrf_mustache),
+        ("qr", PackageResources.qr_mustache),
         ("message", PackageResources.message_mustache),
         ("sign-in", PackageResources.sign_in_mustache),
         ("people", PackageResources.people_mustache),

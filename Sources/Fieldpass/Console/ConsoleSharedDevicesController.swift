@@ -1,7 +1,6 @@
 import FieldpassDomain
 import Foundation
 import Hummingbird
-import QRCode
 
 /// `/console/shared-devices…`: the devices a crew shares, who holds each now, their shifts,
 /// and the changes an admin (or, for his teams' devices, a manager) may make: enroll one (its
@@ -49,7 +48,8 @@ struct ConsoleSharedDevicesController: Sendable {
                 name: name, teamID: teamID, settings: settings, by: context.visit.identity.directoryCaller)
             let view = CodeView(
                 chrome: pages.chrome("Enroll \(name)", context, .sharedDevices), deviceID: enrollment.device.id, name: name,
-                code: enrollment.code, minutes: max(1, settings.enrollmentTTL / 60), qr: try QRCodeSVG.drawing(enrollment.code))
+                code: enrollment.code, minutes: max(1, settings.enrollmentTTL / 60),
+                qr: try ConsoleQRCode(enrollment.code, label: "The enrollment code of \(name) as a QR code"))
             return pages.renderer.page("shared-device-code", view, headers: [.cacheControl: "no-store"])
         }
     }
@@ -146,7 +146,7 @@ struct ConsoleSharedDevicesController: Sendable {
         let name: String
         let code: String
         let minutes: Int
-        let qr: QRCodeSVG.Drawing
+        let qr: ConsoleQRCode
     }
 
     struct DeviceView {
