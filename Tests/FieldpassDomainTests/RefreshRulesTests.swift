@@ -179,8 +179,7 @@ struct RefreshRulesTests {
         #expect(decision.outcome == .refused)
         #expect(
             decision.plan.writes == [
-                .endShift(shift, reason: .tokenReused, actor: ShiftRules.systemActor), .revokeDevice(id: "d1"),
-                .audit(.deviceRevokedOnReuse(token.grant)),
+                .endShift(shift, reason: .tokenReused, actor: ShiftRules.systemActor), .audit(.deviceRevokedOnReuse(token.grant)),
             ])
     }
 }

@@ -98,8 +98,8 @@ package enum RefreshRules {
         if needsSuccessorLookup(token, grace: rotation.grace, now: now), successorUnrotated, let sealed = token.successorSealed {
             return Decision(outcome: .retried(token.grant, sealedSuccessor: sealed))
         }
-        let shiftEnd = ShiftRules.end(token.grant.shift, .tokenReused, actor: ShiftRules.systemActor)
-        return Decision(DirectoryPlan(shiftEnd.writes + cutOff(token, .deviceRevokedOnReuse(token.grant)).writes), outcome: .refused)
+        let plan = cutOff(token, .deviceRevokedOnReuse(token.grant)) { ShiftRules.end($0, .tokenReused, actor: ShiftRules.systemActor) }
+        return Decision(plan, outcome: .refused)
     }
 
     /// Revoking a refresh token (RFC 7009) signs its device out, and ends its shift on a shared
@@ -108,15 +108,18 @@ package enum RefreshRules {
     package static func revocation(_ token: Token, provenThumbprint: String?) -> (plan: DirectoryPlan, outcome: RefreshRevocation) {
         if let bound = token.grant.dpopThumbprint, provenThumbprint != bound { return (.unchanged, .proofRequired) }
         guard token.deviceRevokedAt == nil else { return (.unchanged, .revoked) }
-        // Signing out on a shared device ends the worker's shift, which revokes its device.
-        if let shift = token.grant.shift, shift.isOpen {
-            return (DirectoryPlan(ShiftRules.signOut(shift).writes + [.audit(.deviceRevokedByItsToken(token.grant))]), .revoked)
-        }
-        return (cutOff(token, .deviceRevokedByItsToken(token.grant)), .revoked)
+        return (cutOff(token, .deviceRevokedByItsToken(token.grant), endingShift: ShiftRules.signOut), .revoked)
     }
 
-    /// The token's device revoked for good, with its tokens, and why.
-    private static func cutOff(_ token: Token, _ entry: AuditRecord) -> DirectoryPlan {
-        DirectoryPlan([.revokeDevice(id: token.grant.deviceID), .audit(entry)])
+    /// The token's device revoked for good, with its tokens, and why. A shift's device is
+    /// revoked by ending the shift as `endingShift` has it, so that the shared device's apps
+    /// hear it.
+    private static func cutOff(
+        _ token: Token, _ entry: AuditRecord, endingShift: (ShiftRecord) -> DirectoryPlan
+    ) -> DirectoryPlan {
+        guard let shift = token.grant.shift, shift.isOpen else {
+            return DirectoryPlan([.revokeDevice(id: token.grant.deviceID), .audit(entry)])
+        }
+        return DirectoryPlan(endingShift(shift).writes + [.audit(entry)])
     }
 }
