@@ -27,11 +27,6 @@ struct BadgeSignInController: Sendable {
     let badgeLimiter: RateLimiter?
     let deviceLimiter: RateLimiter?
     let hasher = PinHasher()
-    /// What an unknown badge's PIN is checked against: any PIN's hash costs the same to check.
-    /// Made at the first badge sign-in, not at start-up, where every process (and every test's
-    /// application) would pay a scrypt for it. Without randomness there is no decoy, and no
-    /// badge sign-in either: its PIN hash fails too.
-    static let decoy = (try? PinHash.make("decoy")) ?? ""
 
     init(
         store: any FieldpassStore, dpop: DPoPGate, tokenIssuer: TokenIssuer, settings: BadgeSettings, badgeLimiter: RateLimiter?,
@@ -99,7 +94,7 @@ struct BadgeSignInController: Sendable {
         try badgeLimiter?.take(badgeHash).check()
         let now = Date()
         let stored = try await store.badge(hash: badgeHash)
-        let (matched, checked) = try await hasher.verify(body.pin, against: stored?.pinHash) { Self.decoy }
+        let (matched, checked) = try await hasher.verify(body.pin, against: stored?.pinHash)
         var newPinHash: String?
         if let newPin = body.newPin { newPinHash = try await hasher.make(newPin) }
         let refresh = try tokenIssuer.refreshToken()
