@@ -38,7 +38,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "store_independent: touches no store of the pass (`make run`, which always uses SQLite, or the "
-        "compiler): runs in the SQLite pass, deselected on PostgreSQL, where it would only repeat itself",
+        "compiler), or checks only what no store shapes (the console's layout and accessibility): runs in "
+        "the SQLite pass, deselected on PostgreSQL, where it would only repeat itself",
     )
 
 

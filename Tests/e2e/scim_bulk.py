@@ -1,5 +1,5 @@
 """A large company's SCIM directory over plain connections: the people and a group of them,
-for the scale test and for Benchmarks/scim_stall.py.
+for the large company of the e2e suite (test_large_company.py) and for Benchmarks/scim_stall.py.
 
 Python's http.client costs the machine a sixth of what httpx does, which on two cores would
 otherwise slow the server being measured."""
@@ -30,8 +30,13 @@ def request(port: int, method: str, path: str, body: Any, headers: dict[str, str
         connection.close()
 
 
+def crew_email(number: int, domain: str) -> str:
+    return f"crew-{number:05d}@{domain}"
+
+
 def provision(port: int, count: int, headers: dict[str, str], domain: str, in_flight: int = 8) -> list[str]:
-    """`count` people `crew-NNNNN@domain` over `in_flight` kept-alive connections; their SCIM ids in order."""
+    """`count` people `crew-NNNNN@domain`, named "Fitter NNNNN" as an IdP names them, over
+    `in_flight` kept-alive connections; their SCIM ids in order."""
     numbers = iter(range(count))
     lock = threading.Lock()
     ids: dict[int, str] = {}
@@ -44,7 +49,12 @@ def provision(port: int, count: int, headers: dict[str, str], domain: str, in_fl
                     number = next(numbers, None)
                 if number is None:
                     return
-                body = {"schemas": [USER_SCHEMA], "userName": f"crew-{number:05d}@{domain}", "active": True}
+                body = {
+                    "schemas": [USER_SCHEMA],
+                    "userName": crew_email(number, domain),
+                    "displayName": f"Fitter {number:05d}",
+                    "active": True,
+                }
                 connection.request("POST", "/scim/v2/Users", json.dumps(body), headers)
                 response = connection.getresponse()
                 answer = response.read()
