@@ -14,4 +14,15 @@ enum TeamStatements {
     static let removeMember = SharedStatement { value in
         "DELETE FROM team_members WHERE team_id = \(value(1)) AND user_id = \(value(2))"
     }
+
+    /// An environment's teams with their sizes, and whether a person is a member: viewer,
+    /// environment. Counted from the members' index, never read out.
+    static let summaries = SharedStatement { value in
+        """
+        SELECT t.id, t.name,
+               (SELECT COUNT(*) FROM team_members m WHERE m.team_id = t.id) AS member_count,
+               EXISTS (SELECT 1 FROM team_members m WHERE m.team_id = t.id AND m.user_id = \(value(1))) AS includes_viewer
+        FROM teams t WHERE t.environment_id = \(value(2))
+        """
+    }
 }

@@ -86,6 +86,33 @@ struct ConsoleViewsStoreTests {
         }
     }
 
+    @Test(arguments: StoreKind.allCases) func teamSummariesCountMembersAndSayWhetherTheViewerIsOne(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let cli = DirectoryCaller.cli(environmentID: "dev")
+            var ids: [String] = []
+            for number in 0..<3 {
+                ids.append(try await store.ensureUser(email: "p\(number)@example.com", environmentID: "dev", now: Self.start).id)
+            }
+            let crew = try await store.createTeam(name: "Crew", by: cli, now: Self.start)
+            let empty = try await store.createTeam(name: "Empty", by: cli, now: Self.start)
+            for id in ids {
+                _ = try await store.addMember(userID: id, teamID: crew.id, by: cli, managed: .none, now: Self.start)
+            }
+            _ = try await store.createTeam(name: "Elsewhere", by: .cli(environmentID: "other"), now: Self.start)
+
+            let forMember = try await store.teamSummaries(environmentID: "dev", viewer: ids[0]).sorted { $0.name < $1.name }
+            #expect(
+                forMember == [
+                    TeamSummary(id: crew.id, name: "Crew", memberCount: 3, includesViewer: true),
+                    TeamSummary(id: empty.id, name: "Empty", memberCount: 0, includesViewer: false),
+                ])
+            let forOutsider = try await store.teamSummaries(environmentID: "dev", viewer: "someone-else")
+            #expect(forOutsider.map(\.includesViewer) == [false, false])
+            #expect(try await store.teamSummaries(environmentID: "other", viewer: ids[0]).map(\.name) == ["Elsewhere"])
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func peopleComeInPagesByEmailWithTheirLastSighting(_ kind: StoreKind) async throws {
         try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store

@@ -22,7 +22,8 @@ struct ConsolePeopleController: Sendable {
         let search = query["q"].map { String($0.trimmingCharacters(in: .whitespaces).prefix(100)) } ?? ""
         let role = query["role"].flatMap(Role.init(rawValue:))
         let status = query["status"].flatMap(PeopleQuery.Status.init(rawValue:))
-        let teams = try await store.teams(environmentID: environmentID).sorted { $0.name.lowercased() < $1.name.lowercased() }
+        let teams = try await store.teamSummaries(environmentID: environmentID, viewer: context.visit.user.id)
+            .sorted { $0.name.lowercased() < $1.name.lowercased() }
         let teamID = query["team"].flatMap { id in teams.first { $0.id == id }?.id }
         // One more than a page says whether there is a next one.
         let people = try await store.people(

@@ -104,8 +104,8 @@ struct ConsoleSharedDevicesController: Sendable {
 
     /// The environment's teams, by name, and whether the signed-in person is a member.
     private func teamNames(_ context: ConsoleRequestContext) async throws -> [Team] {
-        try await store.teams(environmentID: context.visit.identity.environmentID)
-            .map { Team(id: $0.id, name: $0.name, member: $0.members.contains(context.visit.user.id)) }
+        try await store.teamSummaries(environmentID: context.visit.identity.environmentID, viewer: context.visit.user.id)
+            .map { Team(id: $0.id, name: $0.name, member: $0.includesViewer) }
             .sorted { $0.name.lowercased() < $1.name.lowercased() }
     }
 

@@ -22,11 +22,11 @@ struct ConsoleTeamsController: Sendable {
     }
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
-        let teams = try await store.teams(environmentID: context.visit.identity.environmentID)
+        let teams = try await store.teamSummaries(environmentID: context.visit.identity.environmentID, viewer: context.visit.user.id)
             .sorted { $0.name.lowercased() < $1.name.lowercased() }
         let view = TeamsView(
             chrome: pages.chrome("Teams", context, .teams), canChange: context.visit.isAdmin,
-            teams: teams.map { Summary(id: $0.id, name: $0.name, members: $0.members.count) }
+            teams: teams.map { Summary(id: $0.id, name: $0.name, members: $0.memberCount) }
         )
         return pages.renderer.page("teams", view)
     }

@@ -34,6 +34,10 @@ public protocol ConsoleStore: Sendable {
     /// One page of the environment's people, by email, matching `query`.
     func people(_ query: PeopleQuery, environmentID: String) async throws -> [PersonSummary]
 
+    /// The environment's teams, each with how many members it has and whether `viewer` (a
+    /// user id) is one of them, in no order.
+    func teamSummaries(environmentID: String, viewer: String) async throws -> [TeamSummary]
+
     /// Newest first, entries with `id < before` when given, matching `filter`.
     func auditLog(environmentID: String, filter: AuditFilter, before: Int64?, limit: Int) async throws -> [AuditEntry]
 

@@ -119,6 +119,17 @@ extension PostgresStore: ConsoleStore {
         }
     }
 
+    public func teamSummaries(environmentID: String, viewer: String) async throws -> [TeamSummary] {
+        try await read { connection in
+            try await connection.rows(PostgresQuery(TeamStatements.summaries, viewer, environmentID)).map { row in
+                TeamSummary(
+                    id: try row.get("id"), name: try row.get("name"), memberCount: Int(try row.get("member_count", as: Int64.self)),
+                    includesViewer: try row.get("includes_viewer")
+                )
+            }
+        }
+    }
+
     public func auditLog(environmentID: String, filter: AuditFilter, before: Int64?, limit: Int) async throws -> [AuditEntry] {
         var bindings = PostgresBindings()
         bindings.append(environmentID)

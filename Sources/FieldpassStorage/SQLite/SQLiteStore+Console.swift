@@ -107,6 +107,14 @@ extension SQLiteStore: ConsoleStore {
         }
     }
 
+    public func teamSummaries(environmentID: String, viewer: String) async throws -> [TeamSummary] {
+        try await read { db in
+            try Row.fetchAll(db.cachedStatement(sql: TeamStatements.summaries.sqlite), arguments: [viewer, environmentID]).map { row in
+                TeamSummary(id: row["id"], name: row["name"], memberCount: row["member_count"], includesViewer: row["includes_viewer"])
+            }
+        }
+    }
+
     public func auditLog(environmentID: String, filter: AuditFilter, before: Int64?, limit: Int) async throws -> [AuditEntry] {
         let conditions = ConsoleTables.auditConditions(filter) { _ in "?" }
         return try await read { db in
