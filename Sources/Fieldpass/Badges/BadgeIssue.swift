@@ -1,4 +1,4 @@
-public import FieldpassDomain
+package import FieldpassDomain
 import Foundation
 import Tokens
 

@@ -1,4 +1,4 @@
-public import FieldpassDomain
+package import FieldpassDomain
 import Foundation
 
 /// A shared device just enrolled by an admin, a manager or the CLI, with its one-time code,
