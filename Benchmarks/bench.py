@@ -64,6 +64,9 @@ class Mode:
     name: str
     wrk_seconds: float
     openssl_seconds: int
+    # wrk's connections in all, unless --connections says; each refresh chain needs a device
+    # signed in through the IdP first.
+    connections: int
     sockets: int
     # The push's ladder of callback rates (push_rate.py): its rungs and their length.
     push_ladder: Ladder
@@ -73,11 +76,14 @@ class Mode:
 
 MODES = {
     "full": Mode(
-        "full", wrk_seconds=10, openssl_seconds=5, sockets=10_000, push_ladder=Ladder(250, 1.25, 16, 5), seed=10_000
+        "full", wrk_seconds=10, openssl_seconds=5, connections=64, sockets=10_000, push_ladder=Ladder(250, 1.25, 16, 5),
+        seed=10_000,
     ),
-    # Three short rungs (250, 500, 1,000/s): every step of the search runs, in a few seconds.
+    # Every step runs, in about half a minute a store: 1 s figures over 16 connections (20
+    # devices a refresh figure, not 80), and three short rungs (250, 500, 1,000/s).
     "short": Mode(
-        "short", wrk_seconds=2, openssl_seconds=1, sockets=300, push_ladder=Ladder(250, 2, 3, 0.5), seed=1_000
+        "short", wrk_seconds=1, openssl_seconds=1, connections=16, sockets=300, push_ladder=Ladder(250, 2, 3, 0.5),
+        seed=1_000,
     ),
 }
 
@@ -417,12 +423,12 @@ def build_config_of(binary: Path) -> str:
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--short", action="store_true", help="~2 s per figure, 300 sockets, 0.5 s push rungs (CI)")
+    parser.add_argument("--short", action="store_true", help="1 s per figure, 16 connections, 300 sockets, 0.5 s push rungs (CI)")
     parser.add_argument("--store", choices=[*STORES, "all"], default="all")
     parser.add_argument("--bin", type=Path, default=Path(os.environ.get("FIELDPASS_BIN", REPO_ROOT / ".build/release/fieldpass")),
                         help="the fieldpass binary (default: $FIELDPASS_BIN, else .build/release/fieldpass)")
     parser.add_argument("--build-config", help="debug or release (default: from the binary's path)")
-    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--connections", type=int, help="wrk's, in all (default: 64, --short: 16)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--pg-port", type=int, default=55450, help="port of the throw-away PostgreSQL")
     parser.add_argument("--out-dir", type=Path, default=REPO_ROOT / "bench-results")
@@ -445,14 +451,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     # SIGTERM (make killed, CI timeout) unwinds like Ctrl-C: the servers stop and the
     # PostgreSQL cluster is destroyed.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    shape = WrkShape(mode.wrk_seconds, args.connections, args.threads)
+    connections = args.connections or mode.connections
+    shape = WrkShape(mode.wrk_seconds, connections, args.threads)
     now = datetime.now(timezone.utc)
     results: dict[str, Any] = {
         "date": now.isoformat(timespec="seconds"),
         "mode": mode.name,
         "machine": machine(binary, args.build_config or build_config_of(binary)),
         "settings": {
-            "wrk_seconds": mode.wrk_seconds, "connections": args.connections, "threads": args.threads,
+            "wrk_seconds": mode.wrk_seconds, "connections": connections, "threads": args.threads,
             "openssl_seconds": mode.openssl_seconds, "sockets": mode.sockets, "seed_people": mode.seed,
             "push_ladder": asdict(mode.push_ladder),
         },
