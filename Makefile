@@ -133,18 +133,19 @@ endef
 # Every suite runs even if an earlier one fails; the target fails if any did. Store tests
 # and the e2e suite run on SQLite and on a throw-away PostgreSQL, which must start; the
 # benchmark's short mode runs too, so that `make bench` cannot rot.
-# The two e2e passes run side by side: each keeps the machine about half busy (its
-# servers, browser and IdP mostly wait on one another), so together they take a little
-# longer than the longer pass alone. The short benchmarks (2 min) follow whichever pass ends
-# first, beside the other, rather than after both: their figures are only read, not judged
-# (the goals are for `make bench`, on a quiet machine). Each part's output follows when all
-# have ended.
 # One build makes the binary and the tests: building them in two steps costs a second
 # planning and link. What only the tests need (the browser, the venv) is installed while it
-# builds: the build needs none of it. `swift test` runs with the test database's variables
-# in its environment, so SwiftPM plans the next build again (see SWIFT_BUILD); the plain
-# build does that before the e2e passes, while the machine is quiet, and the build of `make
-# run` in an e2e test then finds nothing to do.
+# builds: the build needs none of it.
+# Then two lanes, side by side: the Swift tests and the e2e pass on SQLite, and the e2e pass
+# on PostgreSQL, the longer. Each e2e pass keeps the machine about two thirds busy (its
+# servers, browser and IdP mostly wait on one another), so the Swift tests (40 s) fit beside
+# the PostgreSQL pass rather than before both. `swift test` runs with the test database's
+# variables in its environment, so SwiftPM plans the next build again (see SWIFT_BUILD): the
+# plain build after it does that, and the build of `make run` in an e2e test of the SQLite
+# pass then finds nothing to do (the PostgreSQL pass runs no build). The short benchmarks
+# (1 min) follow whichever lane ends first, beside the other, rather than after both: their
+# figures are only read, not judged (the goals are for `make bench`, on a quiet machine).
+# Each part's output follows when all have ended.
 test: system-deps
 	@deps_log=$$(mktemp); \
 	$(MAKE) --no-print-directory test-deps venv > "$$deps_log" 2>&1 & deps=$$!; \
@@ -155,9 +156,12 @@ test: system-deps
 	@$(with_test_postgres); \
 	status=0; \
 	$(MAKE) --no-print-directory format-check || status=$$?; \
-	$(SWIFT) test --skip-build || status=$$?; \
-	$(SWIFT_BUILD) >/dev/null || status=$$?; \
 	e2e_logs=$$(mktemp -d); \
+	run_swift_tests() { \
+	  local failed=0; \
+	  { $(SWIFT) test --skip-build || failed=1; $(SWIFT_BUILD) >/dev/null || failed=1; } > "$$e2e_logs/swift.log" 2>&1; \
+	  echo $$failed > "$$e2e_logs/swift.status"; \
+	}; \
 	run_e2e() { \
 	  local failed=0; \
 	  FIELDPASS_E2E_STORE=$$1 FIELDPASS_BIN="$(CURDIR)/$(BIN)" $(VENV_PY) -m pytest -q -p no:cacheprovider \
@@ -169,12 +173,15 @@ test: system-deps
 	  { $(BENCH_SHORT) || failed=1; $(SCIM_STALL_SHORT) || failed=1; $(BADGE_STALL_SHORT) || failed=1; } > "$$e2e_logs/bench.log" 2>&1; \
 	  echo $$failed > "$$e2e_logs/bench.status"; \
 	}; \
-	echo "== e2e on sqlite beside e2e on postgres, then bench short beside the pass still running"; \
-	run_e2e sqlite & run_e2e postgres & \
+	echo "== swift test then e2e on sqlite, beside e2e on postgres; then bench short beside the lane still running"; \
+	{ run_swift_tests; run_e2e sqlite; } & run_e2e postgres & \
 	wait -n; run_bench; wait; \
-	for part in sqlite postgres bench; do \
-	  if [ $$part = bench ]; then echo "== bench, short mode (the harness runs; goals are for make bench)"; \
-	  else echo "== e2e on $$part"; fi; \
+	for part in swift sqlite postgres bench; do \
+	  case $$part in \
+	    swift) echo "== swift test";; \
+	    bench) echo "== bench, short mode (the harness runs; goals are for make bench)";; \
+	    *) echo "== e2e on $$part";; \
+	  esac; \
 	  cat "$$e2e_logs/$$part.log"; \
 	  [ "$$(cat "$$e2e_logs/$$part.status")" = 0 ] || status=1; \
 	done; \

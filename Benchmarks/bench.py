@@ -430,7 +430,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--build-config", help="debug or release (default: from the binary's path)")
     parser.add_argument("--connections", type=int, help="wrk's, in all (default: 64, --short: 16)")
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--pg-port", type=int, default=55450, help="port of the throw-away PostgreSQL")
+    # Below Linux's ephemeral ports (32768-60999), so that no client connection holds it: in
+    # `make test` the e2e suite makes thousands beside it.
+    parser.add_argument("--pg-port", type=int, default=25450, help="port of the throw-away PostgreSQL")
     parser.add_argument("--out-dir", type=Path, default=REPO_ROOT / "bench-results")
     return parser.parse_args(argv)
 

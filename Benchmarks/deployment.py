@@ -81,9 +81,9 @@ def start_sqlite(binary: Path, idp: MockIdP, workdir: Path) -> Deployment:
 
 
 def start_postgres_server(postgres: OwnPostgres) -> None:
-    """A fresh throw-away cluster. Its port may lie in the ephemeral range (55450 does), where
-    a connection of an earlier run can linger in TIME_WAIT for up to 60 s and keep
-    PostgreSQL from binding it: that is waited out."""
+    """A fresh throw-away cluster. A port given in the ephemeral range (the default, 25450, is
+    below it) can be held by a connection, or one of an earlier run lingering in TIME_WAIT
+    for up to 60 s, and keep PostgreSQL from binding it: that is waited out."""
     deadline = time.monotonic() + PORT_WAIT
     while True:
         postgres.destroy()
