@@ -137,9 +137,9 @@ endef
 # planning and link. What only the tests need (the browser, the venv) is installed while it
 # builds: the build needs none of it.
 # Then two lanes, side by side: the Swift tests and the e2e pass on SQLite, and the e2e pass
-# on PostgreSQL, the longer. Each e2e pass keeps the machine about two thirds busy (its
-# servers, browser and IdP mostly wait on one another), so the Swift tests (40 s) fit beside
-# the PostgreSQL pass rather than before both. `swift test` runs with the test database's
+# on PostgreSQL, the longer. The two e2e passes together keep the machine about two thirds
+# busy (their servers, browsers and IdPs mostly wait on one another), so the Swift tests
+# (40 s) fit beside the PostgreSQL pass rather than before both. `swift test` runs with the test database's
 # variables in its environment, so SwiftPM plans the next build again (see SWIFT_BUILD): the
 # plain build after it does that, and the build of `make run` in an e2e test of the SQLite
 # pass then finds nothing to do (the PostgreSQL pass runs no build). The short benchmarks
