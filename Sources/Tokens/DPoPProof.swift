@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A DPoP proof (RFC 9449 §4.2) whose form and signature checked out: one compact JWS of
 /// `typ` `dpop+jwt`, signed with an asymmetric algorithm we verify (ES256, RS256) by the

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Tokens
 
 /// The server's DPoP nonces (RFC 9449 §8), derived rather than kept: a nonce is its time of

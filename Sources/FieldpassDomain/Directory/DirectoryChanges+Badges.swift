@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Badges for shared devices: an admin, or a manager for the members of his teams, issues,
 /// revokes and resets them (``BadgeRules``).

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// SCIM provisioning through the same door as every other change: the IdP alone provisions,
 /// and each request is one store transaction that reads, checks and writes.

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Shared devices: an admin, or a manager for their teams, enrolls and unenrolls them
 /// (``SharedDeviceRules``) and ends their shifts (``ShiftRules``).

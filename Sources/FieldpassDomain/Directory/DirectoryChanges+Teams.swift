@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Teams and their members: SCIM groups are the IdP's, and so are the members of teams the
 /// sign-in's claims set; only the IdP itself changes those (``DirectoryAuthority``).

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The one door for every change to people, teams, memberships, roles, grants and devices:
 /// the admin API, the console, `/me`, the CLI and SCIM pass themselves as a

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// When shifts start and end, decided once for both stores on facts read in the change's
 /// transaction. A shift's tokens belong to a device record of its own (``ShiftRecord``), so

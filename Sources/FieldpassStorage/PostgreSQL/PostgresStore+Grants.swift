@@ -58,7 +58,10 @@ extension PostgresStore {
     /// Stores `entries` and their lifecycle events, in their order, in one statement.
     static func audit(_ connection: PostgresConnection, environmentID: String, _ entries: [AuditRecord], now: Date) async throws {
         // An empty text stands for no JSON: PostgreSQL's arrays of text take no nil from here.
-        func json(_ value: (some Encodable)?) throws -> String { try value.map(StableJSON.text) ?? "" }
+        func json(_ value: (some Encodable)?) throws -> String {
+            guard let value else { return "" }
+            return try StableJSON.text(value)
+        }
         let events = try entries.flatMap(lifecycleEventBodies(of:))
         let at = now.timeIntervalSince1970
         try await connection.execute(
