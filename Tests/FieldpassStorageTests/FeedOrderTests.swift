@@ -60,7 +60,11 @@ struct FeedOrderTests {
                 let (session, _) = try await environment.register(email: email)
                 _ = try await store.failLogin(sessionID: session.id, error: "access_denied", description: "no", audited: false, now: Date())
             }
-            let positions = { try await store.events(afterRowID: start, limit: 10).map { "\($0.rowID) \($0.sessionID) \($0.seq)" } }
+            // Read until all three are placed: one read may leave a row for the next (Follower).
+            let follower = Follower { after in
+                try await store.events(afterRowID: after, limit: 10).map { ($0.rowID, "\($0.rowID) \($0.sessionID) \($0.seq)") }
+            }
+            let positions = { try await follower.follow(from: start, until: 3) {}.map(\.1) }
             let placed = try await positions()
             #expect(placed.count == 3)
             try await store.write { connection in
