@@ -8,24 +8,6 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
-#if arch(x86_64)
-let linuxTriple = "x86_64-unknown-linux-gnu"
-#else
-let linuxTriple = "aarch64-unknown-linux-gnu"
-#endif
-
-/// The settings of a test target: it writes its index where a Linux debug build finds its tests
-/// (SwiftPM reads the test targets' index to make the test runner), also when the build writes
-/// none: `make` builds with --disable-index-store, since indexing the dependencies made a cold
-/// build a third slower.
-let testSettings: [SwiftSetting] =
-    swiftSettings + [
-        .unsafeFlags(
-            ["-index-store-path", "\(Context.packageDirectory)/.build/\(linuxTriple)/debug/index/store"],
-            .when(platforms: [.linux], configuration: .debug)
-        )
-    ]
-
 let package = Package(
     name: "fieldpass",
     platforms: [.macOS(.v15)],
@@ -161,7 +143,7 @@ let package = Package(
         .testTarget(
             name: "FieldpassDomainTests",
             dependencies: ["FieldpassDomain"],
-            swiftSettings: testSettings
+            swiftSettings: swiftSettings
         ),
         // The client library against the real `fieldpass` binary and a loopback IdP.
         .testTarget(
@@ -173,18 +155,18 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
-            swiftSettings: testSettings
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "TokensTests",
             dependencies: ["Tokens"],
-            swiftSettings: testSettings
+            swiftSettings: swiftSettings
         ),
         // The SVG parsed as XML, and drawn by rsvg-convert for a real QR reader (zbarimg) to read back.
         .testTarget(
             name: "QRCodeTests",
             dependencies: ["QRCode"],
-            swiftSettings: testSettings
+            swiftSettings: swiftSettings
         ),
         // What the storage and service tests share: a store to test on, either kind.
         .target(
@@ -209,7 +191,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
-            swiftSettings: testSettings
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FieldpassTests",
@@ -225,7 +207,7 @@ let package = Package(
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
-            swiftSettings: testSettings
+            swiftSettings: swiftSettings
         ),
     ]
 )
