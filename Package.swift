@@ -17,7 +17,7 @@ let linuxTriple = "aarch64-unknown-linux-gnu"
 /// The settings of a test target: it writes its index where a Linux debug build finds its tests
 /// (SwiftPM reads the test targets' index to make the test runner), also when the build writes
 /// none: `make` builds with --disable-index-store, since indexing the dependencies made a cold
-/// build a third slower.
+/// build slower (514 s with it, 435 s and 470 s without, on clean clones here).
 let testSettings: [SwiftSetting] =
     swiftSettings + [
         .unsafeFlags(
