@@ -21,18 +21,34 @@ extension PKey {
     /// A P-256 public key from its affine coordinates; the point must lie on the curve.
     static func p256PublicKey(x: [UInt8], y: [UInt8]) throws(TokenError) -> PKey {
         guard x.count == 32, y.count == 32 else { throw .invalidKey("EC coordinates must be 32 bytes each") }
-        return try publicKey(.es256) { builder throws(TokenError) in
+        return try publicKey(.es256, check: true) { builder throws(TokenError) in
             try builder.push(OSSL_PKEY_PARAM_GROUP_NAME, string: "prime256v1")
             try builder.push(OSSL_PKEY_PARAM_PUB_KEY, octets: [0x04] + x + y)  // SEC1 uncompressed point
         }
     }
 
-    /// An RSA public key from its big-endian modulus and exponent.
+    /// The RSA moduli accepted from outside (an IdP's JWKS, a DPoP proof): a stranger's key
+    /// costs in proportion to its size, so it is bounded by its bytes before OpenSSL sees it.
+    static let rsaModulusBits = 2048...4096
+    /// The one RSA public exponent accepted from outside: what every key generator uses.
+    static let rsaExponent: [UInt8] = [0x01, 0x00, 0x01]
+
+    /// An RSA public key from its big-endian modulus and exponent: 2,048 to 4,096 bits, odd,
+    /// with e = 65537, checked on the bytes alone. OpenSSL's own public-key check is not run:
+    /// it tests the modulus for primality, which costs a second for a 16,384-bit one and
+    /// proves nothing a signature check needs (a bogus modulus only fails to verify).
     static func rsaPublicKey(modulus n: [UInt8], exponent e: [UInt8]) throws(TokenError) -> PKey {
-        guard !n.isEmpty, !e.isEmpty else { throw .invalidKey("RSA modulus or exponent is empty") }
-        return try publicKey(.rs256) { builder throws(TokenError) in
-            try builder.push(OSSL_PKEY_PARAM_RSA_N, bigEndian: n)
-            try builder.push(OSSL_PKEY_PARAM_RSA_E, bigEndian: e)
+        let modulus = n.drop { $0 == 0 }
+        guard let leading = modulus.first, let trailing = modulus.last else { throw .invalidKey("RSA modulus is empty") }
+        let bits = modulus.count * 8 - leading.leadingZeroBitCount
+        guard rsaModulusBits.contains(bits) else {
+            throw .invalidKey("RSA key of \(bits) bits; \(rsaModulusBits.lowerBound) to \(rsaModulusBits.upperBound) bits are accepted")
+        }
+        guard trailing & 1 == 1 else { throw .invalidKey("RSA modulus is even") }
+        guard e.drop(while: { $0 == 0 }).elementsEqual(rsaExponent) else { throw .invalidKey("RSA exponent is not 65537") }
+        return try publicKey(.rs256, check: false) { builder throws(TokenError) in
+            try builder.push(OSSL_PKEY_PARAM_RSA_N, bigEndian: Array(modulus))
+            try builder.push(OSSL_PKEY_PARAM_RSA_E, bigEndian: rsaExponent)
         }
     }
 
@@ -41,10 +57,10 @@ extension PKey {
         Int32(OSSL_KEYMGMT_SELECT_PUBLIC_KEY | OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS)
     }
 
-    /// Builds a public key for `algorithm` from the parameters `push` adds, then runs OpenSSL's
-    /// public key check (point on curve, sane RSA modulus and exponent).
+    /// Builds a public key for `algorithm` from the parameters `push` adds, then, when `check`,
+    /// runs OpenSSL's public key check (for P-256: the point lies on the curve).
     private static func publicKey(
-        _ algorithm: SigningAlgorithm,
+        _ algorithm: SigningAlgorithm, check: Bool,
         push: (inout ParameterBuilder) throws(TokenError) -> Void
     ) throws(TokenError) -> PKey {
         var builder = try ParameterBuilder()
@@ -61,6 +77,7 @@ extension PKey {
             throw .invalidKey("\(algorithm.keyType) public key rejected: \(OpenSSL.drainErrors())")
         }
         let key = PKey(taking: created)
+        guard check else { return key }
         guard let checker = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else {
             throw .crypto("EVP_PKEY_CTX_new_from_pkey: \(OpenSSL.drainErrors())")
         }

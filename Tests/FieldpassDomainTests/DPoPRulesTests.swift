@@ -81,6 +81,20 @@ struct DPoPRulesTests {
         #expect(Self.reason(withPrivate) == .malformed)
     }
 
+    @Test(arguments: [16_384, 8_192, 4_097])
+    func aProofKeyLargerThan4096BitsIsMalformed(bits: Int) throws {
+        var modulus = (0..<(bits + 7) / 8).map { _ in UInt8.random(in: 0...255) }
+        modulus[0] = bits % 8 == 0 ? modulus[0] | 0x80 : 0x01
+        modulus[modulus.count - 1] |= 1
+        let huge = try Self.proof(
+            header: { header in
+                header["alg"] = "RS256"
+                header["jwk"] = ["kty": "RSA", "n": Crypto.base64URLEncode(modulus), "e": "AQAB"]
+            },
+            signature: { _ in Crypto.base64URLEncode((0..<256).map { _ in UInt8.random(in: 0...255) }) })
+        #expect(Self.reason(huge) == .malformed)
+    }
+
     @Test func aSignatureByAnotherKeyIsRefused() throws {
         let other = try SigningKey.generate(.es256)
         let forged = try Self.proof(signature: { input in Crypto.base64URLEncode(try other.signature(of: input.utf8)) })

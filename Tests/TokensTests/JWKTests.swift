@@ -135,4 +135,40 @@ struct JWKTests {
             return
         }
     }
+
+    /// An odd modulus of exactly `bits` bits with no key behind it: what a stranger sends.
+    private static func randomModulus(bits: Int) -> [UInt8] {
+        var bytes = (0..<(bits + 7) / 8).map { _ in UInt8.random(in: 0...255) }
+        let topBit = (bits - 1) % 8
+        bytes[0] = bytes[0] & UInt8((1 << (topBit + 1)) - 1) | UInt8(1 << topBit)
+        bytes[bytes.count - 1] |= 1
+        return bytes
+    }
+
+    @Test(
+        "an RSA key outside 2048 to 4096 bits, with e other than 65537, or with an even modulus → invalidKey",
+        arguments: [
+            (16_384, [0x01, 0x00, 0x01], "RSA key of 16384 bits; 2048 to 4096 bits are accepted"),
+            (8_192, [0x01, 0x00, 0x01], "RSA key of 8192 bits; 2048 to 4096 bits are accepted"),
+            (4_097, [0x01, 0x00, 0x01], "RSA key of 4097 bits; 2048 to 4096 bits are accepted"),
+            (2_047, [0x01, 0x00, 0x01], "RSA key of 2047 bits; 2048 to 4096 bits are accepted"),
+            (2_048, [0x03], "RSA exponent is not 65537"),
+            (2_048, [0x01, 0x00, 0x00, 0x01], "RSA exponent is not 65537"),
+        ] as [(Int, [UInt8], String)])
+    func rsaBounds(bits: Int, exponent: [UInt8], refusal: String) {
+        let jwk = JWK(kty: "RSA", n: Crypto.base64URLEncode(Self.randomModulus(bits: bits)), e: Crypto.base64URLEncode(exponent))
+        #expect(error { () throws(TokenError) in try VerificationKey(jwk: jwk) } == .invalidKey(refusal))
+        var even = Self.randomModulus(bits: 2_048)
+        even[even.count - 1] &= 0xFE
+        let evenJWK = JWK(kty: "RSA", n: Crypto.base64URLEncode(even), e: "AQAB")
+        #expect(error { () throws(TokenError) in try VerificationKey(jwk: evenJWK) } == .invalidKey("RSA modulus is even"))
+    }
+
+    @Test("an RSA key of 4096 bits with e = 65537 is taken, with no primality test of its modulus")
+    func rsaUpperBound() throws {
+        let modulus = Self.randomModulus(bits: 4_096)
+        let key = try VerificationKey(jwk: JWK(kty: "RSA", n: Crypto.base64URLEncode(modulus), e: "AQAB"))
+        #expect(key.algorithm == .rs256)
+        #expect(Crypto.base64URLDecode(key.jwk.n ?? "") == modulus)
+    }
 }
