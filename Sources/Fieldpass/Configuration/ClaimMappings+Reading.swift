@@ -55,7 +55,7 @@ extension ClaimMappings {
     }
 
     private static func isPresent(_ settings: SettingsReader, section: [String], keys: [String]) -> Bool {
-        keys.contains { settings.reader.string(forKey: ConfigKey(section + [$0])) != nil }
+        keys.contains { settings.isSet(section + [$0]) }
     }
 
     private static func role(_ name: String, key: String, what: String) throws(ConfigurationError) -> Role {

@@ -37,9 +37,8 @@ public struct FieldpassConfiguration: Sendable {
     /// Realm defaults per role.
     public var roles: RoleSettings
 
-    /// Reads and validates the configuration from `reader`; `environment` supplies client secrets.
-    public init(reader: ConfigReader, environment: [String: String]) throws(ConfigurationError) {
-        let settings = SettingsReader(reader: reader)
+    /// Reads and validates the configuration through `settings`; `environment` supplies client secrets.
+    init(_ settings: SettingsReader, environment: [String: String]) throws(ConfigurationError) {
         server = try ServerSettings(settings)
         storage = try StorageSettings(settings, environment: environment)
         tokens = try TokenSettings(settings)
@@ -105,15 +104,28 @@ public struct FieldpassConfiguration: Sendable {
         return try parse(yaml: text, environment: environment)
     }
 
-    /// Parses YAML text (see ``load(path:environment:)``).
+    /// Parses YAML text (see ``load(path:environment:)``). A key of the file that no settings
+    /// type read is refused: it is a typo, or it does nothing with these settings.
     public static func parse(yaml: String, environment: [String: String]) throws(ConfigurationError) -> FieldpassConfiguration {
+        try parseNotingReads(yaml: yaml, environment: environment).configuration
+    }
+
+    /// ``parse(yaml:environment:)``, with every key the settings types read.
+    static func parseNotingReads(
+        yaml: String, environment: [String: String]
+    ) throws(ConfigurationError) -> (configuration: FieldpassConfiguration, read: ReadKeys) {
         let values = try YAMLConfigFlattener().flatten(yaml: yaml)
-        try ConfigurationKeys.checkKnown(values.keys.map(\.components))
-        let reader = ConfigReader(providers: [
-            EnvironmentVariablesProvider(environmentVariables: environment),
-            InMemoryProvider(name: "file", values: values),
-        ])
-        return try FieldpassConfiguration(reader: reader, environment: environment)
+        let settings = SettingsReader(
+            reader: ConfigReader(providers: [
+                EnvironmentVariablesProvider(environmentVariables: environment),
+                InMemoryProvider(name: "file", values: values),
+            ]))
+        let configuration = try FieldpassConfiguration(settings, environment: environment)
+        let unread = values.keys.map(\.components).filter { !settings.read.contains($0) }
+        if let unknown = unread.min(by: { $0.lexicographicallyPrecedes($1) }) {
+            throw ConfigurationError(key: unknown.joined(separator: "."), "is not a known configuration key")
+        }
+        return (configuration, settings.read)
     }
 
     /// Two environments whose realm paths could be the same path, or one inside the other's,

@@ -5,28 +5,51 @@ import Foundation
 /// Typed, validated reads over a `ConfigReader`; every failure names its key.
 ///
 /// Values are read as text and parsed here, so that a mistyped value stops start-up instead
-/// of silently falling back to the default.
+/// of silently falling back to the default. Every key asked for is noted in ``read``: a
+/// settings type declares its keys by reading them, and a key of the file that no type
+/// read is unknown (``FieldpassConfiguration/parse(yaml:environment:)``).
 struct SettingsReader: Sendable {
-    let reader: ConfigReader
+    private let reader: ConfigReader
+    /// The keys read so far.
+    let read = ReadKeys()
+
+    init(reader: ConfigReader) {
+        self.reader = reader
+    }
+
+    /// Whether `key` has a value; asking counts as reading it.
+    func isSet(_ key: [String]) -> Bool {
+        value(at: key) != nil
+    }
+
+    private func value(at key: [String]) -> String? {
+        read.insert(key)
+        return reader.string(forKey: ConfigKey(key))
+    }
+
+    private func values(at key: [String]) -> [String]? {
+        read.insert(key)
+        return reader.stringArray(forKey: ConfigKey(key))
+    }
 
     func string(_ key: [String], default defaultValue: String? = nil) throws(ConfigurationError) -> String {
-        guard let value = reader.string(forKey: ConfigKey(key)) ?? defaultValue else {
+        guard let found = value(at: key) ?? defaultValue else {
             throw ConfigurationError(key: dotted(key), "is required")
         }
-        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !found.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw ConfigurationError(key: dotted(key), "must not be empty")
         }
-        return value
+        return found
     }
 
     /// A value that may be absent (but not empty when present).
     func optionalString(_ key: [String]) throws(ConfigurationError) -> String? {
-        guard reader.string(forKey: ConfigKey(key)) != nil else { return nil }
+        guard value(at: key) != nil else { return nil }
         return try string(key)
     }
 
     func int(_ key: [String], default defaultValue: Int, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
-        guard let text = reader.string(forKey: ConfigKey(key)) else { return defaultValue }
+        guard let text = value(at: key) else { return defaultValue }
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
             throw ConfigurationError(
                 key: dotted(key),
@@ -37,7 +60,7 @@ struct SettingsReader: Sendable {
     }
 
     func bool(_ key: [String], default defaultValue: Bool) throws(ConfigurationError) -> Bool {
-        guard let text = reader.string(forKey: ConfigKey(key)) else { return defaultValue }
+        guard let text = value(at: key) else { return defaultValue }
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {
         case "true": return true
         case "false": return false
@@ -46,17 +69,17 @@ struct SettingsReader: Sendable {
     }
 
     func strings(_ key: [String], default defaultValue: [String]? = nil) throws(ConfigurationError) -> [String] {
-        guard let values = reader.stringArray(forKey: ConfigKey(key)) ?? defaultValue else {
+        guard let list = values(at: key) ?? defaultValue else {
             throw ConfigurationError(key: dotted(key), "is required (a list)")
         }
-        return values.map { $0.trimmingCharacters(in: .whitespaces) }
+        return list.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
     /// A mapping of text to text (`roles_from_idp.map`): in the file a YAML mapping, which
     /// ``YAMLConfigFlattener`` keeps as one JSON object, and so a JSON object in an environment
     /// variable. `nil` when absent.
     func mapping(_ key: [String]) throws(ConfigurationError) -> [String: String]? {
-        guard let text = reader.string(forKey: ConfigKey(key)) else { return nil }
+        guard let text = value(at: key) else { return nil }
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
             let mapping = object as? [String: String]
         else {

@@ -101,6 +101,8 @@ struct YAMLConfigFlattener {
             }
             ids.append(id)
             try flatten(mapping: mapping, path: path + [id], into: &values)
+            // The id is now part of every key of the item, not a key of its own.
+            values[AbsoluteConfigKey(path + [id, "id"])] = nil
         }
         values[AbsoluteConfigKey(path)] = ConfigValue(.stringArray(ids), isSecret: false)
     }
