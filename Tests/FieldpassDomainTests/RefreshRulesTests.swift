@@ -30,10 +30,10 @@ struct RefreshRulesTests {
 
     @Test func aLiveTokenRotatesOnceAndItsSuccessorNeverOutlivesTheSignIn() {
         #expect(
-            RefreshRules.decide(Self.token(), successorUnrotated: false, rotation: Self.rotation, now: Self.now)
+            RefreshRules.decide(Self.token(), successor: nil, rotation: Self.rotation, now: Self.now)
                 == RefreshRules.Decision(DirectoryPlan([Self.successor(expiresAt: Self.now + 600)]), outcome: .rotated(Self.grant)))
         #expect(
-            RefreshRules.decide(Self.token(maxExpiresAt: Self.now + 60), successorUnrotated: false, rotation: Self.rotation, now: Self.now)
+            RefreshRules.decide(Self.token(maxExpiresAt: Self.now + 60), successor: nil, rotation: Self.rotation, now: Self.now)
                 == RefreshRules.Decision(
                     DirectoryPlan([Self.successor(expiresAt: Self.now + 60, maxExpiresAt: Self.now + 60)]), outcome: .rotated(Self.grant)))
     }
@@ -42,7 +42,7 @@ struct RefreshRulesTests {
         let dayLater = Self.now + DeviceActivityAudit.day
         #expect(
             RefreshRules.decide(
-                Self.token(expiresAt: dayLater + 1, maxExpiresAt: dayLater + 3600), successorUnrotated: false, rotation: Self.rotation,
+                Self.token(expiresAt: dayLater + 1, maxExpiresAt: dayLater + 3600), successor: nil, rotation: Self.rotation,
                 now: dayLater)
                 == RefreshRules.Decision(
                     DirectoryPlan([
@@ -57,7 +57,7 @@ struct RefreshRulesTests {
         #expect(!token.isHonoured(now: Self.now))
         #expect(!RefreshRules.needsSuccessorLookup(token, grace: 30, now: Self.now))
         #expect(
-            RefreshRules.decide(token, successorUnrotated: true, rotation: Self.rotation, now: Self.now)
+            RefreshRules.decide(token, successor: Self.token(), rotation: Self.rotation, now: Self.now)
                 == RefreshRules.Decision(outcome: .refused))
     }
 
@@ -65,7 +65,7 @@ struct RefreshRulesTests {
         let token = Self.token(rotatedAt: Self.now - 30, sealed: [9, 9])
         #expect(RefreshRules.needsSuccessorLookup(token, grace: 30, now: Self.now))
         #expect(
-            RefreshRules.decide(token, successorUnrotated: true, rotation: Self.rotation, now: Self.now)
+            RefreshRules.decide(token, successor: Self.token(), rotation: Self.rotation, now: Self.now)
                 == RefreshRules.Decision(outcome: .retried(Self.grant, sealedSuccessor: [9, 9])))
         #expect(!token.isLive(now: Self.now))
     }
@@ -77,20 +77,29 @@ struct RefreshRulesTests {
             actor: "fieldpass", action: "device.revoke", target: "user:u1", after: ["device_id": "d1", "reason": "refresh_token_reuse"]
         )
         #expect(
-            RefreshRules.decide(token, successorUnrotated: true, rotation: Self.rotation, now: Self.now)
+            RefreshRules.decide(token, successor: Self.token(), rotation: Self.rotation, now: Self.now)
                 == RefreshRules.Decision(DirectoryPlan([.revokeDevice(id: "d1"), .audit(entry)]), outcome: .refused))
+    }
+
+    @Test func aRetryWhoseSuccessorWasRevokedIsRefusedAndCutsNothingOff() {
+        let token = Self.token(rotatedAt: Self.now - 5, sealed: [9, 9])
+        #expect(
+            RefreshRules.decide(token, successor: Self.token(revokedAt: Self.now - 1), rotation: Self.rotation, now: Self.now)
+                == RefreshRules.Decision(outcome: .refused),
+            "a new sign-in of the installation revoked the successor: the earlier sign-in is over")
     }
 
     @Test func aRetryAfterTheSuccessorWasRotatedTooIsAReuse() {
         let token = Self.token(rotatedAt: Self.now - 5, sealed: [9, 9])
-        let decision = RefreshRules.decide(token, successorUnrotated: false, rotation: Self.rotation, now: Self.now)
+        let decision = RefreshRules.decide(
+            token, successor: Self.token(rotatedAt: Self.now - 1, sealed: [8]), rotation: Self.rotation, now: Self.now)
         #expect(decision.outcome == .refused)
         #expect(decision.plan.writes.first == .revokeDevice(id: "d1"), "a copy used after the device moved on must cut the device off")
     }
 
     @Test func withoutAGraceEveryReturnIsAReuse() {
         let token = Self.token(rotatedAt: Self.now, sealed: nil)
-        let decision = RefreshRules.decide(token, successorUnrotated: true, rotation: Self.rotation, now: Self.now)
+        let decision = RefreshRules.decide(token, successor: Self.token(), rotation: Self.rotation, now: Self.now)
         #expect(decision.plan.writes.first == .revokeDevice(id: "d1"), "no sealed successor means no retry")
     }
 
@@ -127,16 +136,16 @@ struct RefreshRulesTests {
         for proof in [nil, "thief-key"] {
             thief.proof = proof.map { DPoPRules.AcceptedProof(thumbprint: $0, replayKey: "r", rememberUntil: Date()) }
             #expect(
-                RefreshRules.decide(bound, successorUnrotated: false, rotation: thief, now: Self.now)
+                RefreshRules.decide(bound, successor: nil, rotation: thief, now: Self.now)
                     == RefreshRules.Decision(outcome: .proofRequired))
             // A rotated token's copy without the key is not a reuse: the device is not cut off.
             #expect(
-                RefreshRules.decide(rotated, successorUnrotated: false, rotation: thief, now: Self.now)
+                RefreshRules.decide(rotated, successor: nil, rotation: thief, now: Self.now)
                     == RefreshRules.Decision(outcome: .proofRequired))
         }
         var owner = Self.rotation
         owner.proof = DPoPRules.AcceptedProof(thumbprint: "owner-key", replayKey: "r", rememberUntil: Date())
-        let decision = RefreshRules.decide(bound, successorUnrotated: false, rotation: owner, now: Self.now)
+        let decision = RefreshRules.decide(bound, successor: nil, rotation: owner, now: Self.now)
         #expect(decision.outcome == .rotated(bound.grant), "the grant says the key, which binds its access token too")
         guard case .issueRefreshToken(let successor) = decision.plan.writes.first else {
             Issue.record("a rotation stores its successor")
@@ -153,10 +162,10 @@ struct RefreshRulesTests {
         let limits = ShiftLimits(maxShift: 1_000, idleTimeout: 100)
         var rotation = Self.rotation
         rotation.shiftLimits = limits
-        let idle = RefreshRules.decide(token, successorUnrotated: false, rotation: rotation, now: Self.now)
+        let idle = RefreshRules.decide(token, successor: nil, rotation: rotation, now: Self.now)
         #expect(idle.outcome == .refused && idle.plan.writes == [.endShift(shift, reason: .idle, actor: ShiftRules.systemActor)])
         token.deviceLastSeenAt = Self.now - 10
-        #expect(RefreshRules.decide(token, successorUnrotated: false, rotation: rotation, now: Self.now).outcome == .rotated(token.grant))
+        #expect(RefreshRules.decide(token, successor: nil, rotation: rotation, now: Self.now).outcome == .rotated(token.grant))
     }
 
     @Test func revokingAShiftsRefreshTokenSignsTheWorkerOut() {
@@ -175,7 +184,7 @@ struct RefreshRulesTests {
         let shift = ShiftRecord(id: "d1", sharedDeviceID: "van", userID: "u1", email: "u1@acme.test", startedAt: Date())
         var token = Self.token(rotatedAt: Self.now - 31, sealed: [9, 9])
         token.grant.shift = shift
-        let decision = RefreshRules.decide(token, successorUnrotated: true, rotation: Self.rotation, now: Self.now)
+        let decision = RefreshRules.decide(token, successor: Self.token(), rotation: Self.rotation, now: Self.now)
         #expect(decision.outcome == .refused)
         #expect(
             decision.plan.writes == [

@@ -271,6 +271,23 @@ def test_one_installation_is_one_device_and_its_new_sign_in_replaces_the_old_tok
     assert refreshed.status_code == 200, describe(refreshed)
 
 
+def test_registering_with_an_installation_id_does_not_mark_its_device_seen(server: FieldpassServer, email: str) -> None:
+    """An installation id is no secret: whoever knows it (and the email) can register with it
+    without signing in, which must not make the device look in use."""
+    installed = {"name": "iPhone", "platform": "ios", "install_id": uuid.uuid4().hex}
+    signed_in = sign_in(server, email, installed)
+
+    def last_seen() -> str:
+        response = server.api("GET", "/me/devices", token=signed_in.access_token)
+        assert response.status_code == 200, describe(response)
+        return {device["id"]: device for device in response.json()["devices"]}[signed_in.claims["device_id"]]["last_seen_at"]
+
+    seen = last_seen()
+    time.sleep(1.1)  # past the second, whatever precision the answer has
+    server.register(email, installed)
+    assert last_seen() == seen
+
+
 @pytest.mark.parametrize("install_id", ["short", "x" * 129, "has space in it!", "ünïcödé-installation", 12345678901234567, None])
 def test_a_bad_installation_id_is_refused(server: FieldpassServer, email: str, install_id: object) -> None:
     device = {"name": "iPhone", "platform": "ios", "install_id": install_id}

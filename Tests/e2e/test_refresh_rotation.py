@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -56,6 +57,14 @@ def grace_server(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.Tem
 
 
 @pytest.fixture(scope="module")
+def longest_grace_server(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FieldpassServer]:
+    """The longest grace (300 s): a retry made after two sign-ins is still within it."""
+    yield from _own_server(fieldpass_bin, idp, tmp_path_factory, "server-longest-grace", {"TOKENS_REFRESH_REUSE_GRACE": "300"})
+
+
+@pytest.fixture(scope="module")
 def short_grace_server(
     fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[FieldpassServer]:
@@ -94,6 +103,24 @@ def test_retry_within_the_grace_returns_the_same_successor(grace_server: Fieldpa
     assert second["refresh_token"] not in (device.refresh_token, first["refresh_token"]), second
     third = refreshed(server, second["refresh_token"])
     assert third["refresh_token"] != second["refresh_token"], third
+
+
+def test_a_grace_retry_after_a_new_sign_in_of_the_installation_is_refused(
+    longest_grace_server: FieldpassServer, email: str,
+) -> None:
+    server = longest_grace_server
+    installed = {"name": "iPhone", "platform": "ios", "install_id": uuid.uuid4().hex}
+    first = sign_in(server, email, installed)
+    rotated = refreshed(server, first.refresh_token)
+    # The same installation signs in anew: the first sign-in's tokens, used or not, end.
+    second = sign_in(server, email, installed)
+    assert second.claims["device_id"] == first.claims["device_id"], (first.claims, second.claims)
+
+    assert_refresh_refused(server, first.refresh_token)
+    assert_refresh_refused(server, rotated["refresh_token"])
+    # Refused as ended, not taken for a stolen copy: the new sign-in's token still works.
+    assert cli_devices(server, email)[second.claims["device_id"]] == "active"
+    assert_me_works(server, refreshed(server, second.refresh_token)["access_token"])
 
 
 def _refresh_at_once(server: FieldpassServer, refresh_token: str, count: int) -> list[httpx.Response]:

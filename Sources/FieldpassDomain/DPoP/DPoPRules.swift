@@ -7,6 +7,11 @@ package import Tokens
 /// with a nonce the server gave when it asks for nonces. Whether its `jti` was used before
 /// is the store's to say, across every instance, under ``AcceptedProof/replayKey``.
 public enum DPoPRules {
+    /// Seconds a proof's use is remembered past the last moment it would be accepted: an
+    /// instance whose clock is behind the one that forgets the use by up to this much still
+    /// refuses the proof again. Five minutes, well over the drift of clocks kept by NTP.
+    public static let replayMargin = 300
+
     /// A proof that passed every check but the replay, which the store decides in the
     /// transaction of what the proof is for: the proof's use is remembered with it, or, used
     /// before, refused (``DPoPRefusal/Reason/replayed``) with nothing written.
@@ -16,7 +21,8 @@ public enum DPoPRules {
         /// What the store remembers the proof's use by: a hash of its key and `jti`, so that
         /// no proof is stored and one key's `jti` cannot stand in for another's.
         public let replayKey: String
-        /// Until when the proof would be accepted, and so must be remembered.
+        /// Until when the proof's use is remembered: past the last moment it would be accepted,
+        /// by ``replayMargin``.
         public let rememberUntil: Date
 
         public init(thumbprint: String, replayKey: String, rememberUntil: Date) {
@@ -54,7 +60,7 @@ public enum DPoPRules {
         return AcceptedProof(
             thumbprint: verified.thumbprint,
             replayKey: Crypto.base64URLEncode(Crypto.sha256("\(verified.thumbprint) \(verified.jti)".utf8)),
-            rememberUntil: Date(timeIntervalSince1970: verified.iat + Double(settings.proofLifetime + settings.clockSkew)))
+            rememberUntil: Date(timeIntervalSince1970: verified.iat + Double(settings.proofLifetime + settings.clockSkew + replayMargin)))
     }
 
     /// The proof's form, key and signature, with a refusal that says which failed.

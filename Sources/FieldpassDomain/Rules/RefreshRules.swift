@@ -65,10 +65,11 @@ package enum RefreshRules {
         return now - rotatedAt <= Double(grace) && token.successorSealed != nil && token.successorHash != nil
     }
 
-    /// The decision for a known `token` (an unknown one is refused); `successorUnrotated` is
-    /// what the lookup found, `false` when none was needed. Revoked, expired, or its person or
+    /// The decision for a known `token` (an unknown one is refused); `successor` is what the
+    /// lookup found, nil when none was needed. Revoked, expired, or its person or
     /// device no longer in good standing: refused, nothing written. A retry within the grace:
-    /// the successor already stored, unsealed for the device again. A rotation: the token
+    /// the successor already stored, unsealed for the device again, unless it was revoked since
+    /// (the installation signed in anew): refused, nothing written. A rotation: the token
     /// marked rotated, the successor stored until the earlier of the rotation's lifetime and
     /// the sign-in's end, the device seen, and the day's first refresh audited
     /// (``DeviceActivityAudit``). A reuse: the device (and its tokens) revoked, audited, refused;
@@ -76,7 +77,7 @@ package enum RefreshRules {
     /// A token bound to a key is judged only with that key's proof: without it, nothing is
     /// written, so a copy's use is neither a rotation nor a reuse (RFC 9449 §5). The token of a
     /// shift past its limit (``ShiftLimits``) is refused, and the shift ends.
-    package static func decide(_ token: Token, successorUnrotated: Bool, rotation: RefreshRotation, now: Double) -> Decision {
+    package static func decide(_ token: Token, successor: Token?, rotation: RefreshRotation, now: Double) -> Decision {
         if let bound = token.grant.dpopThumbprint, rotation.provenThumbprint != bound { return Decision(outcome: .proofRequired) }
         guard token.isHonoured(now: now) else { return Decision(outcome: .refused) }
         if let shift = token.grant.shift,
@@ -95,7 +96,10 @@ package enum RefreshRules {
             return Decision(
                 DirectoryPlan([.issueRefreshToken(successor)] + (audit.map { [.audit($0)] } ?? [])), outcome: .rotated(token.grant))
         }
-        if needsSuccessorLookup(token, grace: rotation.grace, now: now), successorUnrotated, let sealed = token.successorSealed {
+        if needsSuccessorLookup(token, grace: rotation.grace, now: now), let successor, successor.rotatedAt == nil,
+            let sealed = token.successorSealed
+        {
+            guard successor.isHonoured(now: now) else { return Decision(outcome: .refused) }
             return Decision(outcome: .retried(token.grant, sealedSuccessor: sealed))
         }
         let plan = cutOff(token, .deviceRevokedOnReuse(token.grant)) { ShiftRules.end($0, .tokenReused, actor: ShiftRules.systemActor) }

@@ -32,7 +32,8 @@ extension PostgresQuery.StringInterpolation {
     }
 
     /// `, superseded AS (…)` after a move's `moved`: when the session moved, the device of a
-    /// sign-in's new `refreshToken` has its live tokens (not revoked, not rotated) revoked.
+    /// sign-in's new `refreshToken` has its unrevoked tokens revoked, rotated ones too (a grace
+    /// retry of the last sign-in's must not outlive this one).
     /// Nothing without a token.
     mutating func appendInterpolation(supersededBy refreshToken: RefreshTokenIssue?, at now: Double) {
         guard let refreshToken else { return }
@@ -40,6 +41,6 @@ extension PostgresQuery.StringInterpolation {
         appendInterpolation(now)
         appendLiteral(" WHERE device_id = ")
         appendInterpolation(refreshToken.deviceID)
-        appendLiteral(" AND revoked_at IS NULL AND rotated_at IS NULL AND EXISTS (SELECT 1 FROM moved)\n)")
+        appendLiteral(" AND revoked_at IS NULL AND EXISTS (SELECT 1 FROM moved)\n)")
     }
 }

@@ -11,11 +11,11 @@ extension PostgresStore {
             // what the one before committed, so exactly one rotates and the others retry or count
             // as a reuse.
             guard let token = try await Self.lockRefreshToken(connection, hash: rotation.oldHash) else { return (.refused, false) }
-            var successorUnrotated = false
+            var successor: RefreshRules.Token?
             if RefreshRules.needsSuccessorLookup(token, grace: rotation.grace, now: timestamp), let hash = token.successorHash {
-                successorUnrotated = try await Self.fetchRefreshToken(connection, hash: hash).map { $0.rotatedAt == nil } ?? false
+                successor = try await Self.fetchRefreshToken(connection, hash: hash)
             }
-            let decision = RefreshRules.decide(token, successorUnrotated: successorUnrotated, rotation: rotation, now: timestamp)
+            let decision = RefreshRules.decide(token, successor: successor, rotation: rotation, now: timestamp)
             try await Self.apply(decision.plan, connection, environmentID: token.grant.environmentID, now: now)
             return (decision.outcome, decision.plan.writes.contains { if case .endShift = $0 { true } else { false } })
         }

@@ -135,7 +135,9 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
                 connection, email: registration.email, environmentID: registration.environmentID, now: now
             )
             // The live device of this installation is used again, with a new session; without
-            // an installation to reuse, the lookup (`install_id = NULL`) finds none.
+            // an installation to reuse, the lookup (`install_id = NULL`) finds none. Registering
+            // leaves its last_seen_at as it was (the update only makes RETURNING give the row):
+            // an install_id is no secret, so only a sign-in or a refresh says the device was seen.
             let device = RegisteredDevice.of(registration, newID: UUID().uuidString.lowercased())
             guard
                 let deviceID = try await connection.value(
@@ -147,7 +149,7 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
                         INSERT INTO devices (id, user_id, name, platform, install_id, created_at, last_seen_at)
                         VALUES (coalesce((SELECT id FROM live), \(device.newID)), \(user.id),
                                 \(registration.deviceName), \(registration.platform), \(registration.installID), \(now), \(now))
-                        ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at
+                        ON CONFLICT (id) DO UPDATE SET last_seen_at = devices.last_seen_at
                         RETURNING id
                     ), counted AS (
                         INSERT INTO onboarding_outcomes (environment_id, outcome, at)

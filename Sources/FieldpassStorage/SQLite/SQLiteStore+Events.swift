@@ -19,8 +19,10 @@ extension SQLiteStore {
             for entry in try Self.markSignedIn(db, session: session, now: timestamp) {
                 try Self.audit(db, environmentID: session.environmentID, entry, now: now)
             }
+            // Every earlier token of the device, rotated ones too: a grace retry of the last
+            // sign-in's must not outlive this one.
             try db.execute(
-                cached: "UPDATE refresh_tokens SET revoked_at = ? WHERE device_id = ? AND revoked_at IS NULL AND rotated_at IS NULL",
+                cached: "UPDATE refresh_tokens SET revoked_at = ? WHERE device_id = ? AND revoked_at IS NULL",
                 arguments: [timestamp, plan.refreshToken.deviceID]
             )
             try Self.issueRefreshToken(db, plan.refreshToken, now: timestamp)

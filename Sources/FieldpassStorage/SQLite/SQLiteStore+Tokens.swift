@@ -8,11 +8,11 @@ extension SQLiteStore {
             let timestamp = now.timeIntervalSince1970
             try Self.takeProof(rotation.proof, db)
             guard let token = try Self.fetchRefreshToken(db, hash: rotation.oldHash) else { return .refused }
-            var successorUnrotated = false
+            var successor: RefreshRules.Token?
             if RefreshRules.needsSuccessorLookup(token, grace: rotation.grace, now: timestamp), let hash = token.successorHash {
-                successorUnrotated = try Self.fetchRefreshToken(db, hash: hash).map { $0.rotatedAt == nil } ?? false
+                successor = try Self.fetchRefreshToken(db, hash: hash)
             }
-            let decision = RefreshRules.decide(token, successorUnrotated: successorUnrotated, rotation: rotation, now: timestamp)
+            let decision = RefreshRules.decide(token, successor: successor, rotation: rotation, now: timestamp)
             try Self.apply(decision.plan, db, environmentID: token.grant.environmentID, now: now)
             return decision.outcome
         }

@@ -111,10 +111,12 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
                         arguments: [userID, installation]
                     )
                 })
+            // A reused installation's device keeps its last_seen_at: an install_id is no secret,
+            // so only a sign-in or a refresh says the device was seen.
             try db.execute(
                 cached: """
                     INSERT INTO devices (id, user_id, name, platform, install_id, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at
+                    ON CONFLICT (id) DO NOTHING
                     """,
                 arguments: [deviceID, userID, registration.deviceName, registration.platform, registration.installID, now, now]
             )
