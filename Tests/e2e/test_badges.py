@@ -2,13 +2,17 @@
 temporary PIN; the worker scans the badge on an enrolled tablet, types the PIN and a new one,
 and the shift starts with tokens bound to the tablet's key. Wrong PINs are counted and the
 fifth locks the badge until an admin resets the PIN; everything else that is wrong gets one
-answer. The tablet's key and proofs are made here with `cryptography` and PyJWT.
+answer. One company's badge tries never take another's PIN checks. The tablet's key and
+proofs are made here with `cryptography` and PyJWT.
 """
 
 from __future__ import annotations
 
 import re
+import secrets
 import subprocess
+import threading
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -19,8 +23,8 @@ from selenium.webdriver.common.by import By
 
 from console_flows import console_sign_in
 from helpers import (
-    ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, OTHER_ADMIN_EMAIL, Browser, FieldpassServer, MockIdP, SignedIn, assert_api_error,
-    assert_json, cli_output, http_client, sign_in, start_server, unique_email,
+    ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, OTHER_ADMIN_EMAIL, OTHER_DOMAIN, Browser, FieldpassServer, MockIdP, SignedIn,
+    assert_api_error, assert_json, cli_output, http_client, sign_in, start_server, unique_email,
 )
 from helpers.dpop import DeviceKey
 from oauth_flows import introspection
@@ -285,3 +289,54 @@ def test_concurrent_wrong_pins_at_two_instances_never_try_more_than_the_limit(
         assert len(wrong) == MAX_FAILED_PINS - 1, [r.json() for r in answers]
         assert sorted(r.json()["attempts_left"] for r in wrong) == list(range(1, MAX_FAILED_PINS))
         assert_api_error(badge_sign_in(b, tablet, badge["badge"], "38472910"), 423, "badge_locked")
+
+
+def test_one_companys_badge_flood_never_refuses_another_companys_worker(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    """Item 3 of the review, run as the flooding company would, within every limit: twenty
+    enrolled tablets of dev, two tries at a time each, made-up badges with a `new_pin`,
+    waiting as `Retry-After` says when refused. Meanwhile other's worker signs in, every time."""
+    devices, per_device, tries = 20, 2, 14
+    # Each tablet stays within `limits.shared_device_sign_in` (30 at once, 30 a minute); the
+    # per-address limit is raised, since here twenty tablets share one address.
+    limits = {
+        "register_device": {"per_minute": 6000, "burst": 6000},
+        "badge_sign_in": {"per_minute": 6, "burst": 10}, "shared_device_sign_in": {"per_minute": 30, "burst": 30},
+    }
+    assert per_device * tries <= limits["shared_device_sign_in"]["burst"]
+    server = start_server(fieldpass_bin, idp, tmp_path, environments=DIRECTORY_ENVIRONMENTS, limits=limits)
+    try:
+        admin = sign_in(server, ADMIN_EMAIL)
+        tablets = [enrolled_tablet(server, admin) for _ in range(devices)]
+        other_admin = sign_in(server, OTHER_ADMIN_EMAIL)
+        their_tablet = enrolled_tablet(server, other_admin)
+        their_worker = sign_in(server, unique_email("crew", OTHER_DOMAIN))
+        badge = issue(server, other_admin.access_token, their_worker.user_id)
+
+        stop, refused_once = threading.Event(), threading.Event()
+        flood: list[int] = []
+
+        def attack(tablet: Tablet) -> None:
+            for _ in range(tries):
+                if stop.is_set():
+                    return
+                status = badge_sign_in(server, tablet, "fpb_" + secrets.token_urlsafe(32), "11112222", "38472910").status_code
+                flood.append(status)
+                if status == 503:
+                    refused_once.set()
+                    stop.wait(1)  # Retry-After: 1
+
+        with ThreadPoolExecutor(devices * per_device) as pool:
+            attackers = [pool.submit(attack, tablet) for tablet in tablets for _ in range(per_device)]
+            # dev's share of the PIN checks is taken: from now on it is full whenever a try of its waits.
+            assert refused_once.wait(60), Counter(flood)
+            answers = [badge_sign_in(server, their_tablet, badge["badge"], badge["temporary_pin"], "38472910").status_code]
+            for _ in range(4):
+                answers.append(badge_sign_in(server, their_tablet, badge["badge"], "38472910").status_code)
+            stop.set()
+            for attacker in attackers:
+                attacker.result()
+        assert answers == [200] * 5, (answers, Counter(flood))
+        # The flood was dev's own: refused or turned away, never limited.
+        assert set(flood) <= {401, 503}, Counter(flood)
+    finally:
+        server.stop()

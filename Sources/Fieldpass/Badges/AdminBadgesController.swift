@@ -8,6 +8,7 @@ import Hummingbird
 struct AdminBadgesController: Sendable {
     let changes: DirectoryChanges
     let settings: BadgeSettings
+    let hasher: PinHasher
 
     struct Issued: ResponseEncodable {
         var badgeID: String
@@ -38,7 +39,8 @@ struct AdminBadgesController: Sendable {
     }
 
     @Sendable func issue(_ request: Request, context: IdentifiedRequestContext) async throws -> EditedResponse<Issued> {
-        let issued = try await changes.issueBadge(userID: try userID(context), settings: settings, by: context.identity.directoryCaller)
+        let issued = try await changes.issueBadge(
+            userID: try userID(context), settings: settings, hasher: hasher, by: context.identity.directoryCaller)
         return EditedResponse(
             status: .created, headers: [.cacheControl: "no-store"],
             response: Issued(
@@ -51,7 +53,8 @@ struct AdminBadgesController: Sendable {
     }
 
     @Sendable func resetPin(_ request: Request, context: IdentifiedRequestContext) async throws -> EditedResponse<PinReset> {
-        let pin = try await changes.resetBadgePin(userID: try userID(context), settings: settings, by: context.identity.directoryCaller)
+        let pin = try await changes.resetBadgePin(
+            userID: try userID(context), settings: settings, hasher: hasher, by: context.identity.directoryCaller)
         return EditedResponse(headers: [.cacheControl: "no-store"], response: PinReset(temporaryPin: pin))
     }
 

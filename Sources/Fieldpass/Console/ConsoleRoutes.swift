@@ -49,8 +49,9 @@ enum ConsoleRoutes {
         ConsoleTeamsController(
             store: store, changes: parts.directoryChanges, pages: pages, prefixes: parts.configuration.realmPrefixes
         ).addRoutes(to: group)
-        ConsoleBadgesController(store: store, changes: parts.directoryChanges, pages: pages, settings: configuration.badges).addRoutes(
-            to: group)
+        ConsoleBadgesController(
+            store: store, changes: parts.directoryChanges, pages: pages, settings: configuration.badges, hasher: parts.pinHasher
+        ).addRoutes(to: group)
         ConsoleSharedDevicesController(
             store: store, changes: parts.directoryChanges, pages: pages, settings: configuration.sharedDevices
         ).addRoutes(to: group)
