@@ -3,8 +3,9 @@ import Foundation
 import Hummingbird
 
 /// `/admin/users/{user_id}/badge…`: a person's badge for signing in on shared devices. Admins
-/// look after everyone's, managers those of the members of their teams (``BadgeRules``),
-/// which the store decides inside each change. The badge and its temporary PIN are shown once.
+/// look after everyone's; managers revoke those of their teams' workers, and issue them and
+/// reset their PINs only where the environment lets them (``BadgeRules``), which the store
+/// decides inside each change. The badge and its temporary PIN are shown once.
 struct AdminBadgesController: Sendable {
     let changes: DirectoryChanges
     let settings: BadgeSettings

@@ -19,6 +19,7 @@ extension DirectoryChanges {
     package func issueBadge(
         userID: String, settings: BadgeSettings, hasher: PinHasher, by caller: DirectoryCaller
     ) async throws -> BadgeIssue {
+        try checkMakesPins(settings, by: caller)
         let now = Date()
         let (value, digest) = try BadgeCredentials.makeBadge()
         let pin = try BadgeCredentials.temporaryPin(length: settings.pinLength)
@@ -26,7 +27,7 @@ extension DirectoryChanges {
             id: UUID().uuidString.lowercased(), userID: userID, environmentID: caller.environmentID, badgeHash: digest,
             pinHash: try await hasher.make(pin, for: caller.environmentID), issuedAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(settings.lifetime)))
-        try await issueBadge(badge, by: caller)
+        try await issueBadge(badge, settings: settings, by: caller)
         return BadgeIssue(badge: badge, value: value, temporaryPin: pin)
     }
 
@@ -34,8 +35,10 @@ extension DirectoryChanges {
     package func resetBadgePin(
         userID: String, settings: BadgeSettings, hasher: PinHasher, by caller: DirectoryCaller
     ) async throws -> String {
+        try checkMakesPins(settings, by: caller)
         let pin = try BadgeCredentials.temporaryPin(length: settings.pinLength)
-        try await resetBadgePin(userID: userID, pinHash: try await hasher.make(pin, for: caller.environmentID), by: caller)
+        try await resetBadgePin(
+            userID: userID, pinHash: try await hasher.make(pin, for: caller.environmentID), settings: settings, by: caller)
         return pin
     }
 }

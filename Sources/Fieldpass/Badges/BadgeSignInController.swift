@@ -6,7 +6,8 @@ import Tokens
 /// `POST /shared_devices/shift`: a worker starts a shift on an enrolled shared device with
 /// their badge and PIN, the request proven by the device's key (DPoP). The answer is the token
 /// set of a refresh, with the shift's id; the tokens are bound to the device's key and say
-/// `amr: ["pin", "badge"]`.
+/// `amr: ["pin", "badge"]`, and `"temporary_pin"` too when someone else's temporary PIN started
+/// the shift (``BadgeRules``).
 ///
 /// The PIN is checked against the badge's stored hash before the store's transaction (scrypt
 /// takes tens of milliseconds, which no lock should wait for), on the ``PinHasher``'s own

@@ -5,8 +5,9 @@ import Hummingbird
 /// `/console/people/{id}/badge…`: a person's badge for shared devices, from their page. Issuing
 /// (or issuing anew, which is how a lost card is reprinted: the old one stops working) shows
 /// the printable card, its QR code and the temporary PIN this once; a PIN reset shows the new
-/// temporary PIN once. Admins may do it for anyone, managers for the members of their teams;
-/// the store decides (``BadgeRules``).
+/// temporary PIN once. Admins may do it for anyone; managers revoke the badges of their teams'
+/// workers, and issue and reset them where the environment lets them; the store decides
+/// (``BadgeRules``).
 struct ConsoleBadgesController: Sendable {
     let store: any FieldpassStore
     let changes: DirectoryChanges

@@ -45,7 +45,9 @@ enum ConsoleRoutes {
             )
         }
         ConsolePeopleController(store: store, pages: pages).addRoutes(to: group)
-        ConsolePersonController(store: store, changes: parts.directoryChanges, policy: parts.policy, pages: pages).addRoutes(to: group)
+        ConsolePersonController(
+            store: store, changes: parts.directoryChanges, policy: parts.policy, pages: pages, badges: configuration.badges
+        ).addRoutes(to: group)
         ConsoleTeamsController(
             store: store, changes: parts.directoryChanges, pages: pages, prefixes: parts.configuration.realmPrefixes
         ).addRoutes(to: group)
