@@ -235,9 +235,10 @@ bench-scim: system-deps venv
 	$(SWIFT_BUILD) -c release
 	$(VENV_PY) $(SCIM_STALL) --bin "$(CURDIR)/$(RELEASE_BIN)"
 
-# A crew of 24 signing in with badge and PIN at once beside another company's requests, on a
-# release build: three rounds.
+# A crew of 24 signing in with badge and PIN at once beside another company's requests, then an
+# admin's eight parallel PIN resets, on a release build: three rounds each.
 bench-badges: system-deps venv
 	$(SWIFT_BUILD) -c release
 	$(VENV_PY) $(BADGE_STALL) --bin "$(CURDIR)/$(RELEASE_BIN)"
+	$(VENV_PY) $(BADGE_STALL) --resets --bin "$(CURDIR)/$(RELEASE_BIN)"
 

@@ -59,15 +59,19 @@ class Timer(threading.Thread):
 
 def figures(samples: Sequence[float]) -> str:
     ordered = sorted(samples)
-    return f"n={len(ordered)} p50 {ordered[len(ordered) // 2]:.1f} ms, max {ordered[-1]:.1f} ms"
+    return (f"n={len(ordered)} p50 {ordered[len(ordered) // 2]:.1f} ms, mean {sum(ordered) / len(ordered):.1f} ms, "
+            f"p99 {ordered[len(ordered) * 99 // 100]:.1f} ms, max {ordered[-1]:.1f} ms")
 
 
-def arguments(doc: str, short: str, argv: Sequence[str] | None) -> argparse.Namespace:
-    """`--short` (what `make test` runs, described by `short`), `--bin` and `--rounds`."""
+def arguments(doc: str, short: str, argv: Sequence[str] | None, *, resets: bool = False) -> argparse.Namespace:
+    """`--short` (what `make test` runs, described by `short`), `--bin`, `--rounds` and, when
+    `resets`, `--resets`."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--short", action="store_true", help=f"{short} (make test)")
     parser.add_argument("--bin", type=Path, default=Path(os.environ.get("FIELDPASS_BIN", REPO_ROOT / ".build/release/fieldpass")))
     parser.add_argument("--rounds", type=int, default=3)
+    if resets:
+        parser.add_argument("--resets", action="store_true", help="time eight PIN resets at once instead of a crew's sign-ins")
     return parser.parse_args(argv)
 
 

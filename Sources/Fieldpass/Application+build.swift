@@ -82,7 +82,7 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     // An enrollment code is tried as a sign-in is started: under the same per-address limit.
     SharedDeviceEnrollController(store: store, dpop: dpop).addRoutes(to: limited(.registerDevice))
     BadgeSignInController(
-        store: store, dpop: dpop, tokenIssuer: parts.tokenIssuer, settings: configuration.badges,
+        store: store, dpop: dpop, tokenIssuer: parts.tokenIssuer, settings: configuration.badges, hasher: parts.pinHasher,
         badgeLimiter: parts.limiters[.badgeSignIn], deviceLimiter: parts.limiters[.sharedDeviceSignIn]
     ).addRoutes(to: limited(.registerDevice))
     SharedDeviceShiftController(
@@ -121,7 +121,7 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     AdminTeamsController(directory: store, changes: parts.directoryChanges).addRoutes(to: admin)
     AdminSharedDevicesController(store: store, changes: parts.directoryChanges, settings: configuration.sharedDevices)
         .addRoutes(to: admin)
-    AdminBadgesController(changes: parts.directoryChanges, settings: configuration.badges).addRoutes(to: admin)
+    AdminBadgesController(changes: parts.directoryChanges, settings: configuration.badges, hasher: parts.pinHasher).addRoutes(to: admin)
     IntegrationController(
         store: store, longPolls: parts.longPolls, realmPrefixes: configuration.realmPrefixes, readiness: parts.readiness,
         serviceAccounts: parts.serviceAccounts

@@ -28,6 +28,8 @@ struct ServiceParts {
     /// Waiting integration long-polls, shared fairly between the environments whose service
     /// accounts can sign in.
     let longPolls: ConcurrencyGate
+    /// Where every PIN is hashed and checked, each environment within its share.
+    let pinHasher = PinHasher()
 
     init(
         configuration: FieldpassConfiguration, store: any FieldpassStore, keys: KeyRotation, hub: SessionEventHub,

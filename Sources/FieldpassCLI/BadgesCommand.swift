@@ -43,12 +43,13 @@ struct BadgesCommand: AsyncParsableCommand {
                 let caller = DirectoryCaller.cli(environmentID: try options.environment(env, in: configuration).id)
                 let people = try await Self.people(email: email, team: team, store: store, caller: caller)
                 var issued: [(email: String, issue: BadgeIssue)] = []
+                let hasher = PinHasher()
                 for person in people {
                     issued.append(
                         (
                             person.email,
                             try await configuration.directoryChanges(store).issueBadge(
-                                userID: person.id, settings: configuration.badges, by: caller)
+                                userID: person.id, settings: configuration.badges, hasher: hasher, by: caller)
                         ))
                 }
                 return issued

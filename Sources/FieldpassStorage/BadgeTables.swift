@@ -16,26 +16,33 @@ enum BadgeTables {
         );
         """
 
-    static let columns = "id, user_id, environment_id, badge_hash, pin_hash, pin_temporary, failed_pins, locked_at, issued_at, expires_at"
+    static let columns =
+        "id, user_id, environment_id, badge_hash, pin_hash, pin_temporary, pin_issued_by, failed_pins, locked_at, issued_at, expires_at"
 
-    /// Id, person, environment, badge hash, PIN hash, issued, expires: a new badge, in place of
-    /// the person's old one.
+    /// Who made a badge's temporary PIN (``BadgeRecord/pinIssuedBy``).
+    static let pinIssuerColumn = "ALTER TABLE badges ADD COLUMN pin_issued_by TEXT;\n"
+
+    /// Id, person, environment, badge hash, PIN hash, issued, expires, the PIN's issuer: a new
+    /// badge, in place of the person's old one.
     static let save = SharedStatement { value in
         """
-        INSERT INTO badges (id, user_id, environment_id, badge_hash, pin_hash, pin_temporary, failed_pins, issued_at, expires_at)
-        VALUES (\(value(1)), \(value(2)), \(value(3)), \(value(4)), \(value(5)), TRUE, 0, \(value(6)), \(value(7)))
+        INSERT INTO badges (
+            id, user_id, environment_id, badge_hash, pin_hash, pin_temporary, pin_issued_by, failed_pins, issued_at, expires_at)
+        VALUES (\(value(1)), \(value(2)), \(value(3)), \(value(4)), \(value(5)), TRUE, \(value(8)), 0, \(value(6)), \(value(7)))
         ON CONFLICT (user_id) DO UPDATE SET id = excluded.id, badge_hash = excluded.badge_hash, pin_hash = excluded.pin_hash,
-            pin_temporary = TRUE, failed_pins = 0, locked_at = NULL, issued_at = excluded.issued_at, expires_at = excluded.expires_at
+            pin_temporary = TRUE, pin_issued_by = excluded.pin_issued_by, failed_pins = 0, locked_at = NULL,
+            issued_at = excluded.issued_at, expires_at = excluded.expires_at
         """
     }
 
     /// Person.
     static let delete = SharedStatement { value in "DELETE FROM badges WHERE user_id = \(value(1))" }
 
-    /// PIN hash, whether temporary, badge.
+    /// PIN hash, whether temporary, badge, the PIN's issuer (`NULL`: the worker's own).
     static let setPin = SharedStatement { value in
         """
-        UPDATE badges SET pin_hash = \(value(1)), pin_temporary = \(value(2)), failed_pins = 0, locked_at = NULL
+        UPDATE badges SET pin_hash = \(value(1)), pin_temporary = \(value(2)), pin_issued_by = \(value(4)), failed_pins = 0,
+            locked_at = NULL
         WHERE id = \(value(3))
         """
     }

@@ -9,11 +9,18 @@ struct BadgeRulesTests {
     static let worker = UserRecord(id: "w", environmentID: "acme", email: "w@acme.test", role: .worker, createdAt: now, disabled: false)
     static let proof = DPoPRules.AcceptedProof(thumbprint: "van-key", replayKey: "r", rememberUntil: now + 60)
 
-    static func badge(failed: Int = 0, temporary: Bool = false, locked: Bool = false, expiresIn: TimeInterval = 3600) -> BadgeRecord {
+    static func badge(
+        failed: Int = 0, temporary: Bool = false, issuedBy: String? = nil, locked: Bool = false, expiresIn: TimeInterval = 3600
+    ) -> BadgeRecord {
         BadgeRecord(
-            id: "b", userID: "w", environmentID: "acme", badgeHash: "bh", pinHash: "ph", pinTemporary: temporary, failedPins: failed,
-            lockedAt: locked ? now : nil, issuedAt: now, expiresAt: now + expiresIn)
+            id: "b", userID: "w", environmentID: "acme", badgeHash: "bh", pinHash: "ph", pinTemporary: temporary, pinIssuedBy: issuedBy,
+            failedPins: failed, lockedAt: locked ? now : nil, issuedAt: now, expiresAt: now + expiresIn)
     }
+
+    static let manager = DirectoryCaller.admin(
+        UserRecord(id: "m", environmentID: "acme", email: "m@acme.test", role: .manager, createdAt: now, disabled: false))
+    static let admin = DirectoryCaller.admin(
+        UserRecord(id: "a", environmentID: "acme", email: "a@acme.test", role: .admin, createdAt: now, disabled: false))
 
     static func device(environment: String = "acme", enrolled: Bool = true) -> SharedDeviceRecord {
         SharedDeviceRecord(
@@ -65,16 +72,21 @@ struct BadgeRulesTests {
         }
     }
 
-    @Test func aTemporaryPinWorksOnlyWithANewOne() {
-        let without = Self.signIn(Self.attempt(matched: true), badge: Self.badge(temporary: true))
+    @Test func aTemporaryPinWorksOnlyWithANewOneAndItsShiftNamesTheIssuer() {
+        let without = Self.signIn(Self.attempt(matched: true), badge: Self.badge(temporary: true, issuedBy: "user:m"))
         #expect(without.outcome == .pinChangeRequired && without.plan.writes.isEmpty)
-        let with = Self.signIn(Self.attempt(matched: true, newPin: "new"), badge: Self.badge(temporary: true))
+        let with = Self.signIn(Self.attempt(matched: true, newPin: "new"), badge: Self.badge(temporary: true, issuedBy: "user:m"))
         guard case .signedIn(let shift) = with.outcome else {
             Issue.record("\(with.outcome)")
             return
         }
-        #expect(shift.id == "s1" && shift.sharedDeviceID == "van" && shift.userID == "w" && shift.amr == ["pin", "badge"])
-        #expect(with.plan.writes.first == .setBadgePin(badgeID: "b", pinHash: "new", temporary: false))
+        #expect(shift.id == "s1" && shift.sharedDeviceID == "van" && shift.userID == "w")
+        #expect(shift.amr == ["pin", "badge", "temporary_pin"] && shift.pinIssuedBy == "user:m")
+        let signedIn = with.plan.writes.compactMap {
+            if case .audit(let entry) = $0, entry.action == "badge.sign_in" { entry } else { nil }
+        }
+        #expect(signedIn.count == 1 && signedIn.first?.after?["pin_issued_by"] == "user:m")
+        #expect(with.plan.writes.first == .setBadgePin(badgeID: "b", pinHash: "new", temporary: false, issuedBy: nil))
         #expect(with.plan.writes.contains(.startShift(shift)))
         #expect(with.plan.writes.contains(.createShiftDevice(id: "s1", userID: "w", name: "Van 12")))
     }
@@ -85,7 +97,14 @@ struct BadgeRulesTests {
             Issue.record("\(decided.outcome)")
             return
         }
-        #expect(decided.plan.writes.first == .setBadgePin(badgeID: "b", pinHash: "ph", temporary: false))
+        #expect(decided.plan.writes.first == .setBadgePin(badgeID: "b", pinHash: "ph", temporary: false, issuedBy: nil))
+        // The worker's own PIN: nobody else's word, and nobody named.
+        guard case .signedIn(let shift) = decided.outcome else { return }
+        #expect(shift.amr == ["pin", "badge"] && shift.pinIssuedBy == nil)
+        let signedIn = decided.plan.writes.compactMap {
+            if case .audit(let entry) = $0, entry.action == "badge.sign_in" { entry } else { nil }
+        }
+        #expect(signedIn.count == 1 && signedIn.first?.after?["pin_issued_by"] == nil)
         let issued = decided.plan.writes.compactMap { if case .issueRefreshToken(let issue) = $0 { issue } else { nil } }
         #expect(issued.map(\.deviceID) == ["s1"] && issued.map(\.dpopThumbprint) == ["van-key"])
     }
@@ -96,10 +115,7 @@ struct BadgeRulesTests {
     }
 
     @Test func anAdminLooksAfterEveryBadgeAManagerHisTeamMatesNobodyElse() {
-        let manager = DirectoryCaller.admin(
-            UserRecord(id: "m", environmentID: "acme", email: "m@acme.test", role: .manager, createdAt: Self.now, disabled: false))
-        let admin = DirectoryCaller.admin(
-            UserRecord(id: "a", environmentID: "acme", email: "a@acme.test", role: .admin, createdAt: Self.now, disabled: false))
+        let (manager, admin) = (Self.manager, Self.admin)
         var teamAdmin = Self.worker
         teamAdmin.role = .admin
         var fellowManager = Self.worker
@@ -113,16 +129,60 @@ struct BadgeRulesTests {
             #expect(!BadgeRules.looksAfter(higher, personTeams: ["north"], callerTeams: ["north"], manager))
             #expect(throws: DirectoryError.unknownUser) {
                 try BadgeRules.resetPin(
-                    Self.badge(), pinHash: "t", person: higher, personTeams: ["north"], callerTeams: ["north"], by: manager)
+                    Self.badge(), pinHash: "t", person: higher, personTeams: ["north"], callerTeams: ["north"], managersIssue: true,
+                    by: manager)
             }
         }
         #expect(throws: DirectoryError.unknownUser) {
-            try BadgeRules.issue(Self.badge(), person: Self.worker, personTeams: ["east"], callerTeams: ["north"], by: manager)
+            try BadgeRules.issue(
+                Self.badge(), person: Self.worker, personTeams: ["east"], callerTeams: ["north"], managersIssue: true, by: manager)
         }
         #expect(throws: DirectoryError.unknownBadge) {
             try BadgeRules.revoke(nil, person: Self.worker, personTeams: [], callerTeams: [], by: admin)
         }
-        let reset = try? BadgeRules.resetPin(Self.badge(), pinHash: "t", person: Self.worker, personTeams: [], callerTeams: [], by: admin)
-        #expect(reset?.writes.first == .setBadgePin(badgeID: "b", pinHash: "t", temporary: true))
+        let reset = try? BadgeRules.resetPin(
+            Self.badge(), pinHash: "t", person: Self.worker, personTeams: [], callerTeams: [], managersIssue: false, by: admin)
+        #expect(reset?.writes.first == .setBadgePin(badgeID: "b", pinHash: "t", temporary: true, issuedBy: "user:a"))
+    }
+
+    @Test func onlyAdminsMakeTemporaryPinsUnlessTheEnvironmentLetsManagersAndTheBadgeRemembersWho() throws {
+        // His team's worker, whose badge he may revoke: without the environment's say, no PIN of his making.
+        #expect(BadgeRules.looksAfter(Self.worker, personTeams: ["north"], callerTeams: ["north"], Self.manager))
+        #expect(throws: DirectoryError.notAllowed(.administer)) {
+            try BadgeRules.issue(
+                Self.badge(), person: Self.worker, personTeams: ["north"], callerTeams: ["north"], managersIssue: false, by: Self.manager)
+        }
+        #expect(throws: DirectoryError.notAllowed(.administer)) {
+            try BadgeRules.resetPin(
+                Self.badge(), pinHash: "t", person: Self.worker, personTeams: ["north"], callerTeams: ["north"], managersIssue: false,
+                by: Self.manager)
+        }
+        // Refused before the person is looked at: a manager learns nothing of who exists.
+        #expect(throws: DirectoryError.notAllowed(.administer)) {
+            try BadgeRules.issue(Self.badge(), person: nil, personTeams: [], callerTeams: [], managersIssue: false, by: Self.manager)
+        }
+        #expect(throws: Never.self) {
+            try BadgeRules.revoke(Self.badge(), person: Self.worker, personTeams: ["north"], callerTeams: ["north"], by: Self.manager)
+        }
+        let makers: [(DirectoryCaller, Bool)] = [(Self.admin, false), (.cli(environmentID: "acme"), false), (Self.manager, true)]
+        for (caller, managersIssue) in makers {
+            let plan = try BadgeRules.issue(
+                Self.badge(), person: Self.worker, personTeams: ["north"], callerTeams: ["north"], managersIssue: managersIssue,
+                by: caller)
+            guard case .saveBadge(let saved) = plan.writes.first else {
+                Issue.record("\(plan.writes)")
+                continue
+            }
+            #expect(saved.pinTemporary && saved.pinIssuedBy == caller.actor)
+        }
+    }
+
+    @Test func aTemporaryPinOfUnknownMakingIsStillMarked() {
+        let decided = Self.signIn(Self.attempt(matched: true, newPin: "new"), badge: Self.badge(temporary: true))
+        guard case .signedIn(let shift) = decided.outcome else {
+            Issue.record("\(decided.outcome)")
+            return
+        }
+        #expect(shift.amr == ["pin", "badge", "temporary_pin"] && shift.pinIssuedBy == "unknown")
     }
 }

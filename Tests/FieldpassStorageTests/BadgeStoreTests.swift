@@ -34,8 +34,9 @@ struct BadgeStoreTests {
             let worker = try await store.setRole(
                 .worker, email: "w@example.com", by: .cli(environmentID: "dev"), managed: .none, now: Date())
 
-            try await store.issueBadge(Self.badge(for: worker, hash: "first"), by: admin, now: Date())
-            try await store.issueBadge(Self.badge(for: worker, hash: "second"), by: admin, now: Date())
+            try await store.issueBadge(Self.badge(for: worker, hash: "first"), managersIssue: false, by: admin, now: Date())
+            try await store.issueBadge(Self.badge(for: worker, hash: "second"), managersIssue: false, by: admin, now: Date())
+            #expect(try await store.badge(hash: "second")?.pinIssuedBy == admin.actor)
             #expect(try await store.badge(hash: "first") == nil)
             #expect(try await store.badge(userID: worker.id, environmentID: "dev")?.badgeHash == "second")
             #expect(try await store.badge(userID: worker.id, environmentID: "other") == nil)
@@ -47,16 +48,20 @@ struct BadgeStoreTests {
             #expect(try await store.signInWithBadge(Self.attempt("second", matched: true, newPin: "mine"), now: Date()) == .locked)
             #expect(try await store.badge(hash: "second")?.lockedAt != nil)
 
-            try await store.resetBadgePin(userID: worker.id, pinHash: "reset-hash", by: admin, now: Date())
+            try await store.resetBadgePin(userID: worker.id, pinHash: "reset-hash", managersIssue: false, by: admin, now: Date())
             let reset = try #require(try await store.badge(hash: "second"))
-            #expect(reset.lockedAt == nil && reset.failedPins == 0 && reset.pinTemporary)
+            #expect(reset.lockedAt == nil && reset.failedPins == 0 && reset.pinTemporary && reset.pinIssuedBy == admin.actor)
             let signIn = Self.attempt("second", pinHash: "reset-hash", matched: true, newPin: "mine")
             let outcome = try await store.signInWithBadge(signIn, now: Date())
             guard case .signedIn(let shift) = outcome else {
                 Issue.record("\(outcome)")
                 return
             }
-            #expect(shift.userID == worker.id && shift.email == "w@example.com" && shift.amr == ["pin", "badge"])
+            #expect(shift.userID == worker.id && shift.email == "w@example.com" && shift.amr == ["pin", "badge", "temporary_pin"])
+            // The person's shifts say who made the PIN it was started with.
+            let listed = try await store.shifts(userID: worker.id, environmentID: "dev", limit: 5)
+            #expect(listed.map(\.id) == [shift.id] && listed.first?.pinIssuedBy == admin.actor)
+            #expect(listed.first?.amr == ["pin", "badge", "temporary_pin"])
             // The shift's refresh keeps how the worker signed in, for its access tokens to say.
             let refreshed = try await store.rotateRefreshToken(
                 RefreshRotation(
@@ -67,8 +72,9 @@ struct BadgeStoreTests {
                 Issue.record("the badge shift's refresh was refused: \(refreshed)")
                 return
             }
-            #expect(grant.shift?.id == shift.id && grant.shift?.amr == ["pin", "badge"])
-            #expect(try await store.badge(hash: "second").map { ($0.pinHash, $0.pinTemporary) } ?? ("", true) == ("mine", false))
+            #expect(grant.shift?.id == shift.id && grant.shift?.amr == ["pin", "badge", "temporary_pin"])
+            let own = try #require(try await store.badge(hash: "second"))
+            #expect(own.pinHash == "mine" && !own.pinTemporary && own.pinIssuedBy == nil)
 
             try await store.revokeBadge(userID: worker.id, by: admin, now: Date())
             #expect(try await store.signInWithBadge(Self.attempt("second", pinHash: "mine", matched: true), now: Date()) == .refused)
@@ -85,7 +91,7 @@ struct BadgeStoreTests {
             let later = Date().addingTimeInterval(120)
             _ = try await store.sweepSessions(now: later, deliveredBefore: later, deleteBefore: .distantPast)
             let person = try #require(try await store.user(id: session.userID, environmentID: "dev"))
-            try await store.issueBadge(Self.badge(for: person, hash: "kept"), by: admin, now: Date())
+            try await store.issueBadge(Self.badge(for: person, hash: "kept"), managersIssue: false, by: admin, now: Date())
             // Only the one without a badge goes: a badge's worker may never sign in at the IdP.
             #expect(try await store.removeUnconfirmedUsers(registeredBefore: later) == 1)
             #expect(try await store.user(id: other.userID, environmentID: "dev") == nil)

@@ -276,6 +276,19 @@ struct ConfigurationTests {
         #expect(configuration.environments.first?.idp.issuer == issuer)
     }
 
+    @Test func onlyAdminsMakeBadgePinsUnlessAnEnvironmentLetsItsManagers() throws {
+        let quiet = try FieldpassConfiguration.parse(yaml: Self.minimal, environment: ["DEV_SECRET": "s3"])
+        #expect(!quiet.badges.managersIssue(in: "dev") && quiet.badges.managersIssueIn.isEmpty)
+        let yaml = Self.minimal + "\n    badges: { managers_issue: true }\nbadges: { pin_length: 6 }\n"
+        let opted = try FieldpassConfiguration.parse(yaml: yaml, environment: ["DEV_SECRET": "s3"])
+        #expect(opted.badges.managersIssue(in: "dev") && !opted.badges.managersIssue(in: "other"))
+        #expect(opted.badges.pinLength == 6)
+        #expect(throws: ConfigurationError.self) {
+            try FieldpassConfiguration.parse(
+                yaml: Self.minimal + "\n    badges: { managers_issue: perhaps }\n", environment: ["DEV_SECRET": "s3"])
+        }
+    }
+
     @Test func trustSettingsAreRead() throws {
         let configuration = try FieldpassConfiguration.parse(
             yaml: Self.minimal,

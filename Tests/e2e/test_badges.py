@@ -1,14 +1,20 @@
-"""Badge + PIN sign-in on shared devices: an admin (or the team's manager) issues a badge and a
-temporary PIN; the worker scans the badge on an enrolled tablet, types the PIN and a new one,
-and the shift starts with tokens bound to the tablet's key. Wrong PINs are counted and the
-fifth locks the badge until an admin resets the PIN; everything else that is wrong gets one
-answer. The tablet's key and proofs are made here with `cryptography` and PyJWT.
+"""Badge + PIN sign-in on shared devices: an admin (or, where the environment lets him, the
+team's manager) issues a badge and a temporary PIN; the worker scans the badge on an enrolled
+tablet, types the PIN and a new one, and the shift starts with tokens bound to the tablet's
+key, marked as started with a temporary PIN and audited with its issuer. Wrong PINs are
+counted and the fifth locks the badge until an admin resets the PIN; everything else that is
+wrong gets one answer. One company's badge tries never take another's PIN checks. The
+tablet's key and proofs are made here with `cryptography` and PyJWT.
 """
 
 from __future__ import annotations
 
 import re
+import secrets
 import subprocess
+import threading
+from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -19,9 +25,10 @@ from selenium.webdriver.common.by import By
 
 from console_flows import console_sign_in
 from helpers import (
-    ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, OTHER_ADMIN_EMAIL, Browser, FieldpassServer, MockIdP, SignedIn, assert_api_error,
-    assert_json, cli_output, http_client, sign_in, start_server, unique_email,
+    ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, OTHER_ADMIN_EMAIL, OTHER_DOMAIN, Browser, EnvironmentSpec, FieldpassServer, MockIdP,
+    SignedIn, assert_api_error, assert_json, cli_output, http_client, sign_in, start_server, unique_email,
 )
+from helpers.audit import audit_entries
 from helpers.dpop import DeviceKey
 from oauth_flows import introspection
 from test_shifts import (
@@ -29,6 +36,7 @@ from test_shifts import (
 )
 
 MAX_FAILED_PINS = 5
+TEMPORARY_PIN_AMR = ["pin", "badge", "temporary_pin"]
 
 
 @pytest.fixture(scope="module")
@@ -76,23 +84,27 @@ def test_the_first_sign_in_sets_a_pin_and_starts_a_shift_with_the_right_claims(
     assert set(tokens) == {"access_token", "token_type", "refresh_token", "expires_in", "shift_id"} and tokens["token_type"] == "DPoP"
     claims = server.verify_access_token(tokens["access_token"])
     assert claims["sub"] == worker.user_id and claims["email"] == worker.email, claims
-    assert (claims["shift_id"], claims["device_id"], claims["amr"]) == (tokens["shift_id"], tablet.device_id, ["pin", "badge"])
+    # Started with the admin's temporary PIN: the shift says so.
+    assert (claims["shift_id"], claims["device_id"], claims["amr"]) == (tokens["shift_id"], tablet.device_id, TEMPORARY_PIN_AMR)
     assert claims["cnf"] == {"jkt": tablet.key.thumbprint}, claims
     assert current_shift(server, tablet)["email"] == worker.email
     assert shift_events(server, tablet) == [("shift_started", worker.email, None)]
     assert assert_json(me(server, tokens["access_token"], tablet))["user"]["id"] == worker.user_id
     # A refresh keeps how the worker signed in: every token of the shift says the badge and PIN.
     refreshed = server.verify_access_token(assert_json(refresh(server, tokens["refresh_token"], tablet))["access_token"])
-    assert (refreshed["shift_id"], refreshed["amr"]) == (tokens["shift_id"], ["pin", "badge"]), refreshed
+    assert (refreshed["shift_id"], refreshed["amr"]) == (tokens["shift_id"], TEMPORARY_PIN_AMR), refreshed
 
     # The temporary PIN works no more; the worker's own does, and the next sign-in ends this shift.
     assert_api_error(badge_sign_in(server, tablet, badge["badge"], badge["temporary_pin"]), 401, "invalid_grant")
     again = assert_json(badge_sign_in(server, tablet, badge["badge"], "38472910"))
     assert again["shift_id"] != tokens["shift_id"]
+    assert server.verify_access_token(again["access_token"])["amr"] == ["pin", "badge"]
     assert introspection(server, tokens["access_token"]) == {"active": False}
     audit = assert_json(server.api("GET", "/admin/audit", token=admin.access_token))["entries"]
-    assert [e["action"] for e in audit if e["target"] == f"user:{worker.user_id}"][:3] == [
-        "badge.sign_in", "badge.sign_in", "badge.issue"], audit[:6]
+    mine = [e for e in audit if e["target"] == f"user:{worker.user_id}"][:3]
+    assert [e["action"] for e in mine] == ["badge.sign_in", "badge.sign_in", "badge.issue"], audit[:6]
+    # The first sign-in names who made its PIN; the worker's own names nobody.
+    assert [(e.get("after") or {}).get("pin_issued_by") for e in mine[:2]] == [None, f"user:{admin.user_id}"], mine
 
 
 def test_five_wrong_pins_lock_the_badge_until_an_admin_resets_the_pin(directory_server: FieldpassServer, admin: SignedIn) -> None:
@@ -151,8 +163,11 @@ def test_who_may_issue_a_badge(directory_server: FieldpassServer, admin: SignedI
     manager, team = manager_of(server, admin)
     member, outsider = sign_in(server, unique_email("member")), sign_in(server, unique_email("outsider"))
     assert_json(server.api("PUT", f"/admin/teams/{team}/members/{member.user_id}", token=admin.access_token))
-    issue(server, manager, member.user_id)
-    assert_api_error(server.api("POST", f"/admin/users/{outsider.user_id}/badge", token=manager), 404, "unknown_user")
+    # Only admins make temporary PINs here: a manager neither issues nor resets, his team's or not.
+    for user_id in (member.user_id, outsider.user_id):
+        assert_api_error(server.api("POST", f"/admin/users/{user_id}/badge", token=manager), 403, "forbidden")
+    issue(server, admin.access_token, member.user_id)
+    assert_api_error(server.api("POST", f"/admin/users/{member.user_id}/badge/pin", token=manager), 403, "forbidden")
     assert_api_error(server.api("POST", f"/admin/users/{member.user_id}/badge", token=outsider.access_token), 403, "forbidden")
     other_admin = sign_in(server, OTHER_ADMIN_EMAIL)
     assert_api_error(server.api("POST", f"/admin/users/{member.user_id}/badge", token=other_admin.access_token), 404, "unknown_user")
@@ -160,10 +175,10 @@ def test_who_may_issue_a_badge(directory_server: FieldpassServer, admin: SignedI
     boss = sign_in(server, unique_email("boss"))
     assert_json(server.api("PUT", f"/admin/users/{boss.user_id}/role", token=admin.access_token, json_body={"role": "admin"}))
     assert_json(server.api("PUT", f"/admin/teams/{team}/members/{boss.user_id}", token=admin.access_token))
-    for method, path in (("POST", "badge"), ("POST", "badge/pin"), ("DELETE", "badge")):
-        assert_api_error(server.api(method, f"/admin/users/{boss.user_id}/{path}", token=manager), 404, "unknown_user")
     issue(server, admin.access_token, boss.user_id)
-    assert_api_error(server.api("POST", f"/admin/users/{boss.user_id}/badge/pin", token=manager), 404, "unknown_user")
+    assert_api_error(server.api("DELETE", f"/admin/users/{boss.user_id}/badge", token=manager), 404, "unknown_user")
+    # A lost card of his team's worker he may still stop.
+    assert server.api("DELETE", f"/admin/users/{member.user_id}/badge", token=manager).status_code == 204
     for body in (b"{", b'{"badge": 5, "pin": "1"}', b'{"pin": "38472910"}'):
         with http_client() as client:
             response = client.post(
@@ -233,7 +248,9 @@ def test_an_admin_issues_prints_resets_and_revokes_a_badge_in_the_console_in_chr
     assert_json(badge_sign_in(server, tablet, badge, pin, "38472910"))
 
     browser.open(f"{server.url}/console/people/{worker.user_id}")
-    assert "Issued" in browser.text and "temporary" not in browser.text_of("main"), browser.describe()
+    assert "Issued" in browser.text and "still the temporary one" not in browser.text_of("main"), browser.describe()
+    # The shift the temporary PIN started is the admin's word, and the worker's page says whose.
+    assert browser.text_of("tr.temporary-pin .pin-issuer") == f"{ADMIN_EMAIL} (console)", browser.describe()
     browser.press("Reset PIN")
     reset = re.search(r"new temporary PIN is ([0-9]{8})\.", browser.text)
     assert reset, browser.describe()
@@ -285,3 +302,129 @@ def test_concurrent_wrong_pins_at_two_instances_never_try_more_than_the_limit(
         assert len(wrong) == MAX_FAILED_PINS - 1, [r.json() for r in answers]
         assert sorted(r.json()["attempts_left"] for r in wrong) == list(range(1, MAX_FAILED_PINS))
         assert_api_error(badge_sign_in(b, tablet, badge["badge"], "38472910"), 423, "badge_locked")
+
+
+def test_a_manager_cannot_become_his_teams_worker_unless_the_environment_lets_managers_make_pins(
+    directory_server: FieldpassServer, admin: SignedIn,
+) -> None:
+    """Item 4 of the review, run as the manager would: issue or reset the worker's badge to learn
+    a temporary PIN, enroll his own key as a tablet of the team, and sign in as the worker."""
+    server = directory_server
+    manager, team = manager_of(server, admin)
+    manager_id = server.verify_access_token(manager)["sub"]
+    worker = sign_in(server, unique_email("crew"))
+    assert_json(server.api("PUT", f"/admin/teams/{team}/members/{worker.user_id}", token=admin.access_token))
+    his_tablet = enrolled_tablet(server, manager, team_id=team)
+
+    # No PIN of his making: neither a new badge nor a reset of the one the admin issued.
+    assert_api_error(server.api("POST", f"/admin/users/{worker.user_id}/badge", token=manager), 403, "forbidden")
+    badge = issue(server, admin.access_token, worker.user_id)
+    assert_api_error(server.api("POST", f"/admin/users/{worker.user_id}/badge/pin", token=manager), 403, "forbidden")
+    # Guessing is what is left to him, and the lockout ends it.
+    for _ in range(MAX_FAILED_PINS):
+        assert badge_sign_in(server, his_tablet, badge["badge"], "11112222", "38472910").status_code in (401, 423)
+    assert_api_error(badge_sign_in(server, his_tablet, badge["badge"], badge["temporary_pin"], "38472910"), 423, "badge_locked")
+    audit = audit_entries(server, admin)
+    assert not [e for e in audit if e["actor"] == f"user:{manager_id}" and e["action"] in ("badge.issue", "badge.reset_pin")]
+    assert not [e for e in audit if e["action"] == "badge.sign_in" and e["target"] == f"user:{worker.user_id}"], audit[:5]
+
+
+@pytest.fixture(scope="module")
+def managers_issue_server(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory) -> Iterator[FieldpassServer]:
+    """dev lets its managers make their workers' temporary PINs (`badges.managers_issue`)."""
+    dev, other = DIRECTORY_ENVIRONMENTS
+    server = start_server(
+        fieldpass_bin, idp, tmp_path_factory.mktemp("server-managers-issue"),
+        environments=(EnvironmentSpec(dev.id, dev.email_domains, dev.bootstrap_admins, managers_issue_badges=True), other))
+    yield server
+    server.stop()
+
+
+def test_where_managers_make_pins_a_shift_started_with_his_pin_is_marked_audited_and_shown(
+    managers_issue_server: FieldpassServer, browser: Browser,
+) -> None:
+    """The environment took the risk (`Docs/trust.md`): the manager's way of item 4 gives him the
+    worker's tokens, but every one of them says so, the audit log names him, and the worker's
+    page in the console shows it."""
+    server = managers_issue_server
+    admin = sign_in(server, ADMIN_EMAIL)
+    manager_email = unique_email("manager")
+    manager, team = manager_of(server, admin, manager_email)
+    manager_id = server.verify_access_token(manager)["sub"]
+    worker = sign_in(server, unique_email("crew"))
+    assert_json(server.api("PUT", f"/admin/teams/{team}/members/{worker.user_id}", token=admin.access_token))
+    his_tablet = enrolled_tablet(server, manager, team_id=team)
+
+    badge = issue(server, manager, worker.user_id)
+    tokens = started(server, his_tablet, badge, new_pin="61830472")
+    claims = server.verify_access_token(tokens["access_token"])
+    assert claims["sub"] == worker.user_id and claims["realms"].get(f"/users/{worker.user_id}") == "write", claims
+    assert claims["amr"] == TEMPORARY_PIN_AMR, claims
+    refreshed = server.verify_access_token(assert_json(refresh(server, tokens["refresh_token"], his_tablet))["access_token"])
+    assert refreshed["amr"] == TEMPORARY_PIN_AMR, refreshed
+    # A reset is his word again: the next shift with it is marked as well.
+    pin = assert_json(server.api("POST", f"/admin/users/{worker.user_id}/badge/pin", token=manager))["temporary_pin"]
+    again = assert_json(badge_sign_in(server, his_tablet, badge["badge"], pin, "52938174"))
+    assert server.verify_access_token(again["access_token"])["amr"] == TEMPORARY_PIN_AMR
+
+    audit = audit_entries(server, admin)
+    signed_in = [e for e in audit if e["action"] == "badge.sign_in" and e["target"] == f"user:{worker.user_id}"]
+    assert [e["after"]["pin_issued_by"] for e in signed_in] == [f"user:{manager_id}"] * 2, signed_in
+    made = [e["action"] for e in audit if e["actor"] == f"user:{manager_id}" and e["target"] == f"user:{worker.user_id}"]
+    assert made == ["badge.reset_pin", "badge.issue"], made
+
+    console_sign_in(browser, server, ADMIN_EMAIL)
+    browser.open(f"{server.url}/console/people/{worker.user_id}")
+    issuers = [cell.text for cell in browser.driver.find_elements(By.CSS_SELECTOR, "tr.temporary-pin .pin-issuer")]
+    assert issuers == [manager_email] * 2, browser.describe()
+
+
+def test_one_companys_badge_flood_never_refuses_another_companys_worker(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    """Item 3 of the review, run as the flooding company would, within every limit: twenty
+    enrolled tablets of dev, two tries at a time each, made-up badges with a `new_pin`,
+    waiting as `Retry-After` says when refused. Meanwhile other's worker signs in, every time."""
+    devices, per_device, tries = 20, 2, 14
+    # Each tablet stays within `limits.shared_device_sign_in` (30 at once, 30 a minute); the
+    # per-address limit is raised, since here twenty tablets share one address.
+    limits = {
+        "register_device": {"per_minute": 6000, "burst": 6000},
+        "badge_sign_in": {"per_minute": 6, "burst": 10}, "shared_device_sign_in": {"per_minute": 30, "burst": 30},
+    }
+    assert per_device * tries <= limits["shared_device_sign_in"]["burst"]
+    server = start_server(fieldpass_bin, idp, tmp_path, environments=DIRECTORY_ENVIRONMENTS, limits=limits)
+    try:
+        admin = sign_in(server, ADMIN_EMAIL)
+        tablets = [enrolled_tablet(server, admin) for _ in range(devices)]
+        other_admin = sign_in(server, OTHER_ADMIN_EMAIL)
+        their_tablet = enrolled_tablet(server, other_admin)
+        their_worker = sign_in(server, unique_email("crew", OTHER_DOMAIN))
+        badge = issue(server, other_admin.access_token, their_worker.user_id)
+
+        stop, refused_once = threading.Event(), threading.Event()
+        flood: list[int] = []
+
+        def attack(tablet: Tablet) -> None:
+            for _ in range(tries):
+                if stop.is_set():
+                    return
+                status = badge_sign_in(server, tablet, "fpb_" + secrets.token_urlsafe(32), "11112222", "38472910").status_code
+                flood.append(status)
+                if status == 503:
+                    refused_once.set()
+                    stop.wait(1)  # Retry-After: 1
+
+        with ThreadPoolExecutor(devices * per_device) as pool:
+            attackers = [pool.submit(attack, tablet) for tablet in tablets for _ in range(per_device)]
+            # dev's share of the PIN checks is taken: from now on it is full whenever a try of its waits.
+            assert refused_once.wait(60), Counter(flood)
+            answers = [badge_sign_in(server, their_tablet, badge["badge"], badge["temporary_pin"], "38472910").status_code]
+            for _ in range(4):
+                answers.append(badge_sign_in(server, their_tablet, badge["badge"], "38472910").status_code)
+            stop.set()
+            for attacker in attackers:
+                attacker.result()
+        assert answers == [200] * 5, (answers, Counter(flood))
+        # The flood was dev's own: refused or turned away, never limited.
+        assert set(flood) <= {401, 503}, Counter(flood)
+    finally:
+        server.stop()

@@ -3,11 +3,13 @@ import Foundation
 import Hummingbird
 
 /// `/admin/users/{user_id}/badge…`: a person's badge for signing in on shared devices. Admins
-/// look after everyone's, managers those of the members of their teams (``BadgeRules``),
-/// which the store decides inside each change. The badge and its temporary PIN are shown once.
+/// look after everyone's; managers revoke those of their teams' workers, and issue them and
+/// reset their PINs only where the environment lets them (``BadgeRules``), which the store
+/// decides inside each change. The badge and its temporary PIN are shown once.
 struct AdminBadgesController: Sendable {
     let changes: DirectoryChanges
     let settings: BadgeSettings
+    let hasher: PinHasher
 
     struct Issued: ResponseEncodable {
         var badgeID: String
@@ -38,7 +40,8 @@ struct AdminBadgesController: Sendable {
     }
 
     @Sendable func issue(_ request: Request, context: IdentifiedRequestContext) async throws -> EditedResponse<Issued> {
-        let issued = try await changes.issueBadge(userID: try userID(context), settings: settings, by: context.identity.directoryCaller)
+        let issued = try await changes.issueBadge(
+            userID: try userID(context), settings: settings, hasher: hasher, by: context.identity.directoryCaller)
         return EditedResponse(
             status: .created, headers: [.cacheControl: "no-store"],
             response: Issued(
@@ -51,7 +54,8 @@ struct AdminBadgesController: Sendable {
     }
 
     @Sendable func resetPin(_ request: Request, context: IdentifiedRequestContext) async throws -> EditedResponse<PinReset> {
-        let pin = try await changes.resetBadgePin(userID: try userID(context), settings: settings, by: context.identity.directoryCaller)
+        let pin = try await changes.resetBadgePin(
+            userID: try userID(context), settings: settings, hasher: hasher, by: context.identity.directoryCaller)
         return EditedResponse(headers: [.cacheControl: "no-store"], response: PinReset(temporaryPin: pin))
     }
 

@@ -6,11 +6,13 @@ import Tokens
 /// `POST /shared_devices/shift`: a worker starts a shift on an enrolled shared device with
 /// their badge and PIN, the request proven by the device's key (DPoP). The answer is the token
 /// set of a refresh, with the shift's id; the tokens are bound to the device's key and say
-/// `amr: ["pin", "badge"]`.
+/// `amr: ["pin", "badge"]`, and `"temporary_pin"` too when someone else's temporary PIN started
+/// the shift (``BadgeRules``).
 ///
 /// The PIN is checked against the badge's stored hash before the store's transaction (scrypt
 /// takes tens of milliseconds, which no lock should wait for), on the ``PinHasher``'s own
-/// thread rather than those serving every request; the transaction finds the hash
+/// thread rather than those serving every request, in the turn and within the share of the
+/// device's environment (``PinCheck``); the transaction finds the hash
 /// unchanged, counts a wrong PIN and locks the badge at `badges.max_failed_pins`
 /// (``BadgeRules/signIn(_:badge:person:device:open:now:)``). An unknown badge is checked
 /// against a decoy hash, so the time of the answer tells nothing either; a key that is no
@@ -26,13 +28,14 @@ struct BadgeSignInController: Sendable {
     /// on top of the per-address limit; `nil` when limits are off.
     let badgeLimiter: RateLimiter?
     let deviceLimiter: RateLimiter?
-    let hasher = PinHasher()
+    let hasher: PinHasher
 
     init(
-        store: any FieldpassStore, dpop: DPoPGate, tokenIssuer: TokenIssuer, settings: BadgeSettings, badgeLimiter: RateLimiter?,
-        deviceLimiter: RateLimiter?
+        store: any FieldpassStore, dpop: DPoPGate, tokenIssuer: TokenIssuer, settings: BadgeSettings, hasher: PinHasher,
+        badgeLimiter: RateLimiter?, deviceLimiter: RateLimiter?
     ) {
         self.store = store
+        self.hasher = hasher
         self.dpop = dpop
         self.tokenIssuer = tokenIssuer
         self.settings = settings
@@ -94,13 +97,14 @@ struct BadgeSignInController: Sendable {
         try badgeLimiter?.take(badgeHash).check()
         let now = Date()
         let stored = try await store.badge(hash: badgeHash)
-        let (matched, checked) = try await hasher.verify(body.pin, against: stored?.pinHash)
-        var newPinHash: String?
-        if let newPin = body.newPin { newPinHash = try await hasher.make(newPin) }
+        // In the device's environment's turn: the tries of one company's devices wait for its
+        // share of the hasher, never another's.
+        let pin = try await PinCheck.check(
+            body.pin, newPin: body.newPin, badge: stored, environmentID: device.environmentID, on: hasher)
         let refresh = try tokenIssuer.refreshToken()
         let window = tokenIssuer.refreshWindow(from: now)
         let attempt = BadgeAttempt(
-            badgeHash: badgeHash, checkedPinHash: checked, pinMatched: matched && stored != nil, newPinHash: newPinHash, proof: proof,
+            badgeHash: badgeHash, checkedPinHash: pin.checked, pinMatched: pin.matched, newPinHash: pin.newPinHash, proof: proof,
             shiftID: UUID().uuidString.lowercased(), refreshTokenHash: refresh.hash, refreshTokenExpiresAt: window.expiresAt,
             refreshTokenMaxExpiresAt: window.maxExpiresAt, settings: settings)
         let outcome = try await dpop.recordingUse { try await store.signInWithBadge(attempt, now: now) }

@@ -9,8 +9,10 @@ public import FieldpassDomain
 /// Fieldpass's confirmation page; `false` sends managed devices straight to the IdP) and
 /// `realm_prefix` (default empty: put in front of every realm path of the environment, see
 /// ``RealmPrefixes``), `app_redirect_uris` (the apps' redirect URIs a registration may name,
-/// matched exactly; see ``AppRedirectURI``), `roles_from_idp` and `teams_from_idp` (see ``ClaimMappings``), and
-/// `scim` (see ``ScimSettings``).
+/// matched exactly; see ``AppRedirectURI``), `roles_from_idp` and `teams_from_idp` (see ``ClaimMappings``),
+/// `scim` (see ``ScimSettings``), and `badges.managers_issue` (default `false`: only admins and
+/// the CLI issue badges and reset their PINs; `true` lets a manager do it for the workers of
+/// his teams, and so start a shift as one of them: see `Docs/trust.md`).
 public struct EnvironmentSettings: Sendable, Identifiable {
     /// Environment id, carried in tokens as `env`.
     public var id: String
@@ -35,6 +37,9 @@ public struct EnvironmentSettings: Sendable, Identifiable {
     public var dpopRequired: Bool
     /// Where a sign-in may return the browser to the app; empty: only to Fieldpass's own pages.
     public var appRedirectURIs: Set<String>
+    /// Whether managers issue badges and reset PINs for their teams' workers, and so know the
+    /// temporary PIN a worker's shift can be started with.
+    public var managersIssueBadges: Bool
 
     init(id: String, _ settings: SettingsReader, environment: [String: String]) throws(ConfigurationError) {
         self.id = id
@@ -47,6 +52,7 @@ public struct EnvironmentSettings: Sendable, Identifiable {
             throw ConfigurationError(key: settings.dotted(prefix + ["email_domains"]), "'\(domain)' is not a domain name")
         }
         confirmDevice = try settings.bool(prefix + ["confirm_device"], default: true)
+        managersIssueBadges = try settings.bool(prefix + ["badges", "managers_issue"], default: false)
         switch try settings.optionalString(prefix + ["dpop"]) ?? "optional" {
         case "optional": dpopRequired = false
         case "required": dpopRequired = true

@@ -88,6 +88,7 @@ public struct FieldpassConfiguration: Sendable {
         try Self.checkScimTokens(environments)
         try Self.checkRoleReach(roles, environments: environments)
         self.environments = environments
+        badges.managersIssueIn = Set(environments.filter(\.managersIssueBadges).map(\.id))
     }
 
     /// Loads the YAML file at `path`, lets `environment` override it, and validates the result.

@@ -46,14 +46,22 @@ struct ConsoleAuditController: Sendable {
         return pages.renderer.page("audit", view)
     }
 
-    /// The emails of the people the entries name (`user:<id>`, `console:<id>`), one read each.
-    private static func emails(in entries: [AuditEntry], store: any DirectoryStore, environmentID: String) async throws -> [String: String]
-    {
+    /// How the console shows each of `names`, as the audit log names actors and targets: a
+    /// person (`user:<id>`, `console:<id>`) by email, one read each; anything else as it is.
+    static func shown(_ names: [String], store: any DirectoryStore, environmentID: String) async throws -> [String: String] {
         var emails: [String: String] = [:]
-        for id in Set(entries.flatMap { [$0.actor, $0.target] }.compactMap(personID)) {
+        for id in Set(names.compactMap(personID)) {
             emails[id] = try await store.user(id: id, environmentID: environmentID)?.email
         }
-        return emails
+        var shown: [String: String] = [:]
+        for name in names {
+            guard let id = personID(name), let email = emails[id] else {
+                shown[name] = name
+                continue
+            }
+            shown[name] = name.hasPrefix("console:") ? "\(email) (console)" : email
+        }
+        return shown
     }
 
     /// The person an actor or target names, if it names one.
@@ -64,15 +72,11 @@ struct ConsoleAuditController: Sendable {
 
     /// Entries as rows, people by email, their before and after in one line each.
     static func rows(_ entries: [AuditEntry], store: any DirectoryStore, environmentID: String) async throws -> [Row] {
-        let emails = try await emails(in: entries, store: store, environmentID: environmentID)
-        func shown(_ name: String) -> String {
-            guard let id = personID(name), let email = emails[id] else { return name }
-            return name.hasPrefix("console:") ? "\(email) (console)" : email
-        }
+        let names = try await shown(entries.flatMap { [$0.actor, $0.target] }, store: store, environmentID: environmentID)
         return entries.map { entry in
             Row(
-                id: entry.id, at: ConsolePages.time(entry.at) ?? "", actor: shown(entry.actor), action: entry.action,
-                target: shown(entry.target), before: entry.before.map(describe), after: entry.after.map(describe)
+                id: entry.id, at: ConsolePages.time(entry.at) ?? "", actor: names[entry.actor] ?? entry.actor, action: entry.action,
+                target: names[entry.target] ?? entry.target, before: entry.before.map(describe), after: entry.after.map(describe)
             )
         }
     }

@@ -5,13 +5,15 @@ import Hummingbird
 /// `/console/people/{id}/badge…`: a person's badge for shared devices, from their page. Issuing
 /// (or issuing anew, which is how a lost card is reprinted: the old one stops working) shows
 /// the printable card, its QR code and the temporary PIN this once; a PIN reset shows the new
-/// temporary PIN once. Admins may do it for anyone, managers for the members of their teams;
-/// the store decides (``BadgeRules``).
+/// temporary PIN once. Admins may do it for anyone; managers revoke the badges of their teams'
+/// workers, and issue and reset them where the environment lets them; the store decides
+/// (``BadgeRules``).
 struct ConsoleBadgesController: Sendable {
     let store: any FieldpassStore
     let changes: DirectoryChanges
     let pages: ConsolePages
     let settings: BadgeSettings
+    let hasher: PinHasher
 
     func addRoutes(to group: RouterGroup<ConsoleRequestContext>) {
         group.post("people/:user_id/badge", use: issue)
@@ -22,7 +24,8 @@ struct ConsoleBadgesController: Sendable {
     @Sendable func issue(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let userID = try userID(context)
         return try await pages.attempt(context, back: "/people/\(userID)") {
-            let issued = try await changes.issueBadge(userID: userID, settings: settings, by: context.visit.identity.directoryCaller)
+            let issued = try await changes.issueBadge(
+                userID: userID, settings: settings, hasher: hasher, by: context.visit.identity.directoryCaller)
             let email = try await store.user(id: userID, environmentID: context.visit.identity.environmentID)?.email ?? ""
             let view = CardView(
                 chrome: pages.chrome("Badge of \(email)", context, .people), personID: userID, email: email,
@@ -35,7 +38,8 @@ struct ConsoleBadgesController: Sendable {
     @Sendable func resetPin(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let userID = try userID(context)
         return try await pages.attempt(context, back: "/people/\(userID)") {
-            let pin = try await changes.resetBadgePin(userID: userID, settings: settings, by: context.visit.identity.directoryCaller)
+            let pin = try await changes.resetBadgePin(
+                userID: userID, settings: settings, hasher: hasher, by: context.visit.identity.directoryCaller)
             return pages.renderer.message(
                 status: .ok, title: "New temporary PIN",
                 text: "The badge's new temporary PIN is \(pin). It is shown this once; at the first sign-in the worker chooses their own.",

@@ -9,6 +9,7 @@ struct ConsolePersonController: Sendable {
     let changes: DirectoryChanges
     let policy: RealmPolicy
     let pages: ConsolePages
+    let badges: BadgeSettings
 
     func addRoutes(to group: RouterGroup<ConsoleRequestContext>) {
         group.get("people/:user_id", use: show)
@@ -38,6 +39,10 @@ struct ConsolePersonController: Sendable {
         let badge = try await store.badge(userID: userID, environmentID: environmentID)
         let shifts = try await store.shifts(userID: userID, environmentID: environmentID, limit: Self.shiftsShown)
         let deviceNames = shifts.isEmpty ? [:] : try await sharedDeviceNames(visibleTo: visit.identity.directoryCaller)
+        // Who made the temporary PINs the badge and the shifts name, as the audit log shows them.
+        let issuers = try await ConsoleAuditController.shown(
+            ([badge?.pinIssuedBy] + shifts.map(\.pinIssuedBy)).compactMap { $0 }, store: store, environmentID: environmentID)
+        let looksAfter = try await looksAfterBadge(of: facts, visit)
         let roleManaged = changes.roleIsManaged(environmentID: environmentID)
         let provisioned = try await store.isScimManaged(userID: userID, teamID: nil, environmentID: environmentID)
         let view = PersonView(
@@ -62,11 +67,14 @@ struct ConsolePersonController: Sendable {
             badge: badge.map { badge in
                 Badge(
                     issued: ConsolePages.time(badge.issuedAt), expires: ConsolePages.time(badge.expiresAt),
-                    temporary: badge.pinTemporary, locked: badge.lockedAt != nil)
+                    temporary: badge.pinTemporary, issuedBy: badge.pinIssuedBy.map { issuers[$0] ?? $0 },
+                    locked: badge.lockedAt != nil)
             },
-            canBadge: try await looksAfterBadge(of: facts, visit),
+            canIssueBadge: looksAfter && makesPins(visit), canRevokeBadge: looksAfter,
             shifts: shifts.map { shift in
-                PersonShift(deviceID: shift.sharedDeviceID, device: deviceNames[shift.sharedDeviceID] ?? "a shared device", shift: shift)
+                PersonShift(
+                    deviceID: shift.sharedDeviceID, device: deviceNames[shift.sharedDeviceID] ?? "a shared device", shift: shift,
+                    issuers: issuers)
             },
             history: try await ConsoleAuditController.rows(history, store: store, environmentID: environmentID)
         )
@@ -159,12 +167,18 @@ struct ConsolePersonController: Sendable {
         let revoked: String?
     }
 
-    /// Whether the signed-in person may issue the badge of the person `facts` are of: an admin
+    /// Whether the signed-in person looks after the badge of the person `facts` are of: an admin
     /// anyone's, a manager those of his teams' workers (``BadgeRules/looksAfter(_:personTeams:callerTeams:_:)``).
     private func looksAfterBadge(of facts: AccessFacts, _ visit: ConsoleVisit) async throws -> Bool {
         guard visit.user.role == .manager else { return visit.isAdmin }
         let own = try await store.accessFacts(userID: visit.user.id, environmentID: visit.identity.environmentID)?.teams ?? []
         return BadgeRules.looksAfter(facts.user, personTeams: Set(facts.teams), callerTeams: Set(own), visit.identity.directoryCaller)
+    }
+
+    /// Whether the signed-in person makes temporary PINs at all: an admin, a manager where the
+    /// environment lets managers (``BadgeRules/checkMakesPins(_:managersIssue:)``).
+    private func makesPins(_ visit: ConsoleVisit) -> Bool {
+        (try? changes.checkMakesPins(badges, by: visit.identity.directoryCaller)) != nil
     }
 
     /// A person's shifts the page lists, latest first.
@@ -180,6 +194,8 @@ struct ConsolePersonController: Sendable {
         let issued: String?
         let expires: String?
         let temporary: Bool
+        /// Who made the temporary PIN, as shown.
+        let issuedBy: String?
         let locked: Bool
     }
 
@@ -187,11 +203,22 @@ struct ConsolePersonController: Sendable {
         let deviceID: String
         let device: String
         let shift: ConsoleSharedDevicesController.Shift
+        /// How the shift was started: at the IdP, with the badge and the worker's PIN, or with
+        /// a temporary PIN someone else made (then `temporaryPinBy` names them).
+        let signedInWith: String
+        let temporaryPinBy: String?
 
-        init(deviceID: String, device: String, shift: ShiftRecord) {
+        init(deviceID: String, device: String, shift: ShiftRecord, issuers: [String: String]) {
             self.deviceID = deviceID
             self.device = device
             self.shift = ConsoleSharedDevicesController.Shift(shift)
+            temporaryPinBy = shift.pinIssuedBy.map { issuers[$0] ?? $0 }
+            signedInWith =
+                switch (shift.amr, temporaryPinBy) {
+                case (_, .some): "badge and a temporary PIN made by"
+                case (.some, nil): "badge and PIN"
+                case (nil, nil): "identity provider"
+                }
         }
     }
 
@@ -213,8 +240,10 @@ struct ConsolePersonController: Sendable {
         let realms: [Grant]
         let devices: [Device]
         let badge: Badge?
-        /// Admins for anyone, managers for their teams' members.
-        let canBadge: Bool
+        /// Admins for anyone; managers for their teams' workers, where the environment lets them.
+        let canIssueBadge: Bool
+        /// Admins for anyone, managers for their teams' workers.
+        let canRevokeBadge: Bool
         let shifts: [PersonShift]
         let history: [ConsoleAuditController.Row]
     }

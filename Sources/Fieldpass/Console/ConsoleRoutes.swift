@@ -45,12 +45,15 @@ enum ConsoleRoutes {
             )
         }
         ConsolePeopleController(store: store, pages: pages).addRoutes(to: group)
-        ConsolePersonController(store: store, changes: parts.directoryChanges, policy: parts.policy, pages: pages).addRoutes(to: group)
+        ConsolePersonController(
+            store: store, changes: parts.directoryChanges, policy: parts.policy, pages: pages, badges: configuration.badges
+        ).addRoutes(to: group)
         ConsoleTeamsController(
             store: store, changes: parts.directoryChanges, pages: pages, prefixes: parts.configuration.realmPrefixes
         ).addRoutes(to: group)
-        ConsoleBadgesController(store: store, changes: parts.directoryChanges, pages: pages, settings: configuration.badges).addRoutes(
-            to: group)
+        ConsoleBadgesController(
+            store: store, changes: parts.directoryChanges, pages: pages, settings: configuration.badges, hasher: parts.pinHasher
+        ).addRoutes(to: group)
         ConsoleSharedDevicesController(
             store: store, changes: parts.directoryChanges, pages: pages, settings: configuration.sharedDevices
         ).addRoutes(to: group)

@@ -10,6 +10,10 @@ public struct BadgeRecord: Sendable, Equatable {
     public var pinHash: String
     /// A PIN an admin set: it works once, and only to set the worker's own.
     public var pinTemporary: Bool
+    /// Who made the temporary PIN, as the audit log names them (`user:…`, `console:…`,
+    /// `cli`); `nil` once the worker set their own, and for a temporary PIN made before
+    /// Fieldpass kept it.
+    public var pinIssuedBy: String?
     /// Wrong PINs in a row since the last right one or reset.
     public var failedPins: Int
     /// Set when the failures reached `badges.max_failed_pins`: refused until an admin resets the PIN.
@@ -19,7 +23,7 @@ public struct BadgeRecord: Sendable, Equatable {
 
     public init(
         id: String, userID: String, environmentID: String, badgeHash: String, pinHash: String, pinTemporary: Bool = true,
-        failedPins: Int = 0, lockedAt: Date? = nil, issuedAt: Date, expiresAt: Date
+        pinIssuedBy: String? = nil, failedPins: Int = 0, lockedAt: Date? = nil, issuedAt: Date, expiresAt: Date
     ) {
         self.id = id
         self.userID = userID
@@ -27,6 +31,7 @@ public struct BadgeRecord: Sendable, Equatable {
         self.badgeHash = badgeHash
         self.pinHash = pinHash
         self.pinTemporary = pinTemporary
+        self.pinIssuedBy = pinIssuedBy
         self.failedPins = failedPins
         self.lockedAt = lockedAt
         self.issuedAt = issuedAt

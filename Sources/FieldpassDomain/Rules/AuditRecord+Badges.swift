@@ -12,10 +12,12 @@ extension AuditRecord {
         AuditRecord(actor: actor, action: "badge.reset_pin", target: userTarget(userID), after: ["badge_id": badgeID])
     }
 
-    package static func badgeSignIn(userID: String, badgeID: String, deviceID: String) -> AuditRecord {
-        AuditRecord(
-            actor: userTarget(userID), action: "badge.sign_in", target: userTarget(userID),
-            after: ["badge_id": badgeID, "shared_device_id": deviceID])
+    /// A sign-in with the badge; with a temporary PIN, naming who made it (`pin_issued_by`),
+    /// since whoever knew that PIN could have been the one signing in.
+    package static func badgeSignIn(userID: String, badgeID: String, deviceID: String, pinIssuedBy: String?) -> AuditRecord {
+        var after = ["badge_id": badgeID, "shared_device_id": deviceID]
+        if let pinIssuedBy { after["pin_issued_by"] = pinIssuedBy }
+        return AuditRecord(actor: userTarget(userID), action: "badge.sign_in", target: userTarget(userID), after: after)
     }
 
     package static func badgeLocked(userID: String, badgeID: String, deviceID: String) -> AuditRecord {

@@ -59,7 +59,7 @@ package enum DirectoryWrite: Sendable, Equatable {
     case saveBadge(BadgeRecord)
     case deleteBadge(userID: String)
     /// The badge's PIN, temporary or the worker's own; its failures forgotten, unlocked.
-    case setBadgePin(badgeID: String, pinHash: String, temporary: Bool)
+    case setBadgePin(badgeID: String, pinHash: String, temporary: Bool, issuedBy: String?)
     /// One more wrong PIN; with `locks`, the badge locked.
     case recordPinFailure(badgeID: String, locks: Bool)
     /// The device record of a shift started with a badge, signed in now.

@@ -16,10 +16,14 @@ public struct ShiftRecord: Codable, Sendable, Equatable {
     /// sign-in's ``BadgeRules/amr``, which every access token of the shift says, the refreshed
     /// ones too; `nil` after a sign-in at the company's IdP.
     public var amr: [String]?
+    /// Who made the temporary PIN the shift was started with (``BadgeRecord/pinIssuedBy``), as
+    /// the audit log names them: such a shift is the issuer's word that the worker is there.
+    /// `nil` for a shift started with the worker's own PIN or at the IdP.
+    public var pinIssuedBy: String?
 
     public init(
         id: String, sharedDeviceID: String, userID: String, email: String, startedAt: Date, endedAt: Date? = nil,
-        endReason: ShiftEndReason? = nil, amr: [String]? = nil
+        endReason: ShiftEndReason? = nil, amr: [String]? = nil, pinIssuedBy: String? = nil
     ) {
         self.id = id
         self.sharedDeviceID = sharedDeviceID
@@ -29,6 +33,7 @@ public struct ShiftRecord: Codable, Sendable, Equatable {
         self.endedAt = endedAt
         self.endReason = endReason
         self.amr = amr
+        self.pinIssuedBy = pinIssuedBy
     }
 
     /// Still running: its tokens work.

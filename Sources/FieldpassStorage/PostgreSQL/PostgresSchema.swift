@@ -201,6 +201,7 @@ package enum PostgresSchema {
         ("17-shifts", ShiftTables.sql),
         ("18-badges", BadgeTables.sql),
         ("19-shift-amr", ShiftTables.amrColumn),
+        ("20-pin-issuers", BadgeTables.pinIssuerColumn + ShiftTables.pinIssuerColumn),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

@@ -7,11 +7,12 @@ import PostgresNIO
 /// sign-ins with one badge, at any instances, decide one after the other, so that no more than
 /// `badges.max_failed_pins` wrong PINs are ever tried.
 extension PostgresStore: BadgeStore {
-    public func issueBadge(_ badge: BadgeRecord, by caller: DirectoryCaller, now: Date) async throws {
+    public func issueBadge(_ badge: BadgeRecord, managersIssue: Bool, by caller: DirectoryCaller, now: Date) async throws {
         try await write { connection in
             let (caller, person, personTeams) = try await Self.badgeFacts(connection, userID: badge.userID, caller)
             let plan = try BadgeRules.issue(
-                badge, person: person, personTeams: personTeams, callerTeams: try await Self.teamsOf(caller, connection), by: caller)
+                badge, person: person, personTeams: personTeams, callerTeams: try await Self.teamsOf(caller, connection),
+                managersIssue: managersIssue, by: caller)
             try await Self.apply(plan, connection, environmentID: caller.environmentID, now: now)
         }
     }
@@ -26,13 +27,13 @@ extension PostgresStore: BadgeStore {
         }
     }
 
-    public func resetBadgePin(userID: String, pinHash: String, by caller: DirectoryCaller, now: Date) async throws {
+    public func resetBadgePin(userID: String, pinHash: String, managersIssue: Bool, by caller: DirectoryCaller, now: Date) async throws {
         try await write { connection in
             let (caller, person, personTeams) = try await Self.badgeFacts(connection, userID: userID, caller)
             let badge = try await connection.first(PostgresQuery(BadgeTables.ofPerson, userID)).map(Self.badge)
             let plan = try BadgeRules.resetPin(
                 badge, pinHash: pinHash, person: person, personTeams: personTeams,
-                callerTeams: try await Self.teamsOf(caller, connection), by: caller)
+                callerTeams: try await Self.teamsOf(caller, connection), managersIssue: managersIssue, by: caller)
             try await Self.apply(plan, connection, environmentID: caller.environmentID, now: now)
         }
     }
@@ -89,7 +90,7 @@ extension PostgresStore: BadgeStore {
         BadgeRecord(
             id: try row.get("id"), userID: try row.get("user_id"), environmentID: try row.get("environment_id"),
             badgeHash: try row.get("badge_hash"), pinHash: try row.get("pin_hash"), pinTemporary: try row.get("pin_temporary"),
-            failedPins: try row.get("failed_pins"),
+            pinIssuedBy: try row.get("pin_issued_by", as: String?.self), failedPins: try row.get("failed_pins"),
             lockedAt: try row.get("locked_at", as: Double?.self).map(Date.init(timeIntervalSince1970:)),
             issuedAt: Date(timeIntervalSince1970: try row.get("issued_at")),
             expiresAt: Date(timeIntervalSince1970: try row.get("expires_at")))

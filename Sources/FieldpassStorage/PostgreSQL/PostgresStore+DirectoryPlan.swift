@@ -117,7 +117,7 @@ extension PostgresStore {
             try await connection.execute(
                 PostgresQuery(
                     ShiftTables.insert, shift.id, shift.sharedDeviceID, environmentID, shift.userID, shift.email, timestamp,
-                    ShiftTables.stored(shift.amr)))
+                    ShiftTables.stored(shift.amr), shift.pinIssuedBy))
             try await shiftEvent(connection, .shiftStarted, shift, reason: nil, now: timestamp)
         case .endShift(let shift, let reason, let actor):
             // Ended meanwhile (a limit and an admin at once): its end is told once.
@@ -136,11 +136,11 @@ extension PostgresStore {
             try await connection.execute(
                 PostgresQuery(
                     BadgeTables.save, badge.id, badge.userID, environmentID, badge.badgeHash, badge.pinHash,
-                    badge.issuedAt.timeIntervalSince1970, badge.expiresAt.timeIntervalSince1970))
+                    badge.issuedAt.timeIntervalSince1970, badge.expiresAt.timeIntervalSince1970, badge.pinIssuedBy))
         case .deleteBadge(let userID):
             try await connection.execute(PostgresQuery(BadgeTables.delete, userID))
-        case .setBadgePin(let badgeID, let pinHash, let temporary):
-            try await connection.execute(PostgresQuery(BadgeTables.setPin, pinHash, temporary, badgeID))
+        case .setBadgePin(let badgeID, let pinHash, let temporary, let issuedBy):
+            try await connection.execute(PostgresQuery(BadgeTables.setPin, pinHash, temporary, badgeID, issuedBy))
         case .recordPinFailure(let badgeID, let locks):
             try await connection.execute(PostgresQuery(BadgeTables.recordFailure, locks ? timestamp : nil, badgeID))
         case .createShiftDevice(let id, let userID, let name):

@@ -126,7 +126,8 @@ extension PostgresStore {
             id: try row.get("id"), sharedDeviceID: try row.get("shared_device_id"), userID: try row.get("user_id"),
             email: try row.get("email"), startedAt: Date(timeIntervalSince1970: try row.get("started_at")),
             endedAt: try row.get("ended_at", as: Double?.self).map(Date.init(timeIntervalSince1970:)),
-            endReason: try row.get("end_reason", as: String?.self).flatMap(ShiftEndReason.init(rawValue:)))
+            endReason: try row.get("end_reason", as: String?.self).flatMap(ShiftEndReason.init(rawValue:)),
+            amr: ShiftTables.amr(try row.get("amr", as: String?.self)), pinIssuedBy: try row.get("pin_issued_by", as: String?.self))
     }
 
     private static func shiftEvent(_ row: PostgresRandomAccessRow) throws -> ShiftEvent? {

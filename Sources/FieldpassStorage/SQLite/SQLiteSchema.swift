@@ -213,6 +213,9 @@ enum SQLiteSchema {
         migrator.registerMigration("16-shift-amr") { db in
             try db.execute(sql: ShiftTables.amrColumn)
         }
+        migrator.registerMigration("17-pin-issuers") { db in
+            try db.execute(sql: BadgeTables.pinIssuerColumn + ShiftTables.pinIssuerColumn)
+        }
         return migrator
     }
 }

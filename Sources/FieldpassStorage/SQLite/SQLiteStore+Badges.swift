@@ -4,11 +4,12 @@ import GRDB
 
 /// Badges on SQLite, each change planned by ``BadgeRules``.
 extension SQLiteStore: BadgeStore {
-    public func issueBadge(_ badge: BadgeRecord, by caller: DirectoryCaller, now: Date) async throws {
+    public func issueBadge(_ badge: BadgeRecord, managersIssue: Bool, by caller: DirectoryCaller, now: Date) async throws {
         try await write { db in
             let (caller, person, personTeams) = try Self.badgeFacts(db, userID: badge.userID, caller)
             let plan = try BadgeRules.issue(
-                badge, person: person, personTeams: personTeams, callerTeams: try Self.teamsOf(caller, db), by: caller)
+                badge, person: person, personTeams: personTeams, callerTeams: try Self.teamsOf(caller, db), managersIssue: managersIssue,
+                by: caller)
             try Self.apply(plan, db, environmentID: caller.environmentID, now: now)
         }
     }
@@ -23,12 +24,12 @@ extension SQLiteStore: BadgeStore {
         }
     }
 
-    public func resetBadgePin(userID: String, pinHash: String, by caller: DirectoryCaller, now: Date) async throws {
+    public func resetBadgePin(userID: String, pinHash: String, managersIssue: Bool, by caller: DirectoryCaller, now: Date) async throws {
         try await write { db in
             let (caller, person, personTeams) = try Self.badgeFacts(db, userID: userID, caller)
             let plan = try BadgeRules.resetPin(
                 try Self.badge(db, userID: userID), pinHash: pinHash, person: person, personTeams: personTeams,
-                callerTeams: try Self.teamsOf(caller, db), by: caller)
+                callerTeams: try Self.teamsOf(caller, db), managersIssue: managersIssue, by: caller)
             try Self.apply(plan, db, environmentID: caller.environmentID, now: now)
         }
     }
@@ -76,7 +77,7 @@ extension SQLiteStore: BadgeStore {
     private static func badge(_ row: Row) -> BadgeRecord {
         BadgeRecord(
             id: row["id"], userID: row["user_id"], environmentID: row["environment_id"], badgeHash: row["badge_hash"],
-            pinHash: row["pin_hash"], pinTemporary: row["pin_temporary"], failedPins: row["failed_pins"],
+            pinHash: row["pin_hash"], pinTemporary: row["pin_temporary"], pinIssuedBy: row["pin_issued_by"], failedPins: row["failed_pins"],
             lockedAt: (row["locked_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
             issuedAt: Date(timeIntervalSince1970: row["issued_at"]), expiresAt: Date(timeIntervalSince1970: row["expires_at"]))
     }

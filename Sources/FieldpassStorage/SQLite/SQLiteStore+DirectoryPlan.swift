@@ -78,6 +78,7 @@ extension SQLiteStore {
                     cached: ShiftTables.insert.sqlite,
                     arguments: [
                         shift.id, shift.sharedDeviceID, environmentID, shift.userID, shift.email, timestamp, ShiftTables.stored(shift.amr),
+                        shift.pinIssuedBy,
                     ])
                 try shiftEvent(db, .shiftStarted, shift, reason: nil, now: timestamp)
             case .endShift(let shift, let reason, let actor):
@@ -100,12 +101,12 @@ extension SQLiteStore {
                     cached: BadgeTables.save.sqlite,
                     arguments: [
                         badge.id, badge.userID, environmentID, badge.badgeHash, badge.pinHash, badge.issuedAt.timeIntervalSince1970,
-                        badge.expiresAt.timeIntervalSince1970,
+                        badge.expiresAt.timeIntervalSince1970, badge.pinIssuedBy,
                     ])
             case .deleteBadge(let userID):
                 try db.execute(cached: BadgeTables.delete.sqlite, arguments: [userID])
-            case .setBadgePin(let badgeID, let pinHash, let temporary):
-                try db.execute(cached: BadgeTables.setPin.sqlite, arguments: [pinHash, temporary, badgeID])
+            case .setBadgePin(let badgeID, let pinHash, let temporary, let issuedBy):
+                try db.execute(cached: BadgeTables.setPin.sqlite, arguments: [pinHash, temporary, badgeID, issuedBy])
             case .recordPinFailure(let badgeID, let locks):
                 try db.execute(cached: BadgeTables.recordFailure.sqlite, arguments: [locks ? timestamp : nil, badgeID])
             case .createShiftDevice(let id, let userID, let name):

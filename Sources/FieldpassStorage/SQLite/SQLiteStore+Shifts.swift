@@ -113,7 +113,8 @@ extension SQLiteStore {
             id: row["id"], sharedDeviceID: row["shared_device_id"], userID: row["user_id"], email: row["email"],
             startedAt: Date(timeIntervalSince1970: row["started_at"]),
             endedAt: (row["ended_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
-            endReason: (row["end_reason"] as String?).flatMap(ShiftEndReason.init(rawValue:)))
+            endReason: (row["end_reason"] as String?).flatMap(ShiftEndReason.init(rawValue:)), amr: ShiftTables.amr(row["amr"]),
+            pinIssuedBy: row["pin_issued_by"])
     }
 
     private static func shiftEvent(_ row: Row) -> ShiftEvent? {

@@ -36,6 +36,8 @@ class EnvironmentSpec:
     scim_token: str | None = None
     # `app_redirect_uris`: where a sign-in may send the browser back to the app, matched exactly.
     app_redirect_uris: tuple[str, ...] = ()
+    # `badges.managers_issue`: managers issue their teams' workers' badges and reset their PINs.
+    managers_issue_badges: bool = False
 
 
 # Two environments on the same mock IdP, with bootstrap admins and service accounts.

@@ -144,6 +144,8 @@ class FieldpassServer:
                 lines.append(f"    scim: {{token_env: {environment.scim_token_env}}}")
             if environment.app_redirect_uris:
                 lines.append(f"    app_redirect_uris: {q(list(environment.app_redirect_uris))}")
+            if environment.managers_issue_badges:
+                lines.append("    badges: {managers_issue: true}")
             lines += idp
         return lines
 
