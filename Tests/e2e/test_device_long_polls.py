@@ -18,9 +18,9 @@ import pytest
 
 from helpers import (
     ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, OTHER_ADMIN_EMAIL, OTHER_BACKEND, EventsReader, FieldpassServer, IntegrationClient,
-    MockIdP, assert_api_error, describe, running_server, sign_in,
+    MockIdP, assert_api_error, assert_json, describe, running_server, sign_in, unique_email,
 )
-from test_shifts import Tablet, enrolled_tablet, events
+from test_shifts import Tablet, enrolled_tablet, events, shift_sign_in, sign_out, tablet_at_two_instances
 
 WAIT = 30  # the longest a poll may wait: the held polls outlast every check
 
@@ -118,3 +118,21 @@ def test_an_environments_devices_wait_within_its_share(fieldpass_bin: Path, idp:
     assert other.status_code == 200, f"the other environment's device was shut out: {describe(other)}"
     assert again.status_code == 200, describe(again)
     assert {r.status_code for r in answers.values()} == {200} and len(answers) == 2, answers
+
+
+@pytest.mark.postgres_only
+def test_a_shift_ended_at_one_instance_answers_the_devices_poll_at_the_other(
+    fieldpass_bin: Path, idp: MockIdP, tmp_path: Path,
+) -> None:
+    with tablet_at_two_instances(fieldpass_bin, idp, tmp_path) as (a, b, _, tablet):
+        shift_sign_in(a, tablet, unique_email("a"))
+        answer: dict[str, httpx.Response] = {}
+        thread = threading.Thread(target=lambda: answer.setdefault("r", events(b, tablet, after=1, wait=WAIT)))
+        thread.start()
+        try:
+            time.sleep(1.0)  # the poll waits at b by now
+            assert sign_out(a, tablet).status_code == 204
+        finally:
+            thread.join(WAIT + 10)
+    body = assert_json(answer["r"])
+    assert [(e["seq"], e["type"], e["reason"]) for e in body["events"]] == [(2, "shift_ended", "signed_out")], body
