@@ -46,11 +46,10 @@ class HeldPolls:
         return dict(self.answers)
 
 
-def answered_again(server: FieldpassServer, tablets: list[Tablet]) -> None:
-    """Each tablet polls again, all at once: its newer poll ends the waiting one."""
+def answered_again(server: FieldpassServer, tablets: list[Tablet]) -> set[int]:
+    """Each tablet polls again, all at once: its newer poll ends the waiting one. The statuses."""
     with ThreadPoolExecutor(max_workers=len(tablets)) as pool:
-        statuses = list(pool.map(lambda tablet: events(server, tablet, wait=1).status_code, tablets))
-    assert set(statuses) == {200}, statuses
+        return set(pool.map(lambda tablet: events(server, tablet, wait=1).status_code, tablets))
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +78,7 @@ def test_64_waiting_polls_of_one_environment_leave_the_other_its_feed_and_device
                 device_events = events(server, other_tablet, wait=1)
                 early = held.join(0)
             finally:
-                answered_again(server, tablets)
+                again = answered_again(server, tablets)
                 answers = held.join(15)
         finally:
             lifecycle.close()
@@ -89,6 +88,7 @@ def test_64_waiting_polls_of_one_environment_leave_the_other_its_feed_and_device
     assert device_events.json() == {"events": []}, describe(device_events)
     assert early == {}, f"held polls answered before anything ended them: {[describe(r) for r in early.values()]}"
     # Each newer poll answered the waiting one of its device at once, with nothing new.
+    assert again == {200}, again
     assert len(answers) == len(tablets), f"{len(tablets) - len(answers)} polls still waited after their device polled again"
     assert {r.status_code for r in answers.values()} == {200}, [describe(r) for r in answers.values() if r.status_code != 200][:3]
     assert all(r.json() == {"events": []} for r in answers.values())
@@ -110,13 +110,14 @@ def test_an_environments_devices_wait_within_its_share(fieldpass_bin: Path, idp:
             # A device that waits already polls again in its own place.
             again = events(small, first, wait=1)
         finally:
-            answered_again(small, [first, second])
+            again_both = answered_again(small, [first, second])
             answers = held.join(15)
     assert_api_error(refused, 503, "server_busy")
     assert refused.headers["retry-after"] == "1"
     assert without_wait.status_code == 200, "a poll without wait takes no place"
     assert other.status_code == 200, f"the other environment's device was shut out: {describe(other)}"
     assert again.status_code == 200, describe(again)
+    assert again_both == {200}, again_both
     assert {r.status_code for r in answers.values()} == {200} and len(answers) == 2, answers
 
 
