@@ -86,7 +86,7 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
         badgeLimiter: parts.limiters[.badgeSignIn], deviceLimiter: parts.limiters[.sharedDeviceSignIn]
     ).addRoutes(to: limited(.registerDevice))
     SharedDeviceShiftController(
-        store: store, dpop: dpop, longPoll: LongPoll(store: store, places: parts.longPolls, readiness: parts.readiness),
+        store: store, dpop: dpop, longPoll: LongPoll(store: store, readiness: parts.readiness), places: parts.deviceLongPolls,
         signal: store.lifecycleFeed
     ).addRoutes(to: limited(.events))
     let consoleSignIns = ConsoleSignInCallback(

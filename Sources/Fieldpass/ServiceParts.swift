@@ -30,6 +30,10 @@ struct ServiceParts {
     let longPolls: ConcurrencyGate
     /// Where every PIN is hashed and checked, each environment within its share.
     let pinHasher = PinHasher()
+    /// Waiting shared-device long-polls, apart from the integration's, shared fairly between
+    /// all environments. A waiting poll costs a connection, like an event socket, and no
+    /// work: as many may wait as event sockets may be open (`sessions.max_sockets`).
+    let deviceLongPolls: DeviceLongPolls
 
     init(
         configuration: FieldpassConfiguration, store: any FieldpassStore, keys: KeyRotation, hub: SessionEventHub,
@@ -62,6 +66,9 @@ struct ServiceParts {
         clientAddress = ClientAddress(trustedProxies: configuration.server.trustedProxies, ipv6Prefix: configuration.limits.ipv6Prefix)
         longPolls = ConcurrencyGate(
             capacity: configuration.limits.integrationLongPolls, keys: Set(serviceAccounts.environments.values).count
+        )
+        deviceLongPolls = DeviceLongPolls(
+            capacity: configuration.sessions.socketLimits.total, environments: configuration.environments.count
         )
     }
 }

@@ -7,9 +7,10 @@ public struct OpenedStore: Sendable {
     public let store: any FieldpassStore
     /// Put these first in the server's service group, so they stop last.
     public let services: [any Service]
-    /// What only a server runs beside them: PostgreSQL's notification listener, which keeps
-    /// a connection and sends heartbeats. A command that uses the store and exits needs
-    /// neither; what it writes reaches the servers through its own notifications.
+    /// What only a server runs beside them: what turns other processes' changes into its
+    /// signals (PostgreSQL's notification listener, which keeps a connection and sends
+    /// heartbeats; SQLite's ``SQLiteChangeWatcher``). A command that uses the store and exits
+    /// needs neither; the servers hear of what it writes.
     public let serverServices: [any Service]
 
     public init(store: any FieldpassStore, services: [any Service] = [], serverServices: [any Service] = []) {

@@ -10,7 +10,7 @@ public enum StoreFactory {
         switch settings.driver {
         case .sqlite:
             let store = try SQLiteStore(path: settings.sqlitePath, realmPrefixes: realmPrefixes)
-            return OpenedStore(store: store, services: [store.groupCommit.work])
+            return OpenedStore(store: store, services: [store.groupCommit.work], serverServices: [SQLiteChangeWatcher(store: store)])
         case .postgres:
             let endpoint = try postgresEndpoint(settings)
             let client = PostgresClient(configuration: endpoint.clientConfiguration, backgroundLogger: quiet(logger))

@@ -8,7 +8,7 @@ import FieldpassDomain
 /// the last event before the sweep ends it anyway, default 300),
 /// `sessions.retention` (seconds an ended session's events are kept for late readers, default 3600),
 /// `sessions.max_sockets_per_session` (default 3) and `sessions.max_sockets` (event sockets
-/// of one process, default 20000).
+/// of one process, default 20000; as many shared-device long-polls may wait besides).
 public struct SessionSettings: Sendable {
     /// Seconds until an unfinished session expires.
     public var ttl: Int

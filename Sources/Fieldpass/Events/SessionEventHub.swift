@@ -6,8 +6,8 @@ public import ServiceLifecycle
 ///
 /// Every event is written to the store first; the hub reads the store's event feed in row
 /// order and hands each event to the sockets of its session. The store's change signal wakes
-/// it at once for every event it reports (PostgreSQL: from any instance); it also looks every
-/// `safetyNetInterval` for events no signal reported (SQLite: other processes, such as the CLI).
+/// it for every event it reports (from any instance or process); it also looks every
+/// `safetyNetInterval` for events no signal reported.
 public actor SessionEventHub: Service {
     private let store: any OnboardingStore & StoreChanges
     private let logger: Logger

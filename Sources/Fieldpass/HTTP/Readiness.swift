@@ -1,3 +1,4 @@
+import FieldpassDomain
 import Synchronization
 
 /// Where this instance is in its life, for `/readyz`: starting until the server listens,
@@ -9,6 +10,9 @@ public final class Readiness: Sendable {
     }
 
     private let value = Atomic<UInt8>(Phase.starting.rawValue)
+    /// Signalled when draining begins, so that waiting long-polls answer then rather than at
+    /// their next look.
+    let draining = ChangeSignal()
 
     public init() {}
 
@@ -25,5 +29,6 @@ public final class Readiness: Sendable {
     /// Shutdown has begun.
     public func markDraining() {
         value.store(Phase.draining.rawValue, ordering: .releasing)
+        draining.signal()
     }
 }

@@ -11,8 +11,8 @@ struct IntegrationController: Sendable {
     let longPolls: ConcurrencyGate
     /// The backend sees its environment's realm paths under the environment's prefix.
     let realmPrefixes: RealmPrefixes
-    /// A draining instance answers its long-polls at their next look, so that they do not
-    /// hold its shutdown up.
+    /// A draining instance answers its long-polls at once, so that they do not hold its
+    /// shutdown up.
     let readiness: Readiness
     /// Whose cursors are whose (see ``FeedCursor``).
     let serviceAccounts: ServiceAccountDirectory
@@ -83,12 +83,17 @@ struct IntegrationController: Sendable {
         return cursors
     }
 
-    /// The entries `read` finds, waiting up to `wait` seconds for a first one (``LongPoll``).
+    /// The entries `read` finds, waiting up to `wait` seconds for a first one (``LongPoll``)
+    /// in a place of the environment's share of ``longPolls``.
     func longPoll<Entry: Sendable>(
-        wait: Int, environmentID: String, signal: ChangeSignal, _ read: @escaping @Sendable () async throws -> [Entry]
+        wait: Int, environmentID: String, signal: ChangeSignal, _ read: () async throws -> [Entry]
     ) async throws -> [Entry] {
-        try await LongPoll(store: store, places: longPolls, readiness: readiness)
-            .entries(wait: wait, placeKey: environmentID, signal: signal, read)
+        guard wait > 0 else { return try await read() }
+        let entries = try await longPolls.withPlace(for: environmentID) {
+            try await LongPoll(store: store, readiness: readiness).entries(wait: wait, signal: signal, read)
+        }
+        guard let entries else { throw LongPoll.busy }
+        return entries
     }
 
     /// A feed page's `limit` (1 to 1000, default 100) and `wait` (seconds, at most

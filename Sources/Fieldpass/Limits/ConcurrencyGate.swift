@@ -13,7 +13,12 @@ final class ConcurrencyGate: Sendable {
     /// A gate whose `capacity` is split evenly between `keys` keys (each gets at least one place).
     init(capacity: Int, keys: Int) {
         self.capacity = capacity
-        share = max(1, capacity / max(1, keys))
+        share = Self.share(of: capacity, between: keys)
+    }
+
+    /// An even split of `capacity` between `keys` keys, at least one place each.
+    static func share(of capacity: Int, between keys: Int) -> Int {
+        max(1, capacity / max(1, keys))
     }
 
     /// Runs `body` holding a place for `key`, or returns nil without running it when all

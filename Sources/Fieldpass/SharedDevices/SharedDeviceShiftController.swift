@@ -7,7 +7,8 @@ import Hummingbird
 /// `DELETE /shared_devices/shift` ends the worker's shift (`signed_out`), and
 /// `GET /shared_devices/events?after=N&wait=S` is the long-poll every app on the device
 /// follows to hear shifts start and end. A key that is no enrolled device's is refused
-/// (`403 shared_device_refused`): unenrolled, its key is refused from then on.
+/// (`403 shared_device_refused`): unenrolled, its key is refused from then on. A waiting
+/// poll holds its device's place of ``DeviceLongPolls``, or is refused with `503`.
 struct SharedDeviceShiftController: Sendable {
     static let shiftPath = "/shared_devices/shift"
     static let eventsPath = "/shared_devices/events"
@@ -17,6 +18,7 @@ struct SharedDeviceShiftController: Sendable {
     let store: any SharedDeviceStore
     let dpop: DPoPGate
     let longPoll: LongPoll
+    let places: DeviceLongPolls
     let signal: ChangeSignal
 
     struct Events: ResponseEncodable {
@@ -73,10 +75,13 @@ struct SharedDeviceShiftController: Sendable {
         let proof = try dpop.requiredProof(of: request, path: Self.eventsPath)
         try await dpop.takeUse(of: proof)
         let key = proof.thumbprint
-        guard try await store.shiftEvents(keyThumbprint: key, after: after, limit: 1) != nil else { throw Self.refused }
-        let events = try await longPoll.entries(wait: wait, placeKey: key, signal: signal) { [store] in
-            try await store.shiftEvents(keyThumbprint: key, after: after, limit: Self.pageSize) ?? []
+        guard let device = try await store.sharedDevice(keyThumbprint: key), device.state == .enrolled else { throw Self.refused }
+        let read = { [store] in try await store.shiftEvents(keyThumbprint: key, after: after, limit: Self.pageSize) ?? [] }
+        guard wait > 0 else { return Events(events: try await read()) }
+        let events = try await places.withPlace(device: key, environment: device.environmentID) { ending in
+            try await longPoll.entries(wait: wait, signal: signal, endedBy: ending, read)
         }
+        guard let events else { throw LongPoll.busy }
         return Events(events: events)
     }
 

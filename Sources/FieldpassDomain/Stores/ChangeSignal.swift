@@ -4,7 +4,7 @@ import Synchronization
 /// event hub.
 ///
 /// Signalling costs one uncontended lock when nobody waits, so it can sit on the
-/// `register_device` path. Waiters also wake on their own after a short time and look again.
+/// `register_device` path. Waiters also wake on their own after a time and look again.
 public final class ChangeSignal: Sendable {
     private struct Waiters {
         package var continuations: [Int: CheckedContinuation<Void, Never>] = [:]
@@ -24,7 +24,21 @@ public final class ChangeSignal: Sendable {
     /// Returns at the next signal, or after `duration`, whichever comes first; at once if a
     /// signal came since `generation` was taken. The timer is a child task, ended with the wait.
     package func wait(atMost duration: Duration, after generation: Int) async {
-        await Suspension.wait(atMost: duration) { await self.nextSignal(after: generation) }
+        await Self.wait(atMost: duration, forAnyOf: [(self, generation)])
+    }
+
+    /// Returns at the first signal of any of `signals` after its generation, or after
+    /// `duration`: a long-poll wakes for its data, and for what ends it (a newer poll, draining).
+    package static func wait(atMost duration: Duration, forAnyOf signals: [(ChangeSignal, generation: Int)]) async {
+        await Suspension.wait(atMost: duration) {
+            await withTaskGroup(of: Void.self) { group in
+                for (signal, generation) in signals {
+                    group.addTask { await signal.nextSignal(after: generation) }
+                }
+                await group.next()
+                group.cancelAll()
+            }
+        }
     }
 
     /// Returns at the next signal after `generation`, or when the task is cancelled.

@@ -1,9 +1,10 @@
 /// How a store tells its readers that something was stored, so that sockets and long-polls
 /// wake at once instead of polling.
 ///
-/// The SQLite store signals the changes of its own process; the PostgreSQL store signals
-/// every instance's changes (`LISTEN/NOTIFY`). Readers still look every
-/// ``safetyNetInterval``, for changes no signal reported.
+/// The SQLite store signals its own process's changes at once and other processes' soon
+/// after (a server's `SQLiteChangeWatcher`); the PostgreSQL store signals every instance's
+/// changes (`LISTEN/NOTIFY`). Readers still look every ``safetyNetInterval`` (seconds),
+/// for changes no signal reported.
 public protocol StoreChanges: Sendable {
     /// Signalled after session events were stored.
     var sessionEvents: ChangeSignal { get }

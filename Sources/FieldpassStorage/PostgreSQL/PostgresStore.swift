@@ -30,8 +30,10 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     public var sessionEvents: ChangeSignal { changes.sessionEvents }
     public var realmFeed: ChangeSignal { changes.realmFeed }
     public var lifecycleFeed: ChangeSignal { changes.lifecycleFeed }
-    /// Notifications carry every change; the safety net only covers a lost listener connection.
-    public var safetyNetInterval: Duration { .seconds(1) }
+    /// Notifications carry every change, and a listener that lost its connection signals
+    /// everything once it listens again: the safety net is a backstop, and every waiting
+    /// long-poll reads at it, so it is seconds apart.
+    public var safetyNetInterval: Duration { .seconds(5) }
     public var revocations: LiveRevocations? { changes.revocations }
 
     /// Statements log nothing: their binds hold tokens and codes.

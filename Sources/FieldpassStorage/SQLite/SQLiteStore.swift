@@ -18,11 +18,19 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
     public let lifecycleFeed = ChangeSignal()
     /// Registrations and refresh rotations share write transactions (see ``GroupCommit``).
     let groupCommit = GroupCommit<SQLiteChange>()
-    /// Signals cover this process only; the CLI's changes are found by looking this often.
-    public var safetyNetInterval: Duration { .milliseconds(50) }
+    /// Signals cover every process: this one's at once, others' (the CLI's) through
+    /// ``SQLiteChangeWatcher``; readers look this often regardless.
+    public var safetyNetInterval: Duration { .seconds(5) }
     /// Bearer checks read the file: no network round trip, and they see the CLI's changes,
     /// which no signal of this process reports.
     public var revocations: LiveRevocations? { nil }
+
+    /// Wakes every reader: another process may have changed anything.
+    func signalAll() {
+        sessionEvents.signal()
+        realmFeed.signal()
+        lifecycleFeed.signal()
+    }
 
     /// Opens (creating if needed) the database at `path`. Call ``migrate()`` before serving.
     ///
