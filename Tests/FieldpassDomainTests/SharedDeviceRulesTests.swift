@@ -55,6 +55,16 @@ struct SharedDeviceRulesTests {
         }
     }
 
+    @Test func onlyAnEnrolledDeviceActs() throws {
+        let (enrolled, _) = try SharedDeviceRules.enroll(Self.device(), keyThumbprint: "k", keyInUse: false, now: Self.now)
+        #expect(SharedDeviceRules.acting(enrolled) == enrolled)
+        var unenrolled = enrolled
+        unenrolled.unenrolledAt = Self.now
+        for device in [nil, Self.device(), unenrolled] as [SharedDeviceRecord?] {
+            #expect(SharedDeviceRules.acting(device) == nil, "\(String(describing: device?.state))")
+        }
+    }
+
     @Test func unenrollingTwiceChangesNothingTheSecondTime() throws {
         var device = Self.device()
         #expect(try SharedDeviceRules.unenroll(device, open: nil, callerTeams: [], by: Self.person(.admin)).writes.count == 2)

@@ -88,7 +88,7 @@ struct BadgeSignInController: Sendable {
         }
         let proof = try dpop.requiredProof(of: request, path: Self.path)
         // Only an enrolled device gets a PIN checked: a key anyone can make costs no scrypt.
-        guard let device = try await store.sharedDevice(keyThumbprint: proof.thumbprint), device.state == .enrolled else {
+        guard let device = SharedDeviceRules.acting(try await store.sharedDevice(keyThumbprint: proof.thumbprint)) else {
             FieldpassMetrics.badgeSignIn(Self.result(.refused))
             throw Self.refused
         }

@@ -75,7 +75,7 @@ struct SharedDeviceShiftController: Sendable {
         let proof = try dpop.requiredProof(of: request, path: Self.eventsPath)
         try await dpop.takeUse(of: proof)
         let key = proof.thumbprint
-        guard let device = try await store.sharedDevice(keyThumbprint: key), device.state == .enrolled else { throw Self.refused }
+        guard let device = SharedDeviceRules.acting(try await store.sharedDevice(keyThumbprint: key)) else { throw Self.refused }
         let read = { [store] in try await store.shiftEvents(keyThumbprint: key, after: after, limit: Self.pageSize) ?? [] }
         guard wait > 0 else { return Events(events: try await read()) }
         let events = try await places.withPlace(device: key, environment: device.environmentID) { ending in

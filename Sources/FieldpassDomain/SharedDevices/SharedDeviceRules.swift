@@ -32,6 +32,14 @@ package enum SharedDeviceRules {
             ])
     }
 
+    /// The device a key acts as: only an enrolled one. A key whose device was unenrolled, or
+    /// that never finished enrolling, acts as no device: it ends no shift, hears no events and
+    /// gets no PIN checked.
+    package static func acting(_ device: SharedDeviceRecord?) -> SharedDeviceRecord? {
+        guard let device, device.state == .enrolled else { return nil }
+        return device
+    }
+
     /// Whether `caller` looks after `device`, and so sees it.
     package static func looksAfter(_ device: SharedDeviceRecord, callerTeams: Set<String>, _ caller: DirectoryCaller) -> Bool {
         guard let person = caller.person, person.role != .admin else { return true }

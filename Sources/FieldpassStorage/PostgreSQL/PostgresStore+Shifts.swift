@@ -18,7 +18,7 @@ extension PostgresStore {
             try await Self.takeProof(proof, connection)
             var query = PostgresQuery(SharedDeviceTables.byKey, proof.thumbprint)
             query.sql += lockClause(true)
-            guard let device = try await connection.first(query).map(Self.sharedDevice), device.state == .enrolled else {
+            guard let device = SharedDeviceRules.acting(try await connection.first(query).map(Self.sharedDevice)) else {
                 throw DirectoryError.unknownDevice
             }
             guard let open = try await Self.openShift(connection, deviceID: device.id) else { return nil }
@@ -61,8 +61,9 @@ extension PostgresStore {
 
     public func openShift(keyThumbprint: String) async throws -> ShiftRecord? {
         try await read { connection in
-            guard let device = try await connection.first(PostgresQuery(SharedDeviceTables.byKey, keyThumbprint)).map(Self.sharedDevice),
-                device.state == .enrolled
+            guard
+                let device = SharedDeviceRules.acting(
+                    try await connection.first(PostgresQuery(SharedDeviceTables.byKey, keyThumbprint)).map(Self.sharedDevice))
             else { throw DirectoryError.unknownDevice }
             return try await Self.openShift(connection, deviceID: device.id)
         }
@@ -70,8 +71,9 @@ extension PostgresStore {
 
     public func shiftEvents(keyThumbprint: String, after: Int, limit: Int) async throws -> [ShiftEvent]? {
         try await read { connection in
-            guard let device = try await connection.first(PostgresQuery(SharedDeviceTables.byKey, keyThumbprint)).map(Self.sharedDevice),
-                device.state == .enrolled
+            guard
+                let device = SharedDeviceRules.acting(
+                    try await connection.first(PostgresQuery(SharedDeviceTables.byKey, keyThumbprint)).map(Self.sharedDevice))
             else { return nil }
             return try await connection.rows(PostgresQuery(ShiftTables.eventsAfter, device.id, after, limit)).compactMap(Self.shiftEvent)
         }

@@ -14,8 +14,9 @@ extension SQLiteStore {
         try await write { db in
             try Self.takeProof(proof, db)
             guard
-                let device = try Row.fetchOne(db.cachedStatement(sql: SharedDeviceTables.byKey.sqlite), arguments: [proof.thumbprint])
-                    .map(Self.sharedDevice), device.state == .enrolled
+                let device = SharedDeviceRules.acting(
+                    try Row.fetchOne(db.cachedStatement(sql: SharedDeviceTables.byKey.sqlite), arguments: [proof.thumbprint])
+                        .map(Self.sharedDevice))
             else { throw DirectoryError.unknownDevice }
             guard let open = try Self.openShift(db, deviceID: device.id) else { return nil }
             try Self.apply(ShiftRules.signOut(open), db, environmentID: device.environmentID, now: now)
@@ -54,8 +55,9 @@ extension SQLiteStore {
     public func openShift(keyThumbprint: String) async throws -> ShiftRecord? {
         try await read { db in
             guard
-                let device = try Row.fetchOne(db.cachedStatement(sql: SharedDeviceTables.byKey.sqlite), arguments: [keyThumbprint])
-                    .map(Self.sharedDevice), device.state == .enrolled
+                let device = SharedDeviceRules.acting(
+                    try Row.fetchOne(db.cachedStatement(sql: SharedDeviceTables.byKey.sqlite), arguments: [keyThumbprint])
+                        .map(Self.sharedDevice))
             else { throw DirectoryError.unknownDevice }
             return try Self.openShift(db, deviceID: device.id)
         }
@@ -64,8 +66,9 @@ extension SQLiteStore {
     public func shiftEvents(keyThumbprint: String, after: Int, limit: Int) async throws -> [ShiftEvent]? {
         try await read { db in
             guard
-                let device = try Row.fetchOne(db.cachedStatement(sql: SharedDeviceTables.byKey.sqlite), arguments: [keyThumbprint])
-                    .map(Self.sharedDevice), device.state == .enrolled
+                let device = SharedDeviceRules.acting(
+                    try Row.fetchOne(db.cachedStatement(sql: SharedDeviceTables.byKey.sqlite), arguments: [keyThumbprint])
+                        .map(Self.sharedDevice))
             else { return nil }
             return try Row.fetchAll(db.cachedStatement(sql: ShiftTables.eventsAfter.sqlite), arguments: [device.id, after, limit])
                 .compactMap(Self.shiftEvent)
