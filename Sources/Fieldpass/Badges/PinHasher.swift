@@ -60,7 +60,7 @@ package final class PinHasher: Sendable {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let job: @Sendable () -> Void = { [self] in
                 let result = Result { try work() }
-                jobs.withLock { $0.release(environmentID) }
+                jobs.withLock { $0.held.releasePlace(of: environmentID) }
                 continuation.resume(with: result)
             }
             // Claimed and queued at once: two callers never both take the last place, and the
@@ -103,10 +103,6 @@ package final class PinHasher: Sendable {
                 turns.append(key)
             }
             return job
-        }
-
-        mutating func release(_ key: String) {
-            held[key] = held[key].flatMap { $0 > 1 ? $0 - 1 : nil }
         }
     }
 }

@@ -34,7 +34,7 @@ final class ConcurrencyGate: Sendable {
         defer {
             holders.withLock { held in
                 held.total -= 1
-                held.byKey[key] = held.byKey[key].flatMap { $0 > 1 ? $0 - 1 : nil }
+                held.byKey.releasePlace(of: key)
             }
         }
         return try await body()

@@ -59,7 +59,7 @@ final class DeviceLongPolls: Sendable {
         mutating func release(device: String, ending: ChangeSignal) {
             guard let held = byDevice[device], held.ending === ending else { return }
             byDevice[device] = nil
-            byEnvironment[held.environment] = byEnvironment[held.environment].flatMap { $0 > 1 ? $0 - 1 : nil }
+            byEnvironment.releasePlace(of: held.environment)
         }
     }
 }
