@@ -9,44 +9,22 @@ CPU each operation cost, whatever else the machine did meanwhile.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def _stat(pid: int) -> list[str] | None:
-    """The fields of /proc/PID/stat after the command name, or None for a process gone."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text.rsplit(")", 1)[1].split()
-
-
-def _seconds(fields: list[str], children: bool) -> float:
-    # After the name: state, ppid, …; utime and stime are the 12th and 13th, the reaped
-    # children's cutime and cstime the 14th and 15th.
-    ticks = int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if children else 0)
-    return ticks / TICKS
-
-
-def process_seconds(pids: Sequence[int]) -> float:
-    """User and system CPU of `pids` (processes gone count nothing)."""
-    return sum(_seconds(fields, children=False) for pid in pids if (fields := _stat(pid)) is not None)
+from helpers.process_cpu import fields_seconds, process_seconds, stat_fields
 
 
 def cluster_seconds(postmaster: int) -> float:
     """User and system CPU of a PostgreSQL cluster: the postmaster with its reaped children,
     and every live child."""
-    own = _stat(postmaster)
+    own = stat_fields(postmaster)
     if own is None:
         return 0.0
-    total = _seconds(own, children=True)
+    total = fields_seconds(own, children=True)
     for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and (fields := _stat(int(entry.name))) is not None and int(fields[1]) == postmaster:
-            total += _seconds(fields, children=False)
+        if entry.name.isdigit() and (fields := stat_fields(int(entry.name))) is not None and int(fields[1]) == postmaster:
+            total += fields_seconds(fields, children=False)
     return total
 
 

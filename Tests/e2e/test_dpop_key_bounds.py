@@ -9,7 +9,6 @@ ES256 proof. The attacker needs no credential: he posts to `/token`, as the revi
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import time
 import uuid
@@ -22,6 +21,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from helpers import FieldpassServer, http_client
 from helpers.dpop import DeviceKey
+from helpers.process_cpu import process_seconds
 from helpers.tokens import b64url_encode
 
 REQUESTS = 10
@@ -57,11 +57,9 @@ def refresh_with(client: httpx.Client, server: FieldpassServer, proof: str) -> h
 
 
 def server_cpu_seconds(server: FieldpassServer) -> float:
-    """User and system CPU of the server process so far (/proc/PID/stat's utime and stime)."""
+    """User and system CPU of the server process so far."""
     assert server.process is not None
-    with open(f"/proc/{server.process.proc.pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return process_seconds([server.process.proc.pid])
 
 
 def assert_refused_proof(response: httpx.Response) -> None:
