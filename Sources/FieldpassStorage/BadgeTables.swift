@@ -56,6 +56,12 @@ enum BadgeTables {
     static let ofPerson = SharedStatement { value in "SELECT \(columns) FROM badges WHERE user_id = \(value(1))" }
 
     /// Badge hash.
+    /// The badge's person, to lock before the badge: badge hash. A badge's person never
+    /// changes, so finding them before the lock is safe.
+    static let holder = SharedStatement { value in
+        "SELECT id FROM users WHERE id = (SELECT user_id FROM badges WHERE badge_hash = \(value(1)))"
+    }
+
     static let byHash = SharedStatement { value in "SELECT \(columns) FROM badges WHERE badge_hash = \(value(1))" }
 
     /// Id, person, name, time: a shift's device record, signed in at once.

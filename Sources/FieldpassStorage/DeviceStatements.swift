@@ -10,6 +10,9 @@ enum DeviceStatements {
         "SELECT name, revoked_at FROM devices WHERE id = \(value(1)) AND user_id = \(value(2))"
     }
 
+    /// When the device was last seen: device.
+    static let lastSeen = SharedStatement { value in "SELECT last_seen_at FROM devices WHERE id = \(value(1))" }
+
     /// The person's devices not revoked yet.
     static let live = SharedStatement { value in "SELECT id FROM devices WHERE user_id = \(value(1)) AND revoked_at IS NULL" }
 

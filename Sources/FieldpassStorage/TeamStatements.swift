@@ -1,5 +1,10 @@
 /// The statements on teams and their members both stores share (``SharedStatement``).
 enum TeamStatements {
+    /// Creates a team unless its name is taken (the unique name index): answers its id when created.
+    static let create = SharedStatement { value in
+        "INSERT INTO teams (id, environment_id, name, created_at) VALUES (\(value(1)), \(value(2)), \(value(3)), \(value(4))) ON CONFLICT DO NOTHING RETURNING id"
+    }
+
     /// New name, team.
     static let rename = SharedStatement { value in "UPDATE teams SET name = \(value(1)) WHERE id = \(value(2))" }
 

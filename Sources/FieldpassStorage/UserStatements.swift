@@ -37,6 +37,15 @@ enum UserStatements {
         "UPDATE users SET idp_issuer = \(value(1)), idp_subject = \(value(2)), signed_in_at = \(value(3)) WHERE id = \(value(4))"
     }
 
+    /// Changes a person's email unless another person of the environment has it: answers a row when changed.
+    static let setEmail = SharedStatement { value in
+        """
+        UPDATE users SET email = \(value(1)) WHERE id = \(value(2))
+          AND NOT EXISTS (SELECT 1 FROM users WHERE environment_id = \(value(3)) AND email = \(value(1)))
+        RETURNING 1
+        """
+    }
+
     static let setRole = SharedStatement { value in "UPDATE users SET role = \(value(1)) WHERE id = \(value(2))" }
 
     /// The time of the disabling, or `NULL`, then the id.

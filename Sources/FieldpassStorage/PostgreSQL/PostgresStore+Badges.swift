@@ -49,32 +49,6 @@ extension PostgresStore: BadgeStore {
         try await read { connection in try await connection.first(PostgresQuery(BadgeTables.byHash, hash)).map(Self.badge) }
     }
 
-    public func signInWithBadge(_ attempt: BadgeAttempt, now: Date) async throws -> BadgeOutcome {
-        let outcome = try await write { connection -> BadgeOutcome in
-            try await Self.takeProof(attempt.proof, connection)
-            // A badge's person never changes, so finding them before the lock is safe.
-            try await connection.execute(
-                "SELECT 1 FROM users WHERE id = (SELECT user_id FROM badges WHERE badge_hash = \(attempt.badgeHash)) FOR UPDATE")
-            var badgeQuery = PostgresQuery(BadgeTables.byHash, attempt.badgeHash)
-            badgeQuery.sql += lockClause(true)
-            let badge = try await connection.first(badgeQuery).map(Self.badge)
-            var deviceQuery = PostgresQuery(SharedDeviceTables.byKey, attempt.proof.thumbprint)
-            deviceQuery.sql += lockClause(true)
-            let device = try await connection.first(deviceQuery).map(Self.sharedDevice)
-            var person: UserRecord?
-            if let badge { person = try await Self.fetchUser(connection, id: badge.userID, environmentID: badge.environmentID) }
-            var open: ShiftRecord?
-            if let device { open = try await Self.openShift(connection, deviceID: device.id) }
-            let decision = BadgeRules.signIn(attempt, badge: badge, person: person, device: device, open: open, now: now)
-            if let environmentID = device?.environmentID {
-                try await Self.apply(decision.plan, connection, environmentID: environmentID, now: now)
-            }
-            return decision.outcome
-        }
-        if case .signedIn = outcome { await revocationsCaughtUp() }
-        return outcome
-    }
-
     /// The caller as the transaction reads them, the person (of the caller's environment,
     /// locked) and the person's teams.
     private static func badgeFacts(

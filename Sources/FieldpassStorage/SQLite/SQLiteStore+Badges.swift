@@ -42,23 +42,6 @@ extension SQLiteStore: BadgeStore {
         try await read { db in try Row.fetchOne(db.cachedStatement(sql: BadgeTables.byHash.sqlite), arguments: [hash]).map(Self.badge) }
     }
 
-    public func signInWithBadge(_ attempt: BadgeAttempt, now: Date) async throws -> BadgeOutcome {
-        try await write { db in
-            try Self.takeProof(attempt.proof, db)
-            let device = try Row.fetchOne(db.cachedStatement(sql: SharedDeviceTables.byKey.sqlite), arguments: [attempt.proof.thumbprint])
-                .map(Self.sharedDevice)
-            let badge = try Row.fetchOne(db.cachedStatement(sql: BadgeTables.byHash.sqlite), arguments: [attempt.badgeHash])
-                .map(Self.badge)
-            let person = try badge.flatMap { try Self.fetchUser(db, id: $0.userID, environmentID: $0.environmentID) }
-            let open = try device.flatMap { try Self.openShift(db, deviceID: $0.id) }
-            let decision = BadgeRules.signIn(attempt, badge: badge, person: person, device: device, open: open, now: now)
-            if let environmentID = device?.environmentID {
-                try Self.apply(decision.plan, db, environmentID: environmentID, now: now)
-            }
-            return decision.outcome
-        }
-    }
-
     /// The caller as the transaction reads them, the person (of the caller's environment) and
     /// the person's teams.
     private static func badgeFacts(

@@ -1,7 +1,6 @@
 import FieldpassDomain
-import PostgresNIO
 
-/// A directory plan's writes as PostgreSQL runs them. Consecutive membership changes and audit
+/// A directory plan's writes as the stores run them. Consecutive membership changes and audit
 /// entries read nothing that the others of their run write, so a run costs one statement for
 /// each unbroken stretch of one kind of membership change of one team or group, then one for
 /// all its audit entries, instead of a round trip per write: a SCIM PATCH that adds 250 people
@@ -72,17 +71,6 @@ struct MembershipBatch: Equatable {
         case .addRoleGroupMember(let groupID, let userID): (.joinRoleGroup, groupID, userID)
         case .removeRoleGroupMember(let groupID, let userID): (.leaveRoleGroup, groupID, userID)
         default: nil
-        }
-    }
-
-    func statement(at time: Double) -> PostgresQuery {
-        switch change {
-        case .joinTeam:
-            "INSERT INTO team_members (team_id, user_id, added_at) SELECT \(groupID), person, \(time) FROM unnest(\(userIDs)::text[]) AS person"
-        case .leaveTeam: "DELETE FROM team_members WHERE team_id = \(groupID) AND user_id = ANY(\(userIDs))"
-        case .joinRoleGroup:
-            "INSERT INTO scim_group_members (group_id, user_id) SELECT \(groupID), person FROM unnest(\(userIDs)::text[]) AS person"
-        case .leaveRoleGroup: "DELETE FROM scim_group_members WHERE group_id = \(groupID) AND user_id = ANY(\(userIDs))"
         }
     }
 }
