@@ -32,7 +32,7 @@ extension StoreTransaction {
         case .renameTeam(let team, let name):
             do {
                 try await execute(TeamStatements.rename, name, team.id)
-            } catch where isUniqueViolation(error) {
+            } catch let error where isUniqueViolation(error) {
                 // The name was taken by a transaction that committed after the rule's check.
                 throw DirectoryError.teamNameTaken
             }
