@@ -1,4 +1,4 @@
-import FieldpassDomain
+public import FieldpassDomain
 import Foundation
 import PostgresNIO
 
@@ -83,7 +83,7 @@ extension PostgresRandomAccessRow: StoredRow {
     }
 }
 
-extension PostgresStore: TransactionalStore {
+extension PostgresStore: TransactionalStore, SharedDeviceStore, BadgeStore {
     func writing<T: Sendable>(_ body: @escaping @Sendable (PostgresTransaction) async throws -> T) async throws -> T {
         try await write { connection in try await body(PostgresTransaction(connection)) }
     }

@@ -1,4 +1,4 @@
-import FieldpassDomain
+public import FieldpassDomain
 import Foundation
 import GRDB
 
@@ -65,7 +65,7 @@ extension Row: StoredRow {
     }
 }
 
-extension SQLiteStore: TransactionalStore {
+extension SQLiteStore: TransactionalStore, SharedDeviceStore, BadgeStore {
     func writing<T: Sendable>(_ body: @escaping @Sendable (SQLiteTransaction) async throws -> T) async throws -> T {
         try await write { db in try Self.run(body, db) }
     }
