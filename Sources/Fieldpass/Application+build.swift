@@ -81,14 +81,13 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
         .addRoutes(to: limited(.confirmation))
     // An enrollment code is tried as a sign-in is started: under the same per-address limit.
     SharedDeviceEnrollController(store: store, dpop: dpop).addRoutes(to: limited(.registerDevice))
-    BadgeSignInController(
-        store: store, dpop: dpop, tokenIssuer: parts.tokenIssuer, settings: configuration.badges, hasher: parts.pinHasher,
-        badgeLimiter: parts.limiters[.badgeSignIn], deviceLimiter: parts.limiters[.sharedDeviceSignIn]
-    ).addRoutes(to: limited(.registerDevice))
     SharedDeviceShiftController(
         store: store, dpop: dpop, longPoll: LongPoll(store: store, readiness: parts.readiness), places: parts.deviceLongPolls,
-        signal: store.lifecycleFeed
-    ).addRoutes(to: limited(.events))
+        signal: store.lifecycleFeed,
+        badgeSignIn: BadgeSignIn(
+            store: store, dpop: dpop, tokenIssuer: parts.tokenIssuer, settings: configuration.badges, hasher: parts.pinHasher,
+            badgeLimiter: parts.limiters[.badgeSignIn], deviceLimiter: parts.limiters[.sharedDeviceSignIn])
+    ).addRoutes(signIns: limited(.registerDevice), deviceRoutes: limited(.events))
     let consoleSignIns = ConsoleSignInCallback(
         store: store, changes: parts.directoryChanges, environments: parts.environments, server: configuration.server,
         settings: configuration.console,

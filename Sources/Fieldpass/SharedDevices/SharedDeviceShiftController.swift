@@ -3,7 +3,8 @@ import Foundation
 import Hummingbird
 
 /// The shared device's own routes, each proven by the key it enrolled with (a DPoP proof,
-/// RFC 9449): `GET /shared_devices/shift` says who holds the device,
+/// RFC 9449): `POST /shared_devices/shift` starts a shift with badge and PIN (``BadgeSignIn``),
+/// `GET /shared_devices/shift` says who holds the device,
 /// `DELETE /shared_devices/shift` ends the worker's shift (`signed_out`), and
 /// `GET /shared_devices/events?after=N&wait=S` is the long-poll every app on the device
 /// follows to hear shifts start and end. A key that is no enrolled device's is refused
@@ -20,6 +21,7 @@ struct SharedDeviceShiftController: Sendable {
     let longPoll: LongPoll
     let places: DeviceLongPolls
     let signal: ChangeSignal
+    let badgeSignIn: BadgeSignIn
 
     struct Events: ResponseEncodable {
         var events: [ShiftEvent]
@@ -39,10 +41,13 @@ struct SharedDeviceShiftController: Sendable {
         }
     }
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
-        router.get(RouterPath(Self.shiftPath), use: currentShift)
-        router.delete(RouterPath(Self.shiftPath), use: endShift)
-        router.get(RouterPath(Self.eventsPath), use: events)
+    /// A sign-in is limited as the start of any sign-in is (`signIns`); the device's other
+    /// routes as its event polls are (`deviceRoutes`).
+    func addRoutes(signIns: some RouterMethods<AppRequestContext>, deviceRoutes: some RouterMethods<AppRequestContext>) {
+        signIns.post(RouterPath(Self.shiftPath), use: badgeSignIn.signIn)
+        deviceRoutes.get(RouterPath(Self.shiftPath), use: currentShift)
+        deviceRoutes.delete(RouterPath(Self.shiftPath), use: endShift)
+        deviceRoutes.get(RouterPath(Self.eventsPath), use: events)
     }
 
     @Sendable func currentShift(_ request: Request, context: AppRequestContext) async throws -> Holder {

@@ -3,8 +3,9 @@ import Foundation
 import Hummingbird
 import Tokens
 
-/// `POST /shared_devices/shift`: a worker starts a shift on an enrolled shared device with
-/// their badge and PIN, the request proven by the device's key (DPoP). The answer is the token
+/// A worker starting a shift on an enrolled shared device with their badge and PIN
+/// (`POST /shared_devices/shift`, routed with the shift's other methods by
+/// ``SharedDeviceShiftController``), the request proven by the device's key (DPoP). The answer is the token
 /// set of a refresh, with the shift's id; the tokens are bound to the device's key and say
 /// `amr: ["pin", "badge"]`, and `"temporary_pin"` too when someone else's temporary PIN started
 /// the shift (``BadgeRules``).
@@ -17,9 +18,7 @@ import Tokens
 /// (``BadgeRules/signIn(_:badge:person:device:open:now:)``). An unknown badge is checked
 /// against a decoy hash, so the time of the answer tells nothing either; a key that is no
 /// enrolled shared device's is refused before any PIN is checked.
-struct BadgeSignInController: Sendable {
-    static let path = "/shared_devices/shift"
-
+struct BadgeSignIn: Sendable {
     let store: any FieldpassStore
     let dpop: DPoPGate
     let tokenIssuer: TokenIssuer
@@ -70,10 +69,6 @@ struct BadgeSignInController: Sendable {
         }
     }
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
-        router.post(RouterPath(Self.path), use: signIn)
-    }
-
     @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<Tokens> {
         let body = try await JSONBody.decode(SignIn.self, from: request, context: context)
         guard body.badge.utf8.count <= 256, body.pin.utf8.count <= 64 else {
@@ -86,7 +81,7 @@ struct BadgeSignInController: Sendable {
                 throw APIError.invalidRequest("new_pin: \(error.description)")
             }
         }
-        let proof = try dpop.requiredProof(of: request, path: Self.path)
+        let proof = try dpop.requiredProof(of: request, path: SharedDeviceShiftController.shiftPath)
         // Only an enrolled device gets a PIN checked: a key anyone can make costs no scrypt.
         guard let device = SharedDeviceRules.acting(try await store.sharedDevice(keyThumbprint: proof.thumbprint)) else {
             FieldpassMetrics.badgeSignIn(Self.result(.refused))
