@@ -120,13 +120,13 @@ struct BadgeRulesTests {
         teamAdmin.role = .admin
         var fellowManager = Self.worker
         fellowManager.role = .manager
-        #expect(BadgeRules.looksAfter(teamAdmin, personTeams: [], callerTeams: [], admin))
-        #expect(BadgeRules.looksAfter(Self.worker, personTeams: ["north"], callerTeams: ["north", "south"], manager))
-        #expect(!BadgeRules.looksAfter(Self.worker, personTeams: ["east"], callerTeams: ["north"], manager))
-        #expect(!BadgeRules.looksAfter(Self.worker, personTeams: [], callerTeams: [], .admin(Self.worker)))
+        #expect(DirectoryAuthority.looksAfter(teamAdmin, personTeams: [], callerTeams: [], admin))
+        #expect(DirectoryAuthority.looksAfter(Self.worker, personTeams: ["north"], callerTeams: ["north", "south"], manager))
+        #expect(!DirectoryAuthority.looksAfter(Self.worker, personTeams: ["east"], callerTeams: ["north"], manager))
+        #expect(!DirectoryAuthority.looksAfter(Self.worker, personTeams: [], callerTeams: [], .admin(Self.worker)))
         // A manager never gets an admin's or a fellow manager's badge, team-mates or not: it would sign him in as them.
         for higher in [teamAdmin, fellowManager] {
-            #expect(!BadgeRules.looksAfter(higher, personTeams: ["north"], callerTeams: ["north"], manager))
+            #expect(!DirectoryAuthority.looksAfter(higher, personTeams: ["north"], callerTeams: ["north"], manager))
             #expect(throws: DirectoryError.unknownUser) {
                 try BadgeRules.resetPin(
                     Self.badge(), pinHash: "t", person: higher, personTeams: ["north"], callerTeams: ["north"], managersIssue: true,
@@ -147,7 +147,7 @@ struct BadgeRulesTests {
 
     @Test func onlyAdminsMakeTemporaryPinsUnlessTheEnvironmentLetsManagersAndTheBadgeRemembersWho() throws {
         // His team's worker, whose badge he may revoke: without the environment's say, no PIN of his making.
-        #expect(BadgeRules.looksAfter(Self.worker, personTeams: ["north"], callerTeams: ["north"], Self.manager))
+        #expect(DirectoryAuthority.looksAfter(Self.worker, personTeams: ["north"], callerTeams: ["north"], Self.manager))
         #expect(throws: DirectoryError.notAllowed(.administer)) {
             try BadgeRules.issue(
                 Self.badge(), person: Self.worker, personTeams: ["north"], callerTeams: ["north"], managersIssue: false, by: Self.manager)

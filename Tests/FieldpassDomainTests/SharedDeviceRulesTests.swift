@@ -18,11 +18,11 @@ struct SharedDeviceRulesTests {
 
     @Test func anAdminLooksAfterEveryDeviceAManagerThoseOfHisTeamsAWorkerNone() {
         for team in ["north", "south", nil] as [String?] {
-            #expect(SharedDeviceRules.looksAfter(Self.device(team: team), callerTeams: ["north"], Self.person(.admin)))
-            #expect(SharedDeviceRules.looksAfter(Self.device(team: team), callerTeams: [], .cli(environmentID: "acme")))
+            #expect(DirectoryAuthority.looksAfter(Self.device(team: team), callerTeams: ["north"], Self.person(.admin)))
+            #expect(DirectoryAuthority.looksAfter(Self.device(team: team), callerTeams: [], .cli(environmentID: "acme")))
             #expect(
-                SharedDeviceRules.looksAfter(Self.device(team: team), callerTeams: ["north"], Self.person(.manager)) == (team == "north"))
-            #expect(!SharedDeviceRules.looksAfter(Self.device(team: team), callerTeams: ["north"], Self.person(.worker)))
+                DirectoryAuthority.looksAfter(Self.device(team: team), callerTeams: ["north"], Self.person(.manager)) == (team == "north"))
+            #expect(!DirectoryAuthority.looksAfter(Self.device(team: team), callerTeams: ["north"], Self.person(.worker)))
         }
     }
 

@@ -168,11 +168,12 @@ struct ConsolePersonController: Sendable {
     }
 
     /// Whether the signed-in person looks after the badge of the person `facts` are of: an admin
-    /// anyone's, a manager those of his teams' workers (``BadgeRules/looksAfter(_:personTeams:callerTeams:_:)``).
+    /// anyone's, a manager those of his teams' workers (``DirectoryAuthority/looksAfter(_:personTeams:callerTeams:_:)``).
     private func looksAfterBadge(of facts: AccessFacts, _ visit: ConsoleVisit) async throws -> Bool {
         guard visit.user.role == .manager else { return visit.isAdmin }
         let own = try await store.accessFacts(userID: visit.user.id, environmentID: visit.identity.environmentID)?.teams ?? []
-        return BadgeRules.looksAfter(facts.user, personTeams: Set(facts.teams), callerTeams: Set(own), visit.identity.directoryCaller)
+        return DirectoryAuthority.looksAfter(
+            facts.user, personTeams: Set(facts.teams), callerTeams: Set(own), visit.identity.directoryCaller)
     }
 
     /// Whether the signed-in person makes temporary PINs at all: an admin, a manager where the

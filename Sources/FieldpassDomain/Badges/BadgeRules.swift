@@ -10,20 +10,9 @@ package import Foundation
 /// with it says so: its tokens' `amr` has ``temporaryPinAMR``, and its audit entry names the
 /// issuer (see `Docs/trust.md`).
 package enum BadgeRules {
-    /// Whether `caller` looks after `person`'s badge: an admin anyone's of the environment, a
-    /// manager the workers who share a team with him. Never a manager's fellow manager's or an
-    /// admin's: a badge signs its holder in with their role, so a manager who could issue an
-    /// admin's badge (and so learn its PIN) could sign in as that admin.
-    package static func looksAfter(
-        _ person: UserRecord, personTeams: Set<String>, callerTeams: Set<String>, _ caller: DirectoryCaller
-    ) -> Bool {
-        guard let me = caller.person, me.role != .admin else { return true }
-        return me.role == .manager && person.role == .worker && !personTeams.isDisjoint(with: callerTeams)
-    }
-
     /// Refuses a caller who may make no one's temporary PIN: a manager, unless his environment
     /// lets managers issue badges (`environments.<id>.badges.managers_issue`). An admin and the
-    /// CLI may; whom a manager may, ``looksAfter(_:personTeams:callerTeams:_:)`` says.
+    /// CLI may; whom a manager may, ``DirectoryAuthority/looksAfter(_:personTeams:callerTeams:_:)`` says.
     package static func checkMakesPins(_ caller: DirectoryCaller, managersIssue: Bool) throws(DirectoryError) {
         if let me = caller.person, me.role != .admin, !managersIssue { throw .notAllowed(.administer) }
     }
@@ -34,7 +23,9 @@ package enum BadgeRules {
         by caller: DirectoryCaller
     ) throws(DirectoryError) -> DirectoryPlan {
         try checkMakesPins(caller, managersIssue: managersIssue)
-        guard let person, looksAfter(person, personTeams: personTeams, callerTeams: callerTeams, caller) else { throw .unknownUser }
+        guard let person, DirectoryAuthority.looksAfter(person, personTeams: personTeams, callerTeams: callerTeams, caller) else {
+            throw .unknownUser
+        }
         var badge = badge
         badge.pinTemporary = true
         badge.pinIssuedBy = caller.actor
@@ -45,7 +36,9 @@ package enum BadgeRules {
     package static func revoke(
         _ badge: BadgeRecord?, person: UserRecord?, personTeams: Set<String>, callerTeams: Set<String>, by caller: DirectoryCaller
     ) throws(DirectoryError) -> DirectoryPlan {
-        guard let person, looksAfter(person, personTeams: personTeams, callerTeams: callerTeams, caller) else { throw .unknownUser }
+        guard let person, DirectoryAuthority.looksAfter(person, personTeams: personTeams, callerTeams: callerTeams, caller) else {
+            throw .unknownUser
+        }
         guard let badge else { throw .unknownBadge }
         return DirectoryPlan([
             .deleteBadge(userID: badge.userID), .audit(.badgeRevoked(actor: caller.actor, userID: badge.userID, badgeID: badge.id)),
@@ -58,7 +51,9 @@ package enum BadgeRules {
         managersIssue: Bool, by caller: DirectoryCaller
     ) throws(DirectoryError) -> DirectoryPlan {
         try checkMakesPins(caller, managersIssue: managersIssue)
-        guard let person, looksAfter(person, personTeams: personTeams, callerTeams: callerTeams, caller) else { throw .unknownUser }
+        guard let person, DirectoryAuthority.looksAfter(person, personTeams: personTeams, callerTeams: callerTeams, caller) else {
+            throw .unknownUser
+        }
         guard let badge else { throw .unknownBadge }
         return DirectoryPlan([
             .setBadgePin(badgeID: badge.id, pinHash: pinHash, temporary: true, issuedBy: caller.actor),

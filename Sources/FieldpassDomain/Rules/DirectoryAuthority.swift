@@ -1,7 +1,8 @@
 /// Whether a caller may make a directory change, decided inside the change's transaction on
 /// facts read there: the calling person as they stand now, and what the IdP owns (a SCIM
-/// group's team, what the sign-in's claims set). Each store operation that changes people or
-/// teams asks here before it writes, for every caller.
+/// group's team, what the sign-in's claims set). Each store operation that changes people,
+/// teams, badges or shared devices asks here before it writes, for every caller: who may
+/// change whom is answered here only.
 package enum DirectoryAuthority {
     /// The caller as the transaction sees them. A person calling is given with their record
     /// as read there (`current`, `nil` when they are gone): someone demoted or disabled since
@@ -44,5 +45,22 @@ package enum DirectoryAuthority {
     /// Disabling `target`: an admin who disabled themselves could not undo it without the CLI.
     package static func checkDisable(_ disabled: Bool, of target: UserRecord, by caller: DirectoryCaller) throws(DirectoryError) {
         if disabled, caller.person?.id == target.id { throw .cannotDisableSelf }
+    }
+
+    /// Whether `caller` looks after `person`'s badge (issues, revokes and resets it): an admin
+    /// anyone's of the environment, a manager the workers who share a team with him. Never a manager's fellow manager's or an
+    /// admin's: a badge signs its holder in with their role, so a manager who could issue an
+    /// admin's badge (and so learn its PIN) could sign in as that admin.
+    package static func looksAfter(
+        _ person: UserRecord, personTeams: Set<String>, callerTeams: Set<String>, _ caller: DirectoryCaller
+    ) -> Bool {
+        guard let me = caller.person, me.role != .admin else { return true }
+        return me.role == .manager && person.role == .worker && !personTeams.isDisjoint(with: callerTeams)
+    }
+
+    /// Whether `caller` looks after `device`, and so sees it.
+    package static func looksAfter(_ device: SharedDeviceRecord, callerTeams: Set<String>, _ caller: DirectoryCaller) -> Bool {
+        guard let person = caller.person, person.role != .admin else { return true }
+        return person.role == .manager && device.teamID.map(callerTeams.contains) == true
     }
 }

@@ -10,7 +10,7 @@ package enum SharedDeviceRules {
         _ device: SharedDeviceRecord, codeHash: String, teamExists: Bool, callerTeams: Set<String>, by caller: DirectoryCaller
     ) throws(DirectoryError) -> DirectoryPlan {
         if device.teamID != nil, !teamExists { throw .unknownTeam }
-        guard looksAfter(device, callerTeams: callerTeams, caller) else { throw .notAllowed(.administer) }
+        guard DirectoryAuthority.looksAfter(device, callerTeams: callerTeams, caller) else { throw .notAllowed(.administer) }
         return DirectoryPlan([
             .createSharedDevice(device, codeHash: codeHash),
             .audit(.sharedDeviceCreated(actor: caller.actor, device: device)),
@@ -23,7 +23,7 @@ package enum SharedDeviceRules {
     package static func unenroll(
         _ device: SharedDeviceRecord?, open: ShiftRecord?, callerTeams: Set<String>, by caller: DirectoryCaller
     ) throws(DirectoryError) -> DirectoryPlan {
-        guard let device, looksAfter(device, callerTeams: callerTeams, caller) else { throw .unknownDevice }
+        guard let device, DirectoryAuthority.looksAfter(device, callerTeams: callerTeams, caller) else { throw .unknownDevice }
         guard device.unenrolledAt == nil else { return .unchanged }
         return DirectoryPlan(
             ShiftRules.end(open, .unenrolled, actor: caller.actor).writes + [
@@ -38,12 +38,6 @@ package enum SharedDeviceRules {
     package static func acting(_ device: SharedDeviceRecord?) -> SharedDeviceRecord? {
         guard let device, device.state == .enrolled else { return nil }
         return device
-    }
-
-    /// Whether `caller` looks after `device`, and so sees it.
-    package static func looksAfter(_ device: SharedDeviceRecord, callerTeams: Set<String>, _ caller: DirectoryCaller) -> Bool {
-        guard let person = caller.person, person.role != .admin else { return true }
-        return person.role == .manager && device.teamID.map(callerTeams.contains) == true
     }
 
     /// The device the code was issued for, enrolled with the key the device proved, and what

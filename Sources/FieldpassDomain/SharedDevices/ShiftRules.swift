@@ -34,7 +34,7 @@ package enum ShiftRules {
     package static func endByAdmin(
         _ device: SharedDeviceRecord?, open: ShiftRecord?, callerTeams: Set<String>, by caller: DirectoryCaller
     ) throws(DirectoryError) -> DirectoryPlan {
-        guard let device, SharedDeviceRules.looksAfter(device, callerTeams: callerTeams, caller) else { throw .unknownDevice }
+        guard let device, DirectoryAuthority.looksAfter(device, callerTeams: callerTeams, caller) else { throw .unknownDevice }
         return end(open, .endedByAdmin, actor: caller.actor)
     }
 

@@ -27,7 +27,7 @@ extension TransactionalStore {
             let holders = try await transaction.shiftHolders(environmentID: caller.environmentID)
             return try await transaction.rows(SharedDeviceTables.all, caller.environmentID)
                 .map(SharedDeviceRecord.init(row:))
-                .filter { SharedDeviceRules.looksAfter($0, callerTeams: teams, caller) }
+                .filter { DirectoryAuthority.looksAfter($0, callerTeams: teams, caller) }
                 .map { device in
                     var held = device
                     held.holder = holders[device.id]
@@ -40,7 +40,7 @@ extension TransactionalStore {
         try await reading { transaction in
             let caller = try await transaction.authorize(caller, .read)
             guard var device = try await transaction.sharedDevice(id: id, environmentID: caller.environmentID),
-                SharedDeviceRules.looksAfter(device, callerTeams: try await transaction.teams(of: caller), caller)
+                DirectoryAuthority.looksAfter(device, callerTeams: try await transaction.teams(of: caller), caller)
             else { return nil }
             device.holder = try await transaction.openShift(deviceID: id)
             return device

@@ -40,7 +40,7 @@ extension TransactionalStore {
         try await reading { transaction in
             let caller = try await transaction.authorize(caller, .read)
             guard let device = try await transaction.sharedDevice(id: deviceID, environmentID: caller.environmentID),
-                SharedDeviceRules.looksAfter(device, callerTeams: try await transaction.teams(of: caller), caller)
+                DirectoryAuthority.looksAfter(device, callerTeams: try await transaction.teams(of: caller), caller)
             else { return nil }
             return try await transaction.rows(ShiftTables.history, deviceID, limit).map(ShiftRecord.init(row:))
         }
