@@ -61,7 +61,8 @@ enum SignInStatements {
         """
     })
 
-    /// The column `item` of `query`'s rows as a list of text (a `[String]`), in their order.
+    /// The column `item` of `query`'s rows as a list of text (a `[String]`), in their order:
+    /// SQLite aggregates the rows of a subquery with an ORDER BY in that order.
     private static func list(_ sql: SQLDialect, _ query: String) -> String {
         sql.isPostgres ? "ARRAY(\(query))" : "(SELECT json_group_array(item) FROM (\(query)))"
     }

@@ -1,7 +1,8 @@
 public import FieldpassDomain
 public import Foundation
 
-/// Access tokens: revoked before they expire, and the standing a bearer check reads.
+/// Access tokens: revoked before they expire, the standing a bearer check reads, and the uses
+/// of the DPoP proofs presented with them.
 extension TransactionalStore {
     public func revokeAccessToken(jti: String, expiresAt: Date) async throws {
         try await writing { transaction in
