@@ -42,6 +42,17 @@ package enum DirectoryAuthority {
         try managed.checkRoleChange()
     }
 
+    /// Signing out a device of the person `userID`: anyone may sign out their own devices,
+    /// whatever their role, as they called; anyone else needs the right to administer
+    /// (``authorize(_:current:_:)``, `current` being the calling person as read now). Answers
+    /// the caller the change is made as, and whether they sign out their own device.
+    package static func authorizeDeviceSignOut(
+        _ caller: DirectoryCaller, current: UserRecord?, userID: String
+    ) throws(DirectoryError) -> (caller: DirectoryCaller, byThemselves: Bool) {
+        if caller.person?.id == userID { return (caller, true) }
+        return (try authorize(caller, current: current, .administer), false)
+    }
+
     /// Disabling `target`: an admin who disabled themselves could not undo it without the CLI.
     package static func checkDisable(_ disabled: Bool, of target: UserRecord, by caller: DirectoryCaller) throws(DirectoryError) {
         if disabled, caller.person?.id == target.id { throw .cannotDisableSelf }

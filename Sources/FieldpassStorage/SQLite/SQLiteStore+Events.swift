@@ -118,43 +118,6 @@ extension SQLiteStore {
         }
     }
 
-    public func sweepSessions(now: Date, deliveredBefore: Date, deleteBefore: Date) async throws -> [StoredEvent] {
-        try await writeEvents { db in
-            var events: [StoredEvent] = []
-            let steps = SessionRules.sweep(
-                now: now.timeIntervalSince1970, deliveredBefore: deliveredBefore.timeIntervalSince1970,
-                deleteBefore: deleteBefore.timeIntervalSince1970
-            )
-            for step in steps {
-                events += try Self.run(step, db)
-            }
-            return events
-        }
-    }
-
-    /// The sessions a sweep ends, bound to (now, deliveredBefore).
-    private static let lapsed = LapsedSessions.condition(now: "?", deliveredBefore: "?")
-
-    /// One step of the session sweep; returns the events it stored.
-    private static func run(_ step: SessionSweepStep, _ db: Database) throws -> [StoredEvent] {
-        switch step {
-        case .expireOverdue(let move):
-            return try apply(move, db).events
-        case .dropTokenEvents(let now, let deliveredBefore):
-            try db.execute(
-                cached: "DELETE FROM session_events WHERE type = ? AND session_id IN (SELECT id FROM sessions WHERE \(lapsed))",
-                arguments: [SessionRules.tokenEventType, now, deliveredBefore]
-            )
-        case .markEnded(let now, let deliveredBefore):
-            try db.execute(cached: "UPDATE sessions SET ended_at = ? WHERE \(lapsed)", arguments: [now, now, deliveredBefore])
-        case .deleteExpired(let before):
-            try db.execute(cached: "DELETE FROM sessions WHERE expires_at < ?", arguments: [before])
-        case .purgeSpentTokens(let step):
-            try purge(step, db)
-        }
-        return []
-    }
-
     public func markRealmInitialized(path: String, environmentID: String?, now: Date) async throws -> RealmInitialization? {
         defer {
             sessionEvents.signal()
