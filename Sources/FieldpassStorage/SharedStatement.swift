@@ -11,3 +11,12 @@ struct SharedStatement: Sendable {
         postgres = text { "$\($0)" }
     }
 }
+
+extension SharedStatement {
+    /// A statement whose syntax differs by dialect in a few places (lists, byte order):
+    /// `text` answers it for each, given the ``SQLDialect`` that writes those places.
+    init(dialects text: (SQLDialect) -> String) {
+        sqlite = text(.sqlite)
+        postgres = text(.postgres)
+    }
+}

@@ -1,0 +1,22 @@
+/// The places where the text of a statement both stores run differs by dialect
+/// (``SharedStatement/init(dialects:)``).
+struct SQLDialect {
+    static let sqlite = SQLDialect(isPostgres: false)
+    static let postgres = SQLDialect(isPostgres: true)
+
+    /// For the rare text that differs beyond these places.
+    let isPostgres: Bool
+
+    /// The placeholder of the statement's n-th value, from 1.
+    func value(_ number: Int) -> String { isPostgres ? "$\(number)" : "?\(number)" }
+
+    /// Whether `expression` is one of the list of text that is the statement's n-th value (a
+    /// `[String]`: a `text[]` to PostgreSQL, a JSON array to SQLite).
+    func isOneOf(_ expression: String, list number: Int) -> String {
+        isPostgres ? "\(expression) = ANY(\(value(number)))" : "\(expression) IN (SELECT value FROM json_each(\(value(number))))"
+    }
+
+    /// `expression` compared byte by byte, as SQLite compares text and PostgreSQL does under
+    /// the "C" collation, whatever the database's: ids sort, and lock, in one order.
+    func bytewise(_ expression: String) -> String { isPostgres ? "\(expression) COLLATE \"C\"" : expression }
+}
