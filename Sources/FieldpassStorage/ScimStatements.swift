@@ -47,12 +47,94 @@ enum ScimStatements {
         "SELECT EXISTS (SELECT 1 FROM scim_groups WHERE team_id = \(value(1)) AND environment_id = \(value(2)))"
     }
 
-    /// The names and external ids of the person's role groups but one: person, environment, group.
-    static let roleGroupKeys = SharedStatement { value in
+    /// The names and external ids of each person's role groups but one, by person: people (a
+    /// list), environment, group.
+    static let otherRoleGroupKeys = SharedStatement(dialects: { sql in
         """
-        SELECT g.display_name, g.external_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
-        WHERE m.user_id = \(value(1)) AND g.environment_id = \(value(2)) AND g.id <> \(value(3))
+        SELECT m.user_id, g.display_name, g.external_id FROM scim_group_members m JOIN scim_groups g ON g.id = m.group_id
+        WHERE \(sql.isOneOf("m.user_id", list: 1)) AND g.environment_id = \(sql.value(2)) AND g.id <> \(sql.value(3))
         """
+    })
+
+    /// The people of the environment among some, in id order, to lock: people (a list), environment.
+    static let people = SharedStatement(dialects: { sql in
+        """
+        SELECT \(UserStatements.columns) FROM users WHERE \(sql.isOneOf("id", list: 1)) AND environment_id = \(sql.value(2))
+        ORDER BY \(sql.bytewise("id"))
+        """
+    })
+
+    /// A role group's members and some people, in id order, to lock them all: group, people (a list).
+    static let membersAndPeople = SharedStatement(dialects: { sql in
+        """
+        SELECT \(UserStatements.columns) FROM users
+        WHERE id IN (SELECT user_id FROM scim_group_members WHERE group_id = \(sql.value(1))) OR \(sql.isOneOf("id", list: 2))
+        ORDER BY \(sql.bytewise("id"))
+        """
+    })
+
+    /// Who of some people SCIM lists in the environment: environment, people (a list).
+    static let listedAmong = SharedStatement(dialects: { sql in
+        "SELECT u.id \(ScimColumns.listedUsers)\(sql.value(1)) AND s.removed_at IS NULL AND \(sql.isOneOf("u.id", list: 2))"
+    })
+
+    /// Whether SCIM lists the person (it lists all but those it removed): person.
+    static let isListed = SharedStatement { value in
+        "SELECT s.removed_at IS NULL FROM users u LEFT JOIN scim_users s ON s.user_id = u.id WHERE u.id = \(value(1))"
+    }
+
+    /// The group's id, to lock its row: id, environment.
+    static let groupID = SharedStatement { value in
+        "SELECT id FROM scim_groups WHERE id = \(value(1)) AND environment_id = \(value(2))"
+    }
+
+    /// People or groups by creation, where a filter's column has its value: how many there
+    /// are (``count``) and a page of them (``page``).
+    struct Listing {
+        /// What is read, from what, up to the environment's placeholder.
+        private let columns: String
+        private let source: String
+        /// What the rows must be besides being of the environment, up to the filter's value.
+        private let condition: String
+        /// The columns of the order of creation, the id last.
+        private let created: String
+        private let id: String
+        /// The filter's value, as stored.
+        let value: String
+
+        /// People SCIM lists whose `filter`ed attribute has its value (``ScimColumns/userCondition(_:)``).
+        static func users(_ filter: (attribute: String, value: String)?) -> Listing {
+            let (column, value) = filter.map(ScimColumns.userCondition) ?? unfiltered
+            return Listing(
+                columns: ScimColumns.userColumns, source: ScimColumns.listedUsers, condition: "s.removed_at IS NULL AND \(column)",
+                created: "u.created_at", id: "u.id", value: value)
+        }
+
+        /// Groups whose `filter`ed attribute has its value (``ScimColumns/groupCondition(_:)``).
+        static func groups(_ filter: (attribute: String, value: String)?) -> Listing {
+            let (column, value) = filter.map(ScimColumns.groupCondition) ?? unfiltered
+            return Listing(
+                columns: ScimColumns.groupColumns, source: ScimColumns.groups, condition: column, created: "g.created_at", id: "g.id",
+                value: value)
+        }
+
+        /// Without a filter, '' = '' keeps every row: one statement text either way.
+        private static let unfiltered = (column: "''", value: "")
+
+        /// Environment, value.
+        var count: SharedStatement {
+            SharedStatement { value in "SELECT COUNT(*) \(source)\(value(1)) AND \(condition) = \(value(2))" }
+        }
+
+        /// Environment, value, limit, offset.
+        var page: SharedStatement {
+            SharedStatement(dialects: { sql in
+                """
+                SELECT \(columns) \(source)\(sql.value(1)) AND \(condition) = \(sql.value(2))
+                ORDER BY \(created), \(sql.bytewise(id)) LIMIT \(sql.value(3)) OFFSET \(sql.value(4))
+                """
+            })
+        }
     }
 
     /// Id, environment, team, display name, external id, time.

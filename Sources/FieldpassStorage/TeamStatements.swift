@@ -20,6 +20,23 @@ enum TeamStatements {
         "DELETE FROM team_members WHERE team_id = \(value(1)) AND user_id = \(value(2))"
     }
 
+    /// The team, if it is of the environment: id, environment.
+    static let team = SharedStatement { value in
+        "SELECT id, name, created_at FROM teams WHERE id = \(value(1)) AND environment_id = \(value(2))"
+    }
+
+    /// The team's members, in id order: team.
+    static let members = SharedStatement(dialects: { sql in
+        "SELECT user_id FROM team_members WHERE team_id = \(sql.value(1)) ORDER BY \(sql.bytewise("user_id"))"
+    })
+
+    /// The id of the team of the environment with the name in any case, as each store's unique
+    /// index compares names (SQLite's column is `NOCASE`): environment, name.
+    static let idNamed = SharedStatement(dialects: { sql in
+        let name = sql.isPostgres ? "lower(name) = lower(\(sql.value(2)))" : "name = \(sql.value(2))"
+        return "SELECT id FROM teams WHERE environment_id = \(sql.value(1)) AND \(name)"
+    })
+
     /// An environment's teams with their sizes, and whether a person is a member: viewer,
     /// environment. Counted from the members' index, never read out.
     static let summaries = SharedStatement { value in

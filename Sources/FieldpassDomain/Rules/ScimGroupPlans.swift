@@ -29,6 +29,17 @@ package struct ScimGroupFacts: Sendable {
 /// group's row, its team's name and members or its role-group members, the roles those
 /// members get, and the audit entries, in order.
 package enum ScimGroupPlans {
+    /// What a change of `group` to `resource` reads: a role group its people's other role
+    /// groups, and every member when renamed; a team group its team, and the holder of its new
+    /// name when renamed.
+    package static func reads(_ group: ScimGroupRecord, as resource: ScimGroupResource) -> ScimGroupReads {
+        let renamedTeam = group.teamID != nil && resource.displayName != group.displayName
+        return ScimGroupReads(
+            people: peopleToRead(group, as: resource), everyMember: recomputesRoles(group, as: resource),
+            otherRoleGroupKeys: group.teamID == nil, team: group.teamID, holderOfName: renamedTeam ? resource.displayName : nil,
+            joining: joining(group, as: resource))
+    }
+
     /// The people a change of `group` to `resource` reads, in id order (the order PostgreSQL
     /// locks them in): who joins and who leaves. After a role group's rename everyone in it
     /// gets their role at once (``RoleRecompute``), which reads nobody here.

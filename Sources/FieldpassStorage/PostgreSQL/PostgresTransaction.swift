@@ -64,6 +64,13 @@ final class PostgresTransaction: StoreTransaction {
         try await PostgresStore.issueRefreshToken(connection, refreshToken, now: now)
     }
 
+    func findOrCreateUser(email: String, environmentID: String, now: Date, actor: String) async throws -> (id: String, created: Bool) {
+        try takeLocks(of: .users)
+        let found = try await PostgresStore.findOrCreateUser(
+            connection, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor)
+        return (found.id, found.created)
+    }
+
     private static func binds(_ values: [(any StoredValue)?]) -> PostgresBindings {
         var binds = PostgresBindings()
         for value in values {

@@ -50,6 +50,13 @@ struct SQLiteTransaction: StoreTransaction, @unchecked Sendable {
         try SQLiteStore.issueRefreshToken(db, refreshToken, now: now)
     }
 
+    func findOrCreateUser(email: String, environmentID: String, now: Date, actor: String) async throws -> (id: String, created: Bool) {
+        let known = try SQLiteStore.userID(db, email: email, environmentID: environmentID)
+        let id = try SQLiteStore.findOrCreateUser(
+            db, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor)
+        return (id, known == nil)
+    }
+
     private static func arguments(_ values: [(any StoredValue)?]) -> StatementArguments {
         StatementArguments(values.map { $0?.sqliteValue ?? .null })
     }

@@ -38,6 +38,12 @@ protocol StoreTransaction {
     /// Applies a ``RoleRecompute`` (``RoleRecomputeSQL``): its audit entries, lifecycle events and roles.
     func apply(_ recompute: RoleRecompute, environmentID: String, now: Date) async throws
 
+    /// The person of the environment with `email`, locked, or created with their personal
+    /// realm (audited as `actor`'s creation) when there is none: `created` says which. Of two
+    /// transactions creating one person, the second waits for the first and then finds them.
+    /// The new realm enters the realm feed: announce ``StoreFeed/realms`` after commit.
+    func findOrCreateUser(email: String, environmentID: String, now: Date, actor: String) async throws -> (id: String, created: Bool)
+
     /// Stores the token and marks its device seen; a rotation's successor marks the token it
     /// replaces rotated.
     func issue(_ refreshToken: RefreshTokenIssue, now: Double) async throws
