@@ -9,15 +9,18 @@ struct DirectoryRulesTests {
         idpSubject: "sub", disabled: false
     )
     static let team = TeamRecord(id: "t1", name: "North", members: ["u1", "u2"], createdAt: Date())
+    static let shift = ShiftRecord(id: "s1", sharedDeviceID: "van-12", userID: "u1", email: "a@acme.test", startedAt: Date())
 
     @Test func disablingEndsShiftsRevokesEveryLiveDeviceEndsConsoleSessionsAndNamesTheDevices() throws {
-        let plan = try DirectoryRules.setDisabled(true, of: Self.user, provisionedByScim: false, liveDevices: ["d1", "d2"], actor: "cli")
+        let plan = try DirectoryRules.setDisabled(
+            true, of: Self.user, provisionedByScim: false, devices: PersonDevices(live: ["d1", "d2"], openShifts: [Self.shift]),
+            actor: "cli")
         var entry = AuditRecord(
             actor: "cli", action: "user.disable", target: "user:u1", before: ["disabled": "false"], after: ["disabled": "true"])
         entry.revokedDevices = ["d1", "d2"]
         #expect(
             plan.writes == [
-                .setDisabled(userID: "u1", disabled: true), .endShiftsOf(userID: "u1", reason: .userDisabled, actor: "cli"),
+                .setDisabled(userID: "u1", disabled: true), .endShift(Self.shift, reason: .userDisabled, actor: "cli"),
                 .revokeDevice(id: "d1"), .revokeDevice(id: "d2"),
                 .endConsoleSessions(userID: "u1"), .audit(entry),
             ])
@@ -27,13 +30,15 @@ struct DirectoryRulesTests {
     @Test func enablingRevokesNothingAndAPersonAlreadySoIsLeftAlone() throws {
         var disabled = Self.user
         disabled.disabled = true
-        let plan = try DirectoryRules.setDisabled(false, of: disabled, provisionedByScim: false, liveDevices: ["d1"], actor: "admin:x")
+        let plan = try DirectoryRules.setDisabled(
+            false, of: disabled, provisionedByScim: false, devices: PersonDevices(live: ["d1"]), actor: "admin:x")
         #expect(plan.writes.count == 2)
         #expect(plan.writes.first == .setDisabled(userID: "u1", disabled: false))
         #expect(
-            try DirectoryRules.setDisabled(false, of: Self.user, provisionedByScim: false, liveDevices: ["d1"], actor: "cli") == .unchanged)
+            try DirectoryRules.setDisabled(
+                false, of: Self.user, provisionedByScim: false, devices: PersonDevices(live: ["d1"]), actor: "cli") == .unchanged)
         #expect(throws: DirectoryError.unknownUser) {
-            try DirectoryRules.setDisabled(true, of: nil, provisionedByScim: false, liveDevices: [], actor: "cli")
+            try DirectoryRules.setDisabled(true, of: nil, provisionedByScim: false, devices: PersonDevices(live: []), actor: "cli")
         }
     }
 
@@ -42,14 +47,17 @@ struct DirectoryRulesTests {
         disabled.disabled = true
         for actor in ["cli", "admin:u9", "console:u9"] {
             #expect(throws: DirectoryError.activeManagedByScim) {
-                try DirectoryRules.setDisabled(false, of: disabled, provisionedByScim: true, liveDevices: [], actor: actor)
+                try DirectoryRules.setDisabled(false, of: disabled, provisionedByScim: true, devices: PersonDevices(live: []), actor: actor)
             }
         }
         #expect(
-            try DirectoryRules.setDisabled(false, of: disabled, provisionedByScim: true, liveDevices: [], actor: DirectoryCaller.scimActor)
-                .writes.first == .setDisabled(userID: "u1", disabled: false))
+            try DirectoryRules.setDisabled(
+                false, of: disabled, provisionedByScim: true, devices: PersonDevices(live: []), actor: DirectoryCaller.scimActor
+            )
+            .writes.first == .setDisabled(userID: "u1", disabled: false))
         #expect(
-            try DirectoryRules.setDisabled(true, of: Self.user, provisionedByScim: true, liveDevices: [], actor: "cli").writes.first
+            try DirectoryRules.setDisabled(true, of: Self.user, provisionedByScim: true, devices: PersonDevices(live: []), actor: "cli")
+                .writes.first
                 == .setDisabled(userID: "u1", disabled: true))
     }
 
@@ -63,18 +71,23 @@ struct DirectoryRulesTests {
     }
 
     @Test func revokingARevokedDeviceWritesNothingAndAnUnknownPersonComesFirst() throws {
-        func revoke(_ device: (name: String, revoked: Bool)?, userKnown: Bool = true, byThemselves: Bool = false) throws -> DirectoryPlan {
+        func revoke(
+            _ device: (name: String, revoked: Bool)?, openShift: ShiftRecord? = nil, userKnown: Bool = true, byThemselves: Bool = false
+        ) throws -> DirectoryPlan {
             try DirectoryRules.revokeDevice(
-                id: "d1", device, userKnown: userKnown, userID: "u1", byThemselves: byThemselves, actor: "cli")
+                id: "d1", device, openShift: openShift, userKnown: userKnown, userID: "u1", byThemselves: byThemselves, actor: "cli")
         }
         #expect(
             try revoke((name: "Phone", revoked: false)).writes == [
-                .endShiftOfDevice(id: "d1", reason: .endedByAdmin, actor: "cli"), .revokeDevice(id: "d1"),
-                .audit(.deviceRevoked(actor: "cli", userID: "u1", deviceID: "d1", name: "Phone")),
+                .revokeDevice(id: "d1"), .audit(.deviceRevoked(actor: "cli", userID: "u1", deviceID: "d1", name: "Phone")),
             ])
         #expect(
-            try revoke((name: "Phone", revoked: false), byThemselves: true).writes.first
-                == .endShiftOfDevice(id: "d1", reason: .signedOut, actor: "cli"),
+            try revoke((name: "Phone", revoked: false), openShift: Self.shift).writes.first
+                == .endShift(Self.shift, reason: .endedByAdmin, actor: "cli"),
+            "revoking a shift's device ends the shift")
+        #expect(
+            try revoke((name: "Phone", revoked: false), openShift: Self.shift, byThemselves: true).writes.first
+                == .endShift(Self.shift, reason: .signedOut, actor: "cli"),
             "a worker revoking a shift's device signs out of the shift")
         #expect(try revoke((name: "Phone", revoked: true)) == .unchanged)
         #expect(throws: DirectoryError.unknownDevice) { try revoke(nil) }
@@ -82,16 +95,17 @@ struct DirectoryRulesTests {
     }
 
     @Test func anIdentityResetUnbindsRevokesAndEndsSignInsOnlyForABoundPerson() throws {
-        let plan = try DirectoryRules.resetIdentity(of: Self.user, liveDevices: ["d1"], actor: "cli")
+        let plan = try DirectoryRules.resetIdentity(
+            of: Self.user, devices: PersonDevices(live: ["d1"], openShifts: [Self.shift]), actor: "cli")
         #expect(
             plan.writes == [
-                .clearIdentity(userID: "u1"), .endShiftsOf(userID: "u1", reason: .endedByAdmin, actor: "cli"), .revokeDevice(id: "d1"),
+                .clearIdentity(userID: "u1"), .endShift(Self.shift, reason: .endedByAdmin, actor: "cli"), .revokeDevice(id: "d1"),
                 .expireSignIns(userID: "u1"),
                 .audit(.identityReset(actor: "cli", userID: "u1", issuer: "https://idp.test", subject: "sub", revoked: ["d1"])),
             ])
         var unbound = Self.user
         unbound.idpSubject = nil
-        #expect(try DirectoryRules.resetIdentity(of: unbound, liveDevices: ["d1"], actor: "cli") == .unchanged)
+        #expect(try DirectoryRules.resetIdentity(of: unbound, devices: PersonDevices(live: ["d1"]), actor: "cli") == .unchanged)
     }
 
     @Test func aTeamNameHeldInAnyCaseIsTakenButRenamingToTheOwnNameChangesNothing() throws {

@@ -10,14 +10,16 @@ struct ScimUserPlansTests {
     @Test func aPersonSCIMListsIsAConflictAndOneItRemovedComesBackDisabledUntilActive() throws {
         #expect(throws: ScimError.self) {
             try ScimUserPlans.provision(
-                Self.user, created: false, listed: true, profile: Self.profile, active: true, liveDevices: [], actor: "scim")
+                Self.user, created: false, listed: true, profile: Self.profile, active: true, devices: PersonDevices(live: []),
+                actor: "scim")
         }
         let back = try ScimUserPlans.provision(
-            Self.user, created: false, listed: false, profile: Self.profile, active: false, liveDevices: ["d1"], actor: "scim")
+            Self.user, created: false, listed: false, profile: Self.profile, active: false, devices: PersonDevices(live: ["d1"]),
+            actor: "scim")
         #expect(back.writes.first == .saveScimProfile(userID: "u1", profile: Self.profile))
         #expect(back.writes.contains(.setDisabled(userID: "u1", disabled: true)) && back.writes.contains(.revokeDevice(id: "d1")))
         let newcomer = try ScimUserPlans.provision(
-            Self.user, created: true, listed: false, profile: Self.profile, active: true, liveDevices: [], actor: "scim")
+            Self.user, created: true, listed: false, profile: Self.profile, active: true, devices: PersonDevices(live: []), actor: "scim")
         #expect(!newcomer.writes.contains { if case .setDisabled = $0 { true } else { false } })
     }
 
@@ -25,13 +27,16 @@ struct ScimUserPlansTests {
         let old = ScimUserRecord(user: Self.user, profile: Self.profile, updatedAt: nil)
         #expect(throws: ScimError.self) {
             try ScimUserPlans.update(
-                old, email: "b@acme.test", holderOfEmail: "u2", profile: Self.profile, active: false, liveDevices: [], actor: "scim")
+                old, email: "b@acme.test", holderOfEmail: "u2", profile: Self.profile, active: false, devices: PersonDevices(live: []),
+                actor: "scim")
         }
         let same = try ScimUserPlans.update(
-            old, email: "a@acme.test", holderOfEmail: nil, profile: Self.profile, active: nil, liveDevices: [], actor: "scim")
+            old, email: "a@acme.test", holderOfEmail: nil, profile: Self.profile, active: nil, devices: PersonDevices(live: []),
+            actor: "scim")
         #expect(same == .unchanged)
         let moved = try ScimUserPlans.update(
-            old, email: "b@acme.test", holderOfEmail: nil, profile: Self.profile, active: nil, liveDevices: [], actor: "scim")
+            old, email: "b@acme.test", holderOfEmail: nil, profile: Self.profile, active: nil, devices: PersonDevices(live: []),
+            actor: "scim")
         #expect(
             moved.writes.prefix(2) == [
                 .setEmail(userID: "u1", email: "b@acme.test"), .saveScimProfile(userID: "u1", profile: Self.profile),
@@ -39,13 +44,14 @@ struct ScimUserPlansTests {
         #expect(moved.affectedUsers == ["u1"])
         // The person's own email, in another case, is theirs to keep.
         let recased = try ScimUserPlans.update(
-            old, email: "A@acme.test", holderOfEmail: "u1", profile: Self.profile, active: nil, liveDevices: [], actor: "scim")
+            old, email: "A@acme.test", holderOfEmail: "u1", profile: Self.profile, active: nil, devices: PersonDevices(live: []),
+            actor: "scim")
         #expect(recased.writes.first == .setEmail(userID: "u1", email: "A@acme.test"))
     }
 
     @Test func removalUnlistsAuditsAndDisables() throws {
         let old = ScimUserRecord(user: Self.user, profile: Self.profile, updatedAt: nil)
-        let plan = try ScimUserPlans.remove(old, liveDevices: [], actor: "scim")
+        let plan = try ScimUserPlans.remove(old, devices: PersonDevices(live: []), actor: "scim")
         #expect(
             Array(plan.writes.prefix(4)) == [
                 .saveScimProfile(userID: "u1", profile: Self.profile), .markScimRemoved(userID: "u1"),

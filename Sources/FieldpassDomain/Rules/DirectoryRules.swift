@@ -36,13 +36,13 @@ package enum DirectoryRules {
         ])
     }
 
-    /// Disabling or enabling `user`, whose devices not yet revoked are `liveDevices`. A person
+    /// Disabling or enabling `user`, whose devices not yet revoked and open shifts are `devices`. A person
     /// already so is left alone (nothing written, nothing audited). Disabling also revokes
     /// every live device, ends every console session and every shift on a shared device
     /// (`user_disabled`), so that no refresh token or console cookie outlives it; the audit entry names the devices. A person `provisionedByScim` is
     /// set active by the IdP alone: anyone may disable them, only SCIM may enable them.
     package static func setDisabled(
-        _ disabled: Bool, of user: UserRecord?, provisionedByScim: Bool, liveDevices: [String], actor: String
+        _ disabled: Bool, of user: UserRecord?, provisionedByScim: Bool, devices: PersonDevices, actor: String
     ) throws -> DirectoryPlan {
         guard let user else { throw DirectoryError.unknownUser }
         if !disabled, provisionedByScim, actor != DirectoryCaller.scimActor { throw DirectoryError.activeManagedByScim }
@@ -51,28 +51,29 @@ package enum DirectoryRules {
         var writes: [DirectoryWrite] = [.setDisabled(userID: user.id, disabled: disabled)]
         if disabled {
             // A shift of theirs on a shared device ends with its reason; its device is among theirs.
-            writes.append(.endShiftsOf(userID: user.id, reason: .userDisabled, actor: actor))
-            writes += liveDevices.map { .revokeDevice(id: $0) }
+            writes += devices.openShifts.flatMap { ShiftRules.end($0, .userDisabled, actor: actor).writes }
+            writes += devices.live.map { .revokeDevice(id: $0) }
             writes.append(.endConsoleSessions(userID: user.id))
-            entry.revokedDevices = liveDevices
+            entry.revokedDevices = devices.live
         }
         return DirectoryPlan(writes + [.audit(entry)])
     }
 
     /// Revoking the device `id` of a person (`device` as read, `nil` when it is not theirs);
     /// revoking a revoked device writes nothing. An unknown person is reported before an
-    /// unknown device. The device of a shift ends its shift: `signed_out` when the person
+    /// unknown device. The device of a shift ends its `openShift`: `signed_out` when the person
     /// revokes it `byThemselves`, `ended_by_admin` otherwise.
     package static func revokeDevice(
-        id: String, _ device: (name: String, revoked: Bool)?, userKnown: Bool, userID: String, byThemselves: Bool, actor: String
+        id: String, _ device: (name: String, revoked: Bool)?, openShift: ShiftRecord?, userKnown: Bool, userID: String,
+        byThemselves: Bool, actor: String
     ) throws -> DirectoryPlan {
         guard userKnown else { throw DirectoryError.unknownUser }
         guard let device else { throw DirectoryError.unknownDevice }
         guard !device.revoked else { return .unchanged }
-        return DirectoryPlan([
-            .endShiftOfDevice(id: id, reason: byThemselves ? .signedOut : .endedByAdmin, actor: actor), .revokeDevice(id: id),
-            .audit(.deviceRevoked(actor: actor, userID: userID, deviceID: id, name: device.name)),
-        ])
+        return DirectoryPlan(
+            ShiftRules.end(openShift, byThemselves ? .signedOut : .endedByAdmin, actor: actor).writes + [
+                .revokeDevice(id: id), .audit(.deviceRevoked(actor: actor, userID: userID, deviceID: id, name: device.name)),
+            ])
     }
 
     /// Unbinding `user` from their IdP account, so that their next sign-in binds one anew; a
@@ -80,14 +81,14 @@ package enum DirectoryRules {
     /// sign-ins (``SessionRules/expiry``): what was obtained through the replaced account
     /// stops working with it, and a sign-in under way would only hand a revoked device its
     /// tokens. A shift of theirs on a shared device ends (`ended_by_admin`).
-    package static func resetIdentity(of user: UserRecord?, liveDevices: [String], actor: String) throws -> DirectoryPlan {
+    package static func resetIdentity(of user: UserRecord?, devices: PersonDevices, actor: String) throws -> DirectoryPlan {
         guard let user else { throw DirectoryError.unknownUser }
         guard let subject = user.idpSubject else { return .unchanged }
         return DirectoryPlan(
-            [.clearIdentity(userID: user.id), .endShiftsOf(userID: user.id, reason: .endedByAdmin, actor: actor)]
-                + liveDevices.map { .revokeDevice(id: $0) } + [
+            [.clearIdentity(userID: user.id)] + devices.openShifts.flatMap { ShiftRules.end($0, .endedByAdmin, actor: actor).writes }
+                + devices.live.map { .revokeDevice(id: $0) } + [
                     .expireSignIns(userID: user.id),
-                    .audit(.identityReset(actor: actor, userID: user.id, issuer: user.idpIssuer, subject: subject, revoked: liveDevices)),
+                    .audit(.identityReset(actor: actor, userID: user.id, issuer: user.idpIssuer, subject: subject, revoked: devices.live)),
                 ])
     }
 }

@@ -48,13 +48,6 @@ package enum DirectoryWrite: Sendable, Equatable {
     /// (``AuditRecord/shiftEnded(_:reason:actor:)``). A shift another change ended meanwhile
     /// writes nothing, so that an end is told once, with one reason.
     case endShift(ShiftRecord, reason: ShiftEndReason, actor: String)
-    /// Every open shift of the person ends as ``ShiftRules/end(_:_:actor:)`` has it. Which
-    /// shifts are open is known only as it applies, under the person's lock.
-    case endShiftsOf(userID: String, reason: ShiftEndReason, actor: String)
-    /// The open shift whose tokens belong to device record `id`, if any, ends the same way:
-    /// revoking a shift's device from elsewhere (`/me`, an admin) ends the shift, which the
-    /// shared device's apps then hear.
-    case endShiftOfDevice(id: String, reason: ShiftEndReason, actor: String)
     /// The person's badge, replacing the one they had.
     case saveBadge(BadgeRecord)
     case deleteBadge(userID: String)
@@ -77,7 +70,7 @@ package enum DirectoryWrite: Sendable, Equatable {
             .createScimGroup,
             .updateScimGroup, .deleteScimGroup,
             .addRoleGroupMember, .removeRoleGroupMember, .recomputeRoles, .createSharedDevice, .enrollSharedDevice,
-            .unenrollSharedDevice, .startShift, .endShift, .endShiftsOf, .endShiftOfDevice, .saveBadge, .deleteBadge, .setBadgePin,
+            .unenrollSharedDevice, .startShift, .endShift, .saveBadge, .deleteBadge, .setBadgePin,
             .recordPinFailure,
             .createShiftDevice, .audit:
             []

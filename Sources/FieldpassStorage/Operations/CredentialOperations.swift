@@ -9,7 +9,7 @@ extension TransactionalStore {
             let caller = try await transaction.authorize(caller)
             let user = try await transaction.user(id: userID, environmentID: caller.environmentID, locking: true)
             let plan = try DirectoryRules.resetIdentity(
-                of: user, liveDevices: try await transaction.values(DeviceStatements.live, userID), actor: caller.actor)
+                of: user, devices: try await transaction.devices(of: userID), actor: caller.actor)
             return try await transaction.apply(plan, environmentID: caller.environmentID, now: now)
         }
         if endedSignIns { announce(.sessionEvents) }
@@ -25,7 +25,7 @@ extension TransactionalStore {
                 disabled, of: user,
                 provisionedByScim: try await transaction.value(ScimStatements.provisioned, userID, caller.environmentID, as: Bool.self)
                     ?? false,
-                liveDevices: try await transaction.values(DeviceStatements.live, userID), actor: caller.actor)
+                devices: try await transaction.devices(of: userID), actor: caller.actor)
             try await transaction.apply(plan, environmentID: caller.environmentID, now: now)
             guard var user else { throw DirectoryError.unknownUser }
             user.disabled = disabled

@@ -2,7 +2,7 @@ public import FieldpassDomain
 public import Foundation
 
 /// A person's devices: listed, and signed out (``DirectoryAuthority/authorizeDeviceSignOut(_:current:userID:)``,
-/// ``DirectoryRules/revokeDevice(id:_:userKnown:userID:byThemselves:actor:)``).
+/// ``DirectoryRules/revokeDevice(id:_:openShift:userKnown:userID:byThemselves:actor:)``).
 extension TransactionalStore {
     public func devices(userID: String, environmentID: String) async throws -> [DeviceRecord] {
         try await reading { transaction in
@@ -21,8 +21,10 @@ extension TransactionalStore {
             let device = try await transaction.first(DeviceStatements.device, id, userID).map {
                 (name: try $0.column("name", as: String.self), revoked: try $0.column("revoked_at", as: Double?.self) != nil)
             }
+            let openShift = try await transaction.first(ShiftTables.openWithID, id).map(ShiftRecord.init(row:))
             let plan = try DirectoryRules.revokeDevice(
-                id: id, device, userKnown: user != nil, userID: userID, byThemselves: byThemselves, actor: caller.actor)
+                id: id, device, openShift: openShift, userKnown: user != nil, userID: userID, byThemselves: byThemselves,
+                actor: caller.actor)
             try await transaction.apply(plan, environmentID: caller.environmentID, now: now)
         }
         await revocationsCaughtUp()

@@ -102,13 +102,6 @@ extension StoreTransaction {
             try await storeShiftEvent(.shiftEnded, shift, reason: reason, now: timestamp)
             try await revokeDevice(id: shift.id, now: timestamp)
             try await audit(.shiftEnded(shift, reason: reason, actor: actor), environmentID: environmentID, now: now)
-        case .endShiftsOf(let userID, let reason, let actor):
-            for shift in try await rows(ShiftTables.openOfPerson, userID).map(ShiftRecord.init(row:)) {
-                try await apply(ShiftRules.end(shift, reason, actor: actor), environmentID: environmentID, now: now)
-            }
-        case .endShiftOfDevice(let id, let reason, let actor):
-            let open = try await first(ShiftTables.openWithID, id).map(ShiftRecord.init(row:))
-            try await apply(ShiftRules.end(open, reason, actor: actor), environmentID: environmentID, now: now)
         case .saveBadge(let badge):
             try await execute(
                 BadgeTables.save, badge.id, badge.userID, environmentID, badge.badgeHash, badge.pinHash,

@@ -28,7 +28,7 @@ extension TransactionalStore {
             }
             let plan = try ScimUserPlans.provision(
                 user, created: found.created, listed: listed, profile: profile, active: active,
-                liveDevices: try await transaction.values(DeviceStatements.live, user.id), actor: actor)
+                devices: try await transaction.devices(of: user.id), actor: actor)
             try await transaction.apply(plan, environmentID: environmentID, now: now)
             return try await transaction.requireScimUser(id: user.id, environmentID: environmentID)
         }
@@ -48,7 +48,7 @@ extension TransactionalStore {
             let holder = try await transaction.value(UserStatements.idByEmail, environmentID, new.userName, as: String.self)
             let plan = try ScimUserPlans.update(
                 old, email: new.userName, holderOfEmail: holder, profile: new.profile, active: new.active,
-                liveDevices: try await transaction.values(DeviceStatements.live, id), actor: actor)
+                devices: try await transaction.devices(of: id), actor: actor)
             try await transaction.apply(plan, environmentID: environmentID, now: now)
             return try await transaction.requireScimUser(id: id, environmentID: environmentID)
         }
@@ -59,7 +59,7 @@ extension TransactionalStore {
     public func removeScimUser(id: String, environmentID: String, actor: String, now: Date) async throws {
         try await writing { transaction in
             let old = try await transaction.lockScimUser(id: id, environmentID: environmentID)
-            let plan = try ScimUserPlans.remove(old, liveDevices: try await transaction.values(DeviceStatements.live, id), actor: actor)
+            let plan = try ScimUserPlans.remove(old, devices: try await transaction.devices(of: id), actor: actor)
             try await transaction.apply(plan, environmentID: environmentID, now: now)
         }
         await revocationsCaughtUp()

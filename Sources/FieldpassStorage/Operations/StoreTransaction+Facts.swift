@@ -40,6 +40,14 @@ extension StoreTransaction {
         try await first(ShiftTables.open, deviceID).map(ShiftRecord.init(row:))
     }
 
+    /// The person's devices not revoked yet and open shifts. Callers hold the person's lock,
+    /// so none can be added, revoked or ended meanwhile.
+    func devices(of userID: String) async throws -> PersonDevices {
+        PersonDevices(
+            live: try await values(DeviceStatements.live, userID, as: String.self),
+            openShifts: try await rows(ShiftTables.openOfPerson, userID).map(ShiftRecord.init(row:)))
+    }
+
     func badge(hash: String, locking: Bool = false) async throws -> BadgeRecord? {
         try await first(BadgeTables.byHash, hash, locking: locking ? .badges : nil).map(BadgeRecord.init(row:))
     }

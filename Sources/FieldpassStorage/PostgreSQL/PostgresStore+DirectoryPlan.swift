@@ -125,13 +125,6 @@ extension PostgresStore {
             try await shiftEvent(connection, .shiftEnded, shift, reason: reason, now: timestamp)
             try await revokeDevice(connection, id: shift.id, now: timestamp)
             try await audit(connection, environmentID: environmentID, .shiftEnded(shift, reason: reason, actor: actor), now: now)
-        case .endShiftsOf(let userID, let reason, let actor):
-            for shift in try await connection.rows(PostgresQuery(ShiftTables.openOfPerson, userID)).map(Self.shift) {
-                try await apply(ShiftRules.end(shift, reason, actor: actor), connection, environmentID: environmentID, now: now)
-            }
-        case .endShiftOfDevice(let id, let reason, let actor):
-            let open = try await connection.first(PostgresQuery(ShiftTables.openWithID, id)).map(Self.shift)
-            try await apply(ShiftRules.end(open, reason, actor: actor), connection, environmentID: environmentID, now: now)
         case .saveBadge(let badge):
             try await connection.execute(
                 PostgresQuery(

@@ -90,12 +90,6 @@ extension SQLiteStore {
                 try shiftEvent(db, .shiftEnded, shift, reason: reason, now: timestamp)
                 try revokeDevice(db, id: shift.id, now: timestamp)
                 try audit(db, environmentID: environmentID, .shiftEnded(shift, reason: reason, actor: actor), now: now)
-            case .endShiftsOf(let userID, let reason, let actor):
-                let open = try Row.fetchAll(db.cachedStatement(sql: ShiftTables.openOfPerson.sqlite), arguments: [userID]).map(shift)
-                for shift in open { try apply(ShiftRules.end(shift, reason, actor: actor), db, environmentID: environmentID, now: now) }
-            case .endShiftOfDevice(let id, let reason, let actor):
-                let open = try Row.fetchOne(db.cachedStatement(sql: ShiftTables.openWithID.sqlite), arguments: [id]).map(shift)
-                try apply(ShiftRules.end(open, reason, actor: actor), db, environmentID: environmentID, now: now)
             case .saveBadge(let badge):
                 try db.execute(
                     cached: BadgeTables.save.sqlite,
