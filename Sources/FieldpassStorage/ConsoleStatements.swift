@@ -1,3 +1,5 @@
+import FieldpassDomain
+
 /// The console's sign-ins and sessions, and the purges of what it keeps, written once for both
 /// stores (``SharedStatement``; the tables are ``ConsoleTables``).
 enum ConsoleStatements {
@@ -45,13 +47,61 @@ enum ConsoleStatements {
         """
     }
 
-    /// A page of the audit log, newest first: the placeholders of the environment and of the id
-    /// the page ends before, the filter's conditions (``ConsoleTables/auditConditions(_:bind:)``),
-    /// and the placeholder of the page's length.
-    static func auditPage(environment: String, before: String, conditions: String, limit: String) -> String {
+    /// A page of the audit log, newest first: entries of the environment with an id below
+    /// `before` (any, without it) that match `filter`.
+    static func auditPage(environmentID: String, filter: AuditFilter, before: Int64?, limit: Int) -> BuiltStatement {
+        BuiltStatement { _, bind in
+            """
+            SELECT id, actor, action, target, before, after, at FROM audit_log
+            WHERE environment_id = \(bind(environmentID)) AND id < \(bind(before ?? Int64.max))\(ConsoleTables.auditConditions(filter, bind: bind))
+            ORDER BY id DESC LIMIT \(bind(limit))
+            """
+        }
+    }
+
+    /// A page of the environment's people matching `query`, by email in byte order. The page
+    /// first, then each of its people's last sighting: PostgreSQL would otherwise work out the
+    /// sighting of every person it sorts, not just of the page's.
+    static func peoplePage(_ query: PeopleQuery, environmentID: String) -> BuiltStatement {
+        BuiltStatement { sql, bind in
+            """
+            SELECT p.*, (SELECT MAX(d.last_seen_at) FROM devices d WHERE d.user_id = p.id) AS last_seen_at
+            FROM (
+                SELECT \(UserStatements.columns(of: "u")), u.signed_in_at, s.display_name AS scim_display_name
+                FROM users u LEFT JOIN scim_users s ON s.user_id = u.id
+                WHERE u.environment_id = \(bind(environmentID))\(ConsoleTables.peopleConditions(query, bind: bind))
+                ORDER BY \(sql.bytewise("u.email")) LIMIT \(bind(query.limit)) OFFSET \(bind(query.offset))
+            ) p
+            ORDER BY \(sql.bytewise("p.email"))
+            """
+        }
+    }
+
+    /// The session with this hash and, if there is one, its person (``UserStatements/columns``),
+    /// the session's own columns named apart: session hash.
+    static let sessionWithPerson = SharedStatement { value in
         """
-        SELECT id, actor, action, target, before, after, at FROM audit_log
-        WHERE environment_id = \(environment) AND id < \(before)\(conditions) ORDER BY id DESC LIMIT \(limit)
+        SELECT c.id_hash, c.user_id, c.environment_id AS session_environment_id, c.created_at AS session_created_at,
+               c.expires_at, c.idle_expires_at, \(UserStatements.columns(of: "u"))
+        FROM console_sessions c LEFT JOIN users u ON u.id = c.user_id
+        WHERE c.id_hash = \(value(1))
+        """
+    }
+
+    /// Moves a session's idle end, answering a row unless it was ended meanwhile: idle end, session hash.
+    static let moveIdleEnd = SharedStatement { value in
+        "UPDATE console_sessions SET idle_expires_at = \(value(1)) WHERE id_hash = \(value(2)) RETURNING id_hash"
+    }
+
+    /// Who has signed in on a device and waits for data (``OnboardingWaiting``), longest first:
+    /// environment, how many.
+    static let waitingForData = SharedStatement { value in
+        """
+        SELECT \(UserStatements.columns(of: "u")), u.signed_in_at, NULL AS scim_display_name, NULL AS last_seen_at
+        FROM users u JOIN realms r ON r.user_id = u.id
+        WHERE u.environment_id = \(value(1)) AND u.signed_in_at IS NOT NULL AND u.disabled_at IS NULL AND NOT r.initialized
+          AND \(OnboardingWaiting.hasSignedInDevice)
+        ORDER BY u.signed_in_at LIMIT \(value(2))
         """
     }
 }

@@ -47,11 +47,10 @@ enum ConsoleTables {
     /// How long outcome rows are kept: the console shows the last 24 hours.
     static let outcomeRetention: Double = 25 * 3600
 
-    /// The People page's conditions on `u` (users) and `s` (scim_users, left-joined), with
-    /// `?`-style placeholders for the values `bind` receives in order.
-    static func peopleConditions(_ query: PeopleQuery, bind: (String) -> String) -> (sql: String, values: [String]) {
+    /// The People page's conditions on `u` (users) and `s` (scim_users, left-joined), each value
+    /// bound through `bind` (``BuiltStatement``).
+    static func peopleConditions(_ query: PeopleQuery, bind: (any StoredValue) -> String) -> String {
         var conditions: [String] = []
-        var values: [String] = []
         if let search = query.search {
             let pattern =
                 "%"
@@ -59,15 +58,12 @@ enum ConsoleTables {
                 .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
             conditions.append(
                 "(u.email LIKE \(bind(pattern)) ESCAPE '\\' OR lower(COALESCE(s.display_name, '')) LIKE \(bind(pattern)) ESCAPE '\\')")
-            values += [pattern, pattern]
         }
         if let role = query.role {
             conditions.append("u.role = \(bind(role.rawValue))")
-            values.append(role.rawValue)
         }
         if let teamID = query.teamID {
             conditions.append("EXISTS (SELECT 1 FROM team_members m WHERE m.user_id = u.id AND m.team_id = \(bind(teamID)))")
-            values.append(teamID)
         }
         switch query.status {
         case .disabled?: conditions.append("u.disabled_at IS NOT NULL")
@@ -75,27 +71,23 @@ enum ConsoleTables {
         case .notSignedIn?: conditions.append("u.disabled_at IS NULL AND u.signed_in_at IS NULL")
         case nil: break
         }
-        return (conditions.map { " AND " + $0 }.joined(), values)
+        return conditions.map { " AND " + $0 }.joined()
     }
 
     /// The audit filter's conditions (on `audit_log`), the same way.
-    static func auditConditions(_ filter: AuditFilter, bind: (String) -> String) -> (sql: String, values: [String]) {
+    static func auditConditions(_ filter: AuditFilter, bind: (any StoredValue) -> String) -> String {
         var conditions: [String] = []
-        var values: [String] = []
         if let actor = filter.actor {
             conditions.append("actor = \(bind(actor))")
-            values.append(actor)
         }
         if let action = filter.action {
             conditions.append("action = \(bind(action))")
-            values.append(action)
         }
         if let personID = filter.personID {
             // Ids are letters, digits and dashes, so the JSON text of `"user":"<id>"` (a membership change's) is exact.
             let named = "%\"user\":\"\(personID.filter { $0.isLetter || $0.isNumber || $0 == "-" })\"%"
             conditions.append("(target = \(bind("user:" + personID)) OR after LIKE \(bind(named)) OR before LIKE \(bind(named)))")
-            values += ["user:" + personID, named, named]
         }
-        return (conditions.map { " AND " + $0 }.joined(), values)
+        return conditions.map { " AND " + $0 }.joined()
     }
 }

@@ -47,4 +47,16 @@ enum TeamStatements {
         FROM teams t WHERE t.environment_id = \(value(2))
         """
     }
+
+    /// The environment's teams, each with its members (a row each; `user_id` is `NULL` for a
+    /// team without): by name in any case, then by id, in byte order: environment. One
+    /// statement, so the teams and their members come from one snapshot.
+    static let withMembers = SharedStatement(dialects: { sql in
+        """
+        SELECT t.id, t.name, t.created_at, m.user_id
+        FROM teams t LEFT JOIN team_members m ON m.team_id = t.id
+        WHERE t.environment_id = \(sql.value(1))
+        ORDER BY \(sql.bytewise("lower(t.name)")), \(sql.bytewise("t.id")), \(sql.bytewise("m.user_id"))
+        """
+    })
 }

@@ -3,6 +3,16 @@ enum UserStatements {
     /// What ``UserRecord`` reads.
     static let columns = "id, environment_id, email, role, created_at, idp_issuer, idp_subject, disabled_at"
 
+    /// ``columns`` of the table named `table` in a statement.
+    static func columns(of table: String) -> String {
+        columns.split(separator: ", ").map { "\(table).\($0)" }.joined(separator: ", ")
+    }
+
+    /// The environment's people, by email in byte order: environment.
+    static let inEnvironment = SharedStatement(dialects: { sql in
+        "SELECT \(columns) FROM users WHERE environment_id = \(sql.value(1)) ORDER BY \(sql.bytewise("email"))"
+    })
+
     /// The person with this id, if they are of the environment: id, environment.
     static let user = SharedStatement { value in
         "SELECT \(columns) FROM users WHERE id = \(value(1)) AND environment_id = \(value(2))"

@@ -3,50 +3,6 @@ public import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    public func changeGrant(
-        _ access: RealmAccess?, realmPath: String, userID: String, by caller: DirectoryCaller, now: Date
-    ) async throws -> AccessFacts {
-        let facts = try await write { connection in
-            let caller = try await Self.authorize(connection, caller)
-            let (environmentID, actor) = (caller.environmentID, caller.actor)
-            // Locks the person: the previous grant read below stays theirs until commit, so a
-            // concurrent change of the same grant cannot log the same "before" twice.
-            let facts =
-                try await Self.fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true) == nil
-                ? nil : try await Self.fetchFacts(connection, userID: userID, environmentID: environmentID)
-            var ownerKnown = true
-            if let owner = GrantRules.ownerToCheck(of: realmPath, granting: access) {
-                ownerKnown = try await Self.exists(owner, connection, environmentID: environmentID)
-            }
-            let plan = try GrantRules.change(access, realmPath: realmPath, facts: facts, ownerKnown: ownerKnown, actor: actor)
-            try await Self.apply(plan, connection, environmentID: environmentID, now: now)
-            guard let updated = try await Self.fetchFacts(connection, userID: userID, environmentID: environmentID) else {
-                throw DirectoryError.unknownUser
-            }
-            return updated
-        }
-        await revocationsCaughtUp()
-        return facts
-    }
-
-    /// Whether the person or team is of the environment.
-    private static func exists(_ owner: GrantRules.Owner, _ connection: PostgresConnection, environmentID: String) async throws -> Bool {
-        let (statement, id) = GrantStatements.ownerExists(owner)
-        return try await connection.value(PostgresQuery(statement, id, environmentID), as: Bool.self) ?? false
-    }
-
-    static func auditEntry(_ row: PostgresRandomAccessRow) throws -> AuditEntry {
-        try AuditEntry(
-            id: row.get("id"), actor: row.get("actor"), action: row.get("action"), target: row.get("target"),
-            before: decodeState(row.get("before")), after: decodeState(row.get("after")),
-            at: Date(timeIntervalSince1970: row.get("at"))
-        )
-    }
-
-    private static func decodeState(_ json: String?) throws -> [String: String]? {
-        try json.map { try JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
-    }
-
     /// Writes an entry a rule decided on; `before` and `after` are stored as JSON objects. The
     /// lifecycle events it stands for are stored with it (``LifecycleEventRules``).
     static func audit(_ connection: PostgresConnection, environmentID: String, _ entry: AuditRecord, now: Date) async throws {

@@ -3,89 +3,12 @@ public import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    public func users(environmentID: String) async throws -> [UserRecord] {
-        try await read { connection in
-            // Byte order (as SQLite sorts), whatever the database's collation.
-            try await connection.rows(
-                """
-                SELECT id, environment_id, email, role, created_at, idp_issuer, idp_subject, disabled_at
-                FROM users WHERE environment_id = \(environmentID) ORDER BY email COLLATE "C"
-                """
-            ).map(Self.userRecord)
-        }
-    }
-
-    public func user(id: String, environmentID: String) async throws -> UserRecord? {
-        try await read { connection in try await Self.fetchUser(connection, id: id, environmentID: environmentID) }
-    }
-
-    public func ensureUser(email: String, environmentID: String, actor: String, now: Date) async throws -> UserRecord {
-        let user = try await write { connection in
-            let id = try await Self.findOrCreateUser(
-                connection, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor
-            ).id
-            guard let user = try await Self.fetchUser(connection, id: id, environmentID: environmentID) else {
-                throw DirectoryError.unknownUser
-            }
-            return user
-        }
-        publish(.realms)
-        return user
-    }
-
-    public func setRole(
-        _ role: Role, userID: String, by caller: DirectoryCaller, managed: ClaimMappings, now: Date
-    ) async throws
-        -> UserRecord
-    {
-        let user = try await write { connection in
-            let caller = try await Self.authorize(connection, caller)
-            return try await Self.setRole(
-                connection, role, userID: userID, environmentID: caller.environmentID, actor: caller.actor, now: now
-            ) { try DirectoryAuthority.checkRoleChange(by: caller, managed: managed) }
-        }
-        await revocationsCaughtUp()
-        return user
-    }
-
-    public func setRole(
-        _ role: Role, email: String, by caller: DirectoryCaller, managed: ClaimMappings, now: Date
-    ) async throws
-        -> UserRecord
-    {
-        let user = try await write { connection in
-            let caller = try await Self.authorize(connection, caller)
-            try DirectoryAuthority.checkRoleChange(by: caller, managed: managed)
-            let (environmentID, actor) = (caller.environmentID, caller.actor)
-            // Found locked, or created: the role is set on the row this transaction holds.
-            let id = try await Self.findOrCreateUser(
-                connection, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor
-            ).id
-            return try await Self.setRole(connection, role, userID: id, environmentID: environmentID, actor: actor, now: now)
-        }
-        publish(.realms)
-        await revocationsCaughtUp()
-        return user
-    }
-
-    static func setRole(
-        _ connection: PostgresConnection, _ role: Role, userID: String, environmentID: String, actor: String, now: Date,
-        check: () throws -> Void = {}
-    ) async throws -> UserRecord {
-        // Locked, so that two changes of this person's role cannot both log the same "before".
-        let user = try await fetchUser(connection, id: userID, environmentID: environmentID, forUpdate: true)
-        if user != nil { try check() }
-        try await apply(try DirectoryRules.setRole(role, of: user, actor: actor), connection, environmentID: environmentID, now: now)
-        guard var user else { throw DirectoryError.unknownUser }
-        user.role = role
-        return user
-    }
-
-    /// From memory when it can answer (see ``LiveRevocations``), else from the store.
+    /// From memory when it can answer (see ``LiveRevocations``), else read as both stores read
+    /// them; what is read is remembered unless a change came meanwhile.
     public func accessFacts(userID: String, environmentID: String) async throws -> AccessFacts? {
         let lookup = revocations?.accessFacts(userID: userID, environmentID: environmentID, now: .now)
         if case .known(let facts) = lookup { return facts }
-        let facts = try await read { connection in try await Self.fetchFacts(connection, userID: userID, environmentID: environmentID) }
+        let facts = try await reading { transaction in try await transaction.accessFacts(userID: userID, environmentID: environmentID) }
         if case .unknown(let generation?) = lookup, let facts { revocations?.remember(facts, ifUnchangedSince: generation) }
         return facts
     }
@@ -141,35 +64,6 @@ extension PostgresStore {
         var query = PostgresQuery(UserStatements.user, id, environmentID)
         query.sql += lockClause(forUpdate)
         return try await connection.first(query).map(userRecord)
-    }
-
-    /// The person with their teams (ids and names) and grants, in one statement.
-    static func fetchFacts(_ connection: PostgresConnection, userID: String, environmentID: String) async throws -> AccessFacts? {
-        guard
-            let row = try await connection.first(
-                """
-                SELECT id, environment_id, email, role, created_at, idp_issuer, idp_subject, disabled_at,
-                       ARRAY(SELECT m.team_id FROM team_members m WHERE m.user_id = u.id ORDER BY m.team_id COLLATE "C") AS team_ids,
-                       ARRAY(SELECT t.name FROM team_members m JOIN teams t ON t.id = m.team_id
-                             WHERE m.user_id = u.id ORDER BY m.team_id COLLATE "C") AS team_names,
-                       ARRAY(SELECT g.realm_path FROM realm_grants g WHERE g.user_id = u.id ORDER BY g.realm_path) AS grant_paths,
-                       ARRAY(SELECT g.access FROM realm_grants g WHERE g.user_id = u.id ORDER BY g.realm_path) AS grant_access
-                FROM users u WHERE id = \(userID) AND environment_id = \(environmentID)
-                """
-            )
-        else { return nil }
-        let teams: [String] = try row.get("team_ids")
-        let names: [String] = try row.get("team_names")
-        let paths: [String] = try row.get("grant_paths")
-        let levels: [String] = try row.get("grant_access")
-        var grants: [String: RealmAccess] = [:]
-        for (path, level) in zip(paths, levels) {
-            if let access = RealmAccess(rawValue: level) { grants[path] = access }
-        }
-        return AccessFacts(
-            user: try userRecord(row), teams: teams, grants: grants,
-            teamNames: Dictionary(zip(teams, names), uniquingKeysWith: { first, _ in first })
-        )
     }
 
     /// A user from a row with the columns `id, environment_id, email, role, created_at,

@@ -90,7 +90,7 @@ extension PostgresRandomAccessRow: StoredRow {
     }
 }
 
-extension PostgresStore: TransactionalStore, SharedDeviceStore, BadgeStore {
+extension PostgresStore: TransactionalStore, SharedDeviceStore, BadgeStore, ConsoleStore {
     func writing<T: Sendable>(_ body: @escaping @Sendable (PostgresTransaction) async throws -> T) async throws -> T {
         try await write { connection in try await body(PostgresTransaction(connection)) }
     }

@@ -72,7 +72,7 @@ extension Row: StoredRow {
     }
 }
 
-extension SQLiteStore: TransactionalStore, SharedDeviceStore, BadgeStore {
+extension SQLiteStore: TransactionalStore, SharedDeviceStore, BadgeStore, ConsoleStore {
     func writing<T: Sendable>(_ body: @escaping @Sendable (SQLiteTransaction) async throws -> T) async throws -> T {
         try await write { db in try Self.run(body, db) }
     }
