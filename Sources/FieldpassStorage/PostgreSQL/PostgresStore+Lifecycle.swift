@@ -1,5 +1,4 @@
 public import FieldpassDomain
-public import Foundation
 import PostgresNIO
 import Synchronization
 
