@@ -27,6 +27,12 @@ enum RefreshTokenStatements {
         """
     }
 
+    /// Revokes the device's tokens not revoked yet, rotated ones too (``SupersededRefreshTokens``):
+    /// time, device.
+    static let revokeSuperseded = SharedStatement { value in
+        "UPDATE refresh_tokens SET revoked_at = \(value(1)) WHERE device_id = \(value(2)) AND revoked_at IS NULL"
+    }
+
     /// Remembers an access token revoked until it expires: jti, expiry.
     static let revokeAccessToken = SharedStatement { value in
         "INSERT INTO revoked_tokens (jti, expires_at) VALUES (\(value(1)), \(value(2))) ON CONFLICT (jti) DO NOTHING"

@@ -40,6 +40,12 @@ struct SessionMoveTests {
                 == RefreshTokenIssue(hash: "h", userID: "u1", deviceID: "d1", expiresAt: 3_000, maxExpiresAt: 9_000))
     }
 
+    @Test func aSignInRevokesItsDevicesLiveRefreshTokensBeforeItsOwnIsStored() {
+        let plan = SessionRules.signingIn(Self.login, announcedRealm: "/users/u1", realmInitialized: false, now: 1_000)
+        #expect(plan.superseded == SupersededRefreshTokens(deviceID: "d1", at: 1_000))
+        #expect(plan.superseded.deviceID == plan.refreshToken.deviceID)
+    }
+
     @Test func aSignInIntoAnEmptyRealmWaitsForItsData() {
         let plan = SessionRules.signingIn(Self.login, announcedRealm: "/users/u1", realmInitialized: false, now: 1_000)
         #expect(plan.move.transition == SessionRules.signIn)
@@ -94,6 +100,13 @@ struct SessionMoveTests {
         #expect(device.id(live: "d1") == "d1")
         #expect(device.id(live: nil) == "new")
         #expect(RegisteredDevice(reusedInstallation: nil, newID: "new").id(live: nil) == "new")
+    }
+
+    @Test func onlyAKnownPersonsInstallationIsLookedUp() {
+        let device = RegisteredDevice(reusedInstallation: "install-1", newID: "new")
+        #expect(device.installationToFind(personCreated: false) == "install-1")
+        #expect(device.installationToFind(personCreated: true) == nil)
+        #expect(RegisteredDevice(reusedInstallation: nil, newID: "new").installationToFind(personCreated: false) == nil)
     }
 
     @Test func anAcknowledgementEndsAFinishedSessionAndDropsItsTokenEvent() {

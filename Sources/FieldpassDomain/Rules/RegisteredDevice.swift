@@ -17,6 +17,12 @@ package struct RegisteredDevice: Sendable, Equatable {
         RegisteredDevice(reusedInstallation: registration.installID, newID: newID)
     }
 
+    /// The installation whose live device the store reads for ``id(live:)``, if any: none for
+    /// a person the registration has just created, who has no device yet.
+    package func installationToFind(personCreated: Bool) -> String? {
+        personCreated ? nil : reusedInstallation
+    }
+
     /// The device's id, given the live device of ``reusedInstallation`` the store found.
     package func id(live: String?) -> String {
         live ?? newID

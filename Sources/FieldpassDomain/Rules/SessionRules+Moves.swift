@@ -45,8 +45,8 @@ extension SessionRules {
 
     /// A completed sign-in, once the store read whether its realm is filled: the session signs
     /// in while it has not expired (the sweep may have expired it while the IdP was answering),
-    /// and completes at once when the realm is filled; the device's live refresh token is
-    /// superseded by the new one.
+    /// and completes at once when the realm is filled; the device's live refresh tokens are
+    /// revoked, superseded by the new one.
     package static func signingIn(_ login: CompletedLogin, announcedRealm: String, realmInitialized: Bool, now: Double) -> SignInPlan {
         let session = login.session
         return SignInPlan(
@@ -55,6 +55,7 @@ extension SessionRules {
                 counting: realmInitialized ? [.signedIn, .dataReady] : [.signedIn],
                 storing: signInEvents(login, announcedRealm: announcedRealm, realmInitialized: realmInitialized)
             ),
+            superseded: SupersededRefreshTokens(deviceID: session.deviceID, at: now),
             refreshToken: RefreshTokenIssue(
                 hash: login.refreshTokenHash, userID: session.userID, deviceID: session.deviceID,
                 expiresAt: login.refreshTokenExpiresAt.timeIntervalSince1970,

@@ -2,12 +2,13 @@
 /// session moved, the device's live refresh tokens revoked and the new one stored.
 package struct SignInPlan: Sendable, Equatable {
     package var move: SessionMove
-    /// Stored in place of the device's live tokens (not revoked, not rotated): one sign-in's
-    /// tokens at a time per device.
+    /// Revoked before ``refreshToken`` is stored: one sign-in's tokens at a time per device.
+    package var superseded: SupersededRefreshTokens
     package var refreshToken: RefreshTokenIssue
 
-    package init(move: SessionMove, refreshToken: RefreshTokenIssue) {
+    package init(move: SessionMove, superseded: SupersededRefreshTokens, refreshToken: RefreshTokenIssue) {
         self.move = move
+        self.superseded = superseded
         self.refreshToken = refreshToken
     }
 }

@@ -30,17 +30,4 @@ extension PostgresQuery.StringInterpolation {
         appendLiteral(" AND expires_at > ")
         appendInterpolation(now)
     }
-
-    /// `, superseded AS (…)` after a move's `moved`: when the session moved, the device of a
-    /// sign-in's new `refreshToken` has its unrevoked tokens revoked, rotated ones too (a grace
-    /// retry of the last sign-in's must not outlive this one).
-    /// Nothing without a token.
-    mutating func appendInterpolation(supersededBy refreshToken: RefreshTokenIssue?, at now: Double) {
-        guard let refreshToken else { return }
-        appendLiteral(", superseded AS (\n    UPDATE refresh_tokens SET revoked_at = ")
-        appendInterpolation(now)
-        appendLiteral(" WHERE device_id = ")
-        appendInterpolation(refreshToken.deviceID)
-        appendLiteral(" AND revoked_at IS NULL AND EXISTS (SELECT 1 FROM moved)\n)")
-    }
 }

@@ -1,4 +1,3 @@
-import FieldpassDomain
 import PostgresNIO
 
 extension PostgresStore {
@@ -44,12 +43,5 @@ extension PostgresStore {
     /// Failures are left to the readers' safety net: the writes themselves have committed.
     private func placeAndNotify(_ feed: PostgresFeed) async {
         _ = try? await read { connection in try await connection.execute(feed.placeAndNotify) }
-    }
-
-    /// Runs `body` in one transaction (see ``write(_:)``), then publishes the events it stored.
-    func writeEvents(_ body: @escaping @Sendable (PostgresConnection) async throws -> [StoredEvent]) async throws -> [StoredEvent] {
-        let events = try await write(body)
-        if !events.isEmpty { publish(.sessionEvents) }
-        return events
     }
 }

@@ -7,14 +7,6 @@ import PostgresNIO
 /// (a sign-in and an admin's end, say) decide one after the other, each on what the other
 /// committed.
 extension PostgresStore {
-    /// Starts the shift a sign-in's tokens name, in the sign-in's transaction (``ShiftRules/start``).
-    static func startShift(_ shift: ShiftRecord, environmentID: String, _ connection: PostgresConnection, now: Date) async throws {
-        let device = try await fetchSharedDevice(connection, id: shift.sharedDeviceID, environmentID: environmentID, forUpdate: true)
-        var open: ShiftRecord?
-        if let device { open = try await openShift(connection, deviceID: device.id) }
-        try await apply(ShiftRules.start(shift, device: device, open: open), connection, environmentID: environmentID, now: now)
-    }
-
     /// The open shifts of the environment's devices, by device.
     static func holders(_ connection: PostgresConnection, environmentID: String) async throws -> [String: ShiftRecord] {
         let open = try await connection.rows(PostgresQuery(ShiftTables.openInEnvironment, environmentID)).map(shift)

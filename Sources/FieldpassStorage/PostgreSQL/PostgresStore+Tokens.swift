@@ -3,16 +3,6 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    /// Records the use of `proof`, if there is one, in the caller's transaction; one used
-    /// before is refused, which rolls the transaction back.
-    static func takeProof(_ proof: DPoPRules.AcceptedProof?, _ connection: PostgresConnection) async throws {
-        guard let proof else { return }
-        guard
-            try await connection.first(PostgresQuery(DPoPTables.recordProof, proof.replayKey, proof.rememberUntil.timeIntervalSince1970))
-                != nil
-        else { throw DPoPRefusal.usedBefore }
-    }
-
     /// Stores the token and marks its device seen, in one statement. A rotation's successor
     /// marks the token it replaces rotated in the same statement (a token's hash is never NULL,
     /// so without one that part changes nothing).

@@ -125,32 +125,32 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
         return state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") || state == "25006"
     }
 
-    /// Two round trips besides the batch's savepoint for a newcomer (the person created with
-    /// their audit entry, then the device and the session in one statement), three for
-    /// someone known (the insert that finds them taken, then their row read and locked).
+    /// The registration's device, its session and its count in one statement, built from the
+    /// device ``RegisteredDevice`` decided: besides the proof's round trip and the batch's
+    /// savepoint, two round trips for a newcomer (the person created with their audit entry,
+    /// then the statement), three for someone known (the insert that finds them taken, then
+    /// their row read and locked), and one more when the registration names an installation
+    /// whose live device a known person may have.
     public func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession {
-        try await writeGrouped(publishing: .realms) { connection in
+        try await writingGrouped(announcing: .realms) { transaction in
             let now = registration.now.timeIntervalSince1970
-            try await Self.takeProof(registration.dpopProof, connection)
+            try await transaction.takeProof(registration.dpopProof)
             // Locked: registrations and sign-ins of one person run one after another.
+            try transaction.takeLocks(of: .users)
             let user = try await Self.findOrCreateUser(
-                connection, email: registration.email, environmentID: registration.environmentID, now: now
+                transaction.connection, email: registration.email, environmentID: registration.environmentID, now: now
             )
-            // The live device of this installation is used again, with a new session; without
-            // an installation to reuse, the lookup (`install_id = NULL`) finds none. Registering
-            // leaves its last_seen_at as it was (the update only makes RETURNING give the row):
-            // an install_id is no secret, so only a sign-in or a refresh says the device was seen.
-            let device = RegisteredDevice.of(registration, newID: UUID().uuidString.lowercased())
+            let deviceID = try await transaction.registeredDeviceID(registration, personID: user.id, personCreated: user.created)
+            // Registering leaves a reused device's last_seen_at as it was (the update only makes
+            // RETURNING give the row): an install_id is no secret, so only a sign-in or a refresh
+            // says the device was seen.
             guard
-                let deviceID = try await connection.value(
+                try await transaction.connection.value(
                     """
-                    WITH live AS (
-                        SELECT id FROM devices
-                        WHERE user_id = \(user.id) AND install_id = \(device.reusedInstallation) AND revoked_at IS NULL
-                    ), device AS (
+                    WITH device AS (
                         INSERT INTO devices (id, user_id, name, platform, install_id, created_at, last_seen_at)
-                        VALUES (coalesce((SELECT id FROM live), \(device.newID)), \(user.id),
-                                \(registration.deviceName), \(registration.platform), \(registration.installID), \(now), \(now))
+                        VALUES (\(deviceID), \(user.id), \(registration.deviceName), \(registration.platform), \(registration.installID),
+                                \(now), \(now))
                         ON CONFLICT (id) DO UPDATE SET last_seen_at = devices.last_seen_at
                         RETURNING id
                     ), counted AS (
@@ -169,37 +169,19 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
                     RETURNING device_id
                     """,
                     as: String.self
-                )
+                ) != nil
             else { throw StoreInconsistency("no device for a registration") }
             return registration.pendingSession(userID: user.id, deviceID: deviceID, role: user.role)
         }
     }
 
-    /// One statement, committed on its own: the callback's first step costs one round trip.
+    /// One statement, committed on its own, built from ``SessionRules/callback(state:now:)``
+    /// (which counts and stores nothing): the session taken and read, the callback's first
+    /// step in one round trip.
     public func consumeState(_ state: String, now: Date) async throws -> OnboardingSession? {
-        try await read { connection in try await Self.consume(state: state, now: now, on: connection) }
-    }
-
-    /// One transaction, so one WAL flush where taking the state and failing the session on
-    /// their own would wait for two.
-    public func refuseState(
-        _ state: String, now: Date, failure: @escaping @Sendable (OnboardingSession) -> LoginFailure
-    ) async throws -> RefusedSignIn? {
-        let refused = try await write { connection -> RefusedSignIn? in
-            guard let session = try await Self.consume(state: state, now: now, on: connection) else { return nil }
-            let decided = failure(session)
-            let events = try await Self.fail(sessionID: session.id, decided, now: now, on: connection)
-            return RefusedSignIn(session: session, failure: decided, events: events)
-        }
-        if let refused, !refused.events.isEmpty { publish(.sessionEvents) }
-        return refused
-    }
-
-    /// One statement, built from ``SessionRules/callback(state:now:)``: the session taken and read.
-    private static func consume(state: String, now: Date, on connection: PostgresConnection) async throws -> OnboardingSession? {
         let move = SessionRules.callback(state: state, now: now.timeIntervalSince1970)
-        guard
-            let row = try await connection.first(
+        return try await read { connection in
+            try await connection.first(
                 """
                 WITH s AS (
                     UPDATE sessions SET state_used = true, status = \(move.transition.to.rawValue)
@@ -208,37 +190,7 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
                 )
                 SELECT \(unescaped: OnboardingStatements.sessionColumns) FROM s JOIN users u ON u.id = s.user_id
                 """
-            )
-        else { return nil }
-        return try Self.session(row)
-    }
-
-    public func expiredAppReturn(state: String, now: Date) async throws -> AppReturn? {
-        try await read { connection in
-            try await connection.first(PostgresQuery(OnboardingStatements.expiredAppReturn, state, now.timeIntervalSince1970)).flatMap {
-                AppReturnColumns.appReturn(uri: try $0.get("app_redirect_uri"), state: try $0.get("app_state"))
-            }
+            ).map(OnboardingSession.init(row:))
         }
-    }
-
-    public func session(id: String) async throws -> OnboardingSession? {
-        try await read { connection in try await Self.fetchSession(connection, id: id) }
-    }
-
-    static func fetchSession(_ connection: PostgresConnection, id: String) async throws -> OnboardingSession? {
-        try await connection.first(PostgresQuery(OnboardingStatements.session, id)).map(session)
-    }
-
-    private static func session(_ row: PostgresRandomAccessRow) throws -> OnboardingSession {
-        OnboardingSession(
-            id: try row.get("id"), userID: try row.get("user_id"), deviceID: try row.get("device_id"),
-            environmentID: try row.get("environment_id"), email: try row.get("email"), role: try row.get("role"),
-            nonce: try row.get("nonce"), codeVerifier: try row.get("code_verifier"),
-            status: OnboardingSession.Status(rawValue: try row.get("status")) ?? .failed,
-            expiresAt: Date(timeIntervalSince1970: try row.get("expires_at")), confirmsDevice: try row.get("confirms_device"),
-            browserBinding: try row.get("browser_binding"),
-            appReturn: AppReturnColumns.appReturn(uri: try row.get("app_redirect_uri"), state: try row.get("app_state")),
-            dpopThumbprint: try row.get("dpop_jkt")
-        )
     }
 }

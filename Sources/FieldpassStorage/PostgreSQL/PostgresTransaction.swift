@@ -48,6 +48,11 @@ final class PostgresTransaction: StoreTransaction {
         try await PostgresStore.announce(changes, on: connection)
     }
 
+    /// The realm is unplaced again: it takes a new position after commit (see ``PostgresFeed``).
+    func markRealmInitialized(path: String, at time: Double) async throws {
+        try await execute(RealmFeedStatements.markInitialized, time, nil, path)
+    }
+
     func apply(_ move: SessionMove) async throws -> (moved: [MovedSession], events: [StoredEvent]) {
         try await PostgresStore.apply(move, connection)
     }
@@ -107,6 +112,10 @@ extension PostgresStore: TransactionalStore, SharedDeviceStore, BadgeStore, Cons
 
     func announce(_ feed: StoreFeed) {
         publish(PostgresFeed(feed))
+    }
+
+    func placeCommitted(_ feed: StoreFeed) async throws {
+        try await placeCommitted(PostgresFeed(feed))
     }
 }
 

@@ -4,13 +4,6 @@ import GRDB
 
 /// Shifts on shared devices on SQLite, each change planned by ``ShiftRules``.
 extension SQLiteStore {
-    /// Starts the shift a sign-in's tokens name, in the sign-in's transaction (``ShiftRules/start``).
-    static func startShift(_ shift: ShiftRecord, environmentID: String, _ db: Database, now: Date) throws {
-        let device = try fetchSharedDevice(db, id: shift.sharedDeviceID, environmentID: environmentID)
-        let plan = ShiftRules.start(shift, device: device, open: try device.flatMap { try openShift(db, deviceID: $0.id) })
-        try apply(plan, db, environmentID: environmentID, now: now)
-    }
-
     /// The open shifts of the environment's devices, by device.
     static func holders(_ db: Database, environmentID: String) throws -> [String: ShiftRecord] {
         let open = try Row.fetchAll(db.cachedStatement(sql: ShiftTables.openInEnvironment.sqlite), arguments: [environmentID]).map(shift)

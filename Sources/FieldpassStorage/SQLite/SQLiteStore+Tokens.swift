@@ -3,18 +3,6 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    /// Records the use of `proof`, if there is one, in the caller's transaction; one used
-    /// before is refused, which rolls the transaction back.
-    static func takeProof(_ proof: DPoPRules.AcceptedProof?, _ db: Database) throws {
-        guard let proof else { return }
-        guard
-            try Row.fetchOne(
-                db.cachedStatement(sql: DPoPTables.recordProof.sqlite),
-                arguments: [proof.replayKey, proof.rememberUntil.timeIntervalSince1970]
-            ) != nil
-        else { throw DPoPRefusal.usedBefore }
-    }
-
     /// Stores the token and marks its device seen; a rotation's successor marks the token it
     /// replaces rotated.
     static func issueRefreshToken(_ db: Database, _ issue: RefreshTokenIssue, now: Double) throws {

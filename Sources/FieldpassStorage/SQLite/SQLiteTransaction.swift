@@ -27,6 +27,12 @@ struct SQLiteTransaction: StoreTransaction, @unchecked Sendable {
     /// Nothing to tell: every bearer check reads the file.
     func announce(_ changes: [StandingChange]) async throws {}
 
+    /// The realm takes the realm feed's next position at once: the single writer commits
+    /// positions in the order it hands them out.
+    func markRealmInitialized(path: String, at time: Double) async throws {
+        try await execute(RealmFeedStatements.markInitialized, time, try SQLiteStore.nextFeedSeq(db), path)
+    }
+
     func apply(_ move: SessionMove) async throws -> (moved: [MovedSession], events: [StoredEvent]) {
         try SQLiteStore.apply(move, db)
     }
@@ -98,6 +104,9 @@ extension SQLiteStore: TransactionalStore, SharedDeviceStore, BadgeStore, Consol
 
     /// Bearer checks read the file: a revocation is seen as soon as it committed.
     func revocationsCaughtUp() async {}
+
+    /// The single writer commits feed positions in the order it hands them out.
+    func placeCommitted(_ feed: StoreFeed) async throws {}
 
     private static func run<T: Sendable>(_ body: @escaping @Sendable (SQLiteTransaction) async throws -> T, _ db: Database) throws -> T {
         let transaction = SQLiteTransaction(db: db)

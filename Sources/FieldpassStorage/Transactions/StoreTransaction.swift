@@ -28,6 +28,10 @@ protocol StoreTransaction {
     /// Tells every instance that `changes` moved what stands against tokens, at commit.
     func announce(_ changes: [StandingChange]) async throws
 
+    /// Marks the realm initialized, a change the realm feed shows again at a new position:
+    /// announce ``StoreFeed/realms`` after commit.
+    func markRealmInitialized(path: String, at time: Double) async throws
+
     /// Applies `move`: the conditional update, each moved session's counts and events, in the
     /// move's event order. Returns the moved sessions in that order and the events stored.
     func apply(_ move: SessionMove) async throws -> (moved: [MovedSession], events: [StoredEvent])

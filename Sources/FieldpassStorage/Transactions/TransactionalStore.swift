@@ -25,6 +25,13 @@ protocol TransactionalStore: Sendable {
 
     /// Returns once this instance's view of revoked tokens holds what this instance committed.
     func revocationsCaughtUp() async
+
+    /// Makes every write to `feed` committed before this call readable, in the feed's order,
+    /// before a read of the feed.
+    func placeCommitted(_ feed: StoreFeed) async throws
+
+    /// How the events the store stores name realms.
+    var realmPrefixes: RealmPrefixes { get }
 }
 
 /// The feeds readers follow: the session events, the realm feed and the lifecycle events.

@@ -1,0 +1,38 @@
+public import FieldpassDomain
+public import Foundation
+
+/// The end of a sign-in at the IdP: completed (``SessionRules/signingIn(_:announcedRealm:realmInitialized:now:)``)
+/// or failed (``SessionRules/failing(sessionID:_:now:)``).
+extension TransactionalStore {
+    /// Locks the person first, as every change to a person's devices and tokens does.
+    public func completeLogin(_ login: CompletedLogin, now: Date) async throws -> [StoredEvent] {
+        let session = login.session
+        let announced = realmPrefixes.outward(session.realmPath, environmentID: session.environmentID)
+        let events = try await writing { transaction -> [StoredEvent] in
+            let timestamp = now.timeIntervalSince1970
+            _ = try await transaction.user(id: session.userID, environmentID: session.environmentID, locking: true)
+            let initialized = try await transaction.value(RealmFeedStatements.initializedForSignIn, session.realmPath, as: Bool.self)
+            let plan = SessionRules.signingIn(login, announcedRealm: announced, realmInitialized: initialized ?? false, now: timestamp)
+            let signedIn = try await transaction.apply(plan.move)
+            // The sweeper may have expired the session while the IdP was answering.
+            guard !signedIn.moved.isEmpty else { return [] }
+            try await transaction.execute(RefreshTokenStatements.revokeSuperseded, plan.superseded.at, plan.superseded.deviceID)
+            let audit = try await transaction.markSignedIn(session, now: timestamp)
+            if !audit.isEmpty { try await transaction.audit(audit, environmentID: session.environmentID, now: now) }
+            try await transaction.issue(plan.refreshToken, now: timestamp)
+            if let shift = login.shift { try await transaction.startShift(shift, environmentID: session.environmentID, now: now) }
+            return signedIn.events
+        }
+        if !events.isEmpty { announce(.sessionEvents) }
+        // The shift before on the device ended: its access tokens count as revoked here once this is answered.
+        if login.shift != nil { await revocationsCaughtUp() }
+        return events
+    }
+
+    public func failLogin(sessionID: String, error: String, description: String, audited: Bool, now: Date) async throws -> [StoredEvent] {
+        let failure = LoginFailure(error: error, description: description, audited: audited)
+        let events = try await writing { transaction in try await transaction.fail(sessionID: sessionID, failure, now: now) }
+        if !events.isEmpty { announce(.sessionEvents) }
+        return events
+    }
+}
