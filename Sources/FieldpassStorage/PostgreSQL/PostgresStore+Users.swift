@@ -55,25 +55,4 @@ extension PostgresStore {
         guard let row else { throw DirectoryError.unknownUser }
         return (try row.get("id"), try row.get("role"), created)
     }
-
-    /// The user, if they are of `environmentID`. With `forUpdate`, their row stays locked until
-    /// the transaction ends: take it before changing anything of the person's.
-    static func fetchUser(
-        _ connection: PostgresConnection, id: String, environmentID: String, forUpdate: Bool = false
-    ) async throws -> UserRecord? {
-        var query = PostgresQuery(UserStatements.user, id, environmentID)
-        query.sql += lockClause(forUpdate)
-        return try await connection.first(query).map(userRecord)
-    }
-
-    /// A user from a row with the columns `id, environment_id, email, role, created_at,
-    /// idp_issuer, idp_subject, disabled_at`.
-    static func userRecord(_ row: PostgresRandomAccessRow) throws -> UserRecord {
-        try UserRecord(
-            id: row.get("id"), environmentID: row.get("environment_id"), email: row.get("email"),
-            role: Role(stored: row.get("role")), createdAt: Date(timeIntervalSince1970: row.get("created_at")),
-            idpIssuer: row.get("idp_issuer"), idpSubject: row.get("idp_subject"),
-            disabled: row.get("disabled_at", as: Double?.self) != nil
-        )
-    }
 }

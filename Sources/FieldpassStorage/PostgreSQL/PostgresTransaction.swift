@@ -37,7 +37,9 @@ final class PostgresTransaction: StoreTransaction {
     }
 
     func isUniqueViolation(_ error: any Error) -> Bool {
-        (error as? PSQLError).map(PostgresStore.isUniqueViolation) ?? false
+        // A `unique_violation` (SQLSTATE 23505).
+        guard let error = error as? PSQLError else { return false }
+        return error.code == .server && error.serverInfo?[.sqlState] == "23505"
     }
 
     func audit(_ entries: [AuditRecord], environmentID: String, now: Date) async throws {
@@ -95,7 +97,7 @@ extension PostgresRandomAccessRow: StoredRow {
     }
 }
 
-extension PostgresStore: TransactionalStore, SharedDeviceStore, BadgeStore, ConsoleStore {
+extension PostgresStore: TransactionalStore, SharedDeviceStore, BadgeStore, ConsoleStore, ScimStore {
     func writing<T: Sendable>(_ body: @escaping @Sendable (PostgresTransaction) async throws -> T) async throws -> T {
         try await write { connection in try await body(PostgresTransaction(connection)) }
     }

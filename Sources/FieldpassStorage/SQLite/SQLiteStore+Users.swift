@@ -38,16 +38,4 @@ extension SQLiteStore {
         else { throw DatabaseError(message: "realm feed counter missing") }
         return seq
     }
-
-    static func fetchUser(_ db: Database, id: String, environmentID: String) throws -> UserRecord? {
-        try Row.fetchOne(db.cachedStatement(sql: UserStatements.user.sqlite), arguments: [id, environmentID]).map(userRecord)
-    }
-
-    static func userRecord(_ row: Row) -> UserRecord {
-        UserRecord(
-            id: row["id"], environmentID: row["environment_id"], email: row["email"],
-            role: Role(stored: row["role"]), createdAt: Date(timeIntervalSince1970: row["created_at"]),
-            idpIssuer: row["idp_issuer"], idpSubject: row["idp_subject"], disabled: row["disabled_at"] as Double? != nil
-        )
-    }
 }

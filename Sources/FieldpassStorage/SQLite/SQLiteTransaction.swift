@@ -78,7 +78,7 @@ extension Row: StoredRow {
     }
 }
 
-extension SQLiteStore: TransactionalStore, SharedDeviceStore, BadgeStore, ConsoleStore {
+extension SQLiteStore: TransactionalStore, SharedDeviceStore, BadgeStore, ConsoleStore, ScimStore {
     func writing<T: Sendable>(_ body: @escaping @Sendable (SQLiteTransaction) async throws -> T) async throws -> T {
         try await write { db in try Self.run(body, db) }
     }
