@@ -48,13 +48,19 @@ enum ConsoleStatements {
     }
 
     /// A page of the audit log, newest first: entries of the environment with an id below
-    /// `before` (any, without it) that match `filter`.
+    /// `before` (any, without it) that match `filter`, each with the names of what it refers
+    /// to by id (``AuditNameColumns``). The page first, then the names of its entries only.
     static func auditPage(environmentID: String, filter: AuditFilter, before: Int64?, limit: Int) -> BuiltStatement {
-        BuiltStatement { _, bind in
+        BuiltStatement { sql, bind in
             """
-            SELECT id, actor, action, target, before, after, at FROM audit_log
-            WHERE environment_id = \(bind(environmentID)) AND id < \(bind(before ?? Int64.max))\(ConsoleTables.auditConditions(filter, bind: bind))
-            ORDER BY id DESC LIMIT \(bind(limit))
+            SELECT p.id, p.actor, p.action, p.target, p.before, p.after, p.at,
+            \(AuditNameColumns.sql(sql))
+            FROM (
+                SELECT id, environment_id, actor, action, target, before, after, at FROM audit_log
+                WHERE environment_id = \(bind(environmentID)) AND id < \(bind(before ?? Int64.max))\(ConsoleTables.auditConditions(filter, bind: bind))
+                ORDER BY id DESC LIMIT \(bind(limit))
+            ) p
+            ORDER BY p.id DESC
             """
         }
     }

@@ -16,6 +16,12 @@ struct SQLDialect {
         isPostgres ? "\(expression) = ANY(\(value(number)))" : "\(expression) IN (SELECT value FROM json_each(\(value(number))))"
     }
 
+    /// The text at `key` of the JSON object in the text column `column` (`NULL` where there is
+    /// none): SQLite's JSON functions, PostgreSQL's `jsonb`. `key` is a name of ours, never a value.
+    func jsonText(_ column: String, key: String) -> String {
+        isPostgres ? "(\(column)::jsonb ->> '\(key)')" : "json_extract(\(column), '$.\(key)')"
+    }
+
     /// `expression` compared byte by byte, as SQLite compares text and PostgreSQL does under
     /// the "C" collation, whatever the database's: ids sort, and lock, in one order.
     func bytewise(_ expression: String) -> String { isPostgres ? "\(expression) COLLATE \"C\"" : expression }

@@ -41,6 +41,10 @@ public protocol ConsoleStore: Sendable {
     /// Newest first, entries with `id < before` when given, matching `filter`.
     func auditLog(environmentID: String, filter: AuditFilter, before: Int64?, limit: Int) async throws -> [AuditEntry]
 
+    /// The same entries, each with the names of the people, teams and devices it refers to by
+    /// id (``NamedAuditEntry``), read with them in one statement.
+    func namedAuditLog(environmentID: String, filter: AuditFilter, before: Int64?, limit: Int) async throws -> [NamedAuditEntry]
+
     /// What happened to onboarding in the environment since `since`, and who still waits for data.
     func onboardingSummary(environmentID: String, since: Date, waitingLimit: Int) async throws -> OnboardingSummary
 }

@@ -79,8 +79,12 @@ extension TransactionalStore {
     }
 
     public func auditLog(environmentID: String, filter: AuditFilter, before: Int64?, limit: Int) async throws -> [AuditEntry] {
+        try await namedAuditLog(environmentID: environmentID, filter: filter, before: before, limit: limit).map(\.entry)
+    }
+
+    public func namedAuditLog(environmentID: String, filter: AuditFilter, before: Int64?, limit: Int) async throws -> [NamedAuditEntry] {
         let page = ConsoleStatements.auditPage(environmentID: environmentID, filter: filter, before: before, limit: limit)
-        return try await reading { transaction in try await transaction.rows(page).map(AuditEntry.init(row:)) }
+        return try await reading { transaction in try await transaction.rows(page).map(NamedAuditEntry.init(row:)) }
     }
 
     public func onboardingSummary(environmentID: String, since: Date, waitingLimit: Int) async throws -> OnboardingSummary {

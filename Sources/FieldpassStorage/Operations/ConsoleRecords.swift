@@ -62,3 +62,17 @@ extension AuditEntry {
             before: try state("before"), after: try state("after"), at: Date(timeIntervalSince1970: try row.column("at")))
     }
 }
+
+extension NamedAuditEntry {
+    /// A row of ``ConsoleStatements/auditPage(environmentID:filter:before:limit:)``: the entry
+    /// and the names read with it.
+    init(row: some StoredRow) throws {
+        var fieldNames: [String: String] = [:]
+        for field in Self.namedFields.keys {
+            fieldNames[field] = try row.column(AuditNameColumns.column(field), as: String?.self)
+        }
+        self.init(
+            entry: try AuditEntry(row: row), actorName: try row.column("actor_name"), targetName: try row.column("target_name"),
+            fieldNames: fieldNames)
+    }
+}
