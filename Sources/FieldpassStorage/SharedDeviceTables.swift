@@ -37,6 +37,23 @@ enum SharedDeviceTables {
         "SELECT \(columns) FROM shared_devices WHERE id = \(value(1)) AND environment_id = \(value(2))"
     }
 
+    /// The environment's devices not unenrolled whose name is this one in any case:
+    /// environment, name.
+    static let namesakes = SharedStatement { value in
+        """
+        SELECT \(columns) FROM shared_devices
+        WHERE environment_id = \(value(1)) AND lower(name) = lower(\(value(2))) AND unenrolled_at IS NULL
+        """
+    }
+
+    /// Waits for the other transactions creating a device of this name (in any case) in the
+    /// environment to commit, so that of two at once the second sees the first's device:
+    /// environment, name. SQLite's single writer already runs one at a time.
+    static let takeTurnsOnName = SharedStatement(dialects: { sql in
+        guard sql.isPostgres else { return "SELECT ?1, ?2" }
+        return "SELECT pg_advisory_xact_lock(hashtextextended('shared_device' || E'\\n' || $1 || E'\\n' || lower($2), 0))"
+    })
+
     /// The device a code was issued for, of any environment: code hash.
     static let byCode = SharedStatement { value in "SELECT \(columns) FROM shared_devices WHERE code_hash = \(value(1))" }
 

@@ -28,14 +28,41 @@ struct SharedDeviceRulesTests {
 
     @Test func aManagerEnrollsForHisTeamAndNoOther() throws {
         let plan = try SharedDeviceRules.create(
-            Self.device(), codeHash: "h", teamExists: true, callerTeams: ["north"], by: Self.person(.manager))
+            Self.device(), codeHash: "h", teamExists: true, namesakes: [], callerTeams: ["north"], by: Self.person(.manager))
         #expect(plan.writes.first == .createSharedDevice(Self.device(), codeHash: "h"))
         #expect(throws: DirectoryError.notAllowed(.administer)) {
             try SharedDeviceRules.create(
-                Self.device(team: "south"), codeHash: "h", teamExists: true, callerTeams: ["north"], by: Self.person(.manager))
+                Self.device(team: "south"), codeHash: "h", teamExists: true, namesakes: [], callerTeams: ["north"],
+                by: Self.person(.manager))
         }
         #expect(throws: DirectoryError.unknownTeam) {
-            try SharedDeviceRules.create(Self.device(), codeHash: "h", teamExists: false, callerTeams: [], by: Self.person(.admin))
+            try SharedDeviceRules.create(
+                Self.device(), codeHash: "h", teamExists: false, namesakes: [], callerTeams: [], by: Self.person(.admin))
+        }
+    }
+
+    @Test func aNameIsTakenByADeviceEnrolledOrWhoseCodeStillWorks() throws {
+        var enrolled = Self.device()
+        enrolled.enrolledAt = Self.now
+        var unenrolled = enrolled
+        unenrolled.unenrolledAt = Self.now
+        let expired = Self.device(expiresIn: 0)
+        for holder in [enrolled, Self.device(expiresIn: 1)] {
+            #expect(SharedDeviceRules.holdsName(holder, at: Self.now))
+            #expect(throws: DirectoryError.sharedDeviceNameTaken) {
+                try SharedDeviceRules.create(
+                    Self.device(), codeHash: "h", teamExists: true, namesakes: [expired, holder], callerTeams: [], by: Self.person(.admin))
+            }
+        }
+        #expect(!SharedDeviceRules.holdsName(expired, at: Self.now) && !SharedDeviceRules.holdsName(unenrolled, at: Self.now))
+        let plan = try SharedDeviceRules.create(
+            Self.device(), codeHash: "h", teamExists: true, namesakes: [expired, unenrolled], callerTeams: [], by: Self.person(.admin))
+        #expect(plan.writes.first == .createSharedDevice(Self.device(), codeHash: "h"))
+        // Whether the name is free is nobody's business who may not enroll for the team.
+        #expect(throws: DirectoryError.notAllowed(.administer)) {
+            try SharedDeviceRules.create(
+                Self.device(team: "south"), codeHash: "h", teamExists: true, namesakes: [enrolled], callerTeams: ["north"],
+                by: Self.person(.manager))
         }
     }
 

@@ -120,22 +120,64 @@ struct SharedDeviceStoreTests {
         }
     }
 
-    @Test func oneCodeEnrollsOneDeviceAcrossInstances() async throws {
+    @Test(arguments: StoreKind.allCases) func aNameIsTakenWhileItsDeviceIsEnrolledOrItsCodeStillWorks(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let admin = try await environment.admin()
+            let van = try await Self.create(store, name: "Van 12", code: "van", by: admin)
+            // The same form sent twice, or the name in another case: refused, and nothing stored.
+            for name in ["Van 12", "VAN 12"] {
+                await #expect(throws: DirectoryError.sharedDeviceNameTaken) {
+                    try await Self.create(store, name: name, code: "again-\(name)", by: admin)
+                }
+            }
+            _ = try await store.enrollSharedDevice(codeHash: "van", proof: Self.proof(by: "van-key"), now: Date())
+            await #expect(throws: DirectoryError.sharedDeviceNameTaken) { try await Self.create(store, code: "enrolled", by: admin) }
+            #expect(try await store.sharedDevices(visibleTo: admin).map(\.name) == ["Van 12"])
+            // Another environment has names of its own.
+            _ = try await Self.create(store, code: "theirs", by: .cli(environmentID: "other"))
+            // A code that expired unused, and an unenrolled device, leave the name free.
+            _ = try await Self.create(store, name: "Depot phone", code: "expired", by: admin, expiresIn: -1)
+            _ = try await Self.create(store, name: "Depot phone", code: "depot", by: admin)
+            try await store.unenrollSharedDevice(id: van.id, by: admin, now: Date())
+            let again = try await Self.create(store, name: "van 12", code: "new-van", by: admin)
+            #expect(try await store.sharedDevices(visibleTo: admin).map(\.name) == ["Van 12", "Depot phone", "Depot phone", "van 12"])
+            #expect(again.state == .awaitingEnrollment)
+        }
+    }
+
+    /// Ten rounds of `attempt` made at two instances of one PostgreSQL database at once, each
+    /// after `prepare`: of each round's two, exactly one succeeds.
+    private static func oneOfTwoInstances(
+        prepare: @escaping @Sendable (any FieldpassStore, DirectoryCaller, Int) async throws -> Void = { _, _, _ in },
+        _ attempt: @escaping @Sendable (_ store: any FieldpassStore, _ admin: DirectoryCaller, _ round: Int, _ side: String) async -> Bool
+    ) async throws {
         try await StoreTestEnvironment.with(store: .postgres) { environment in
             let opened = try StoreFactory.open(environment.storage, realmPrefixes: environment.realmPrefixes, logger: Logger(label: "test"))
             let admin = try await environment.admin()
             try await opened.use { other in
                 for round in 0..<10 {
-                    _ = try await Self.create(environment.store, name: "Van \(round)", code: "race-\(round)", by: admin)
-                    func enrolls(_ store: any FieldpassStore, key: String) async -> Bool {
-                        (try? await store.enrollSharedDevice(codeHash: "race-\(round)", proof: Self.proof(by: key), now: Date())) != nil
-                    }
-                    async let first = enrolls(environment.store, key: "a-\(round)")
-                    async let second = enrolls(other, key: "b-\(round)")
+                    try await prepare(environment.store, admin, round)
+                    async let first = attempt(environment.store, admin, round, "a")
+                    async let second = attempt(other, admin, round, "b")
                     let results = await [first, second]
                     #expect(results.filter { $0 }.count == 1, "round \(round)")
                 }
             }
+        }
+    }
+
+    @Test func oneNameNamesOneDeviceAcrossInstances() async throws {
+        try await Self.oneOfTwoInstances { store, admin, round, side in
+            (try? await Self.create(store, name: "Van \(round)", code: "\(side)-\(round)", by: admin)) != nil
+        }
+    }
+
+    @Test func oneCodeEnrollsOneDeviceAcrossInstances() async throws {
+        try await Self.oneOfTwoInstances(
+            prepare: { store, admin, round in _ = try await Self.create(store, name: "Van \(round)", code: "race-\(round)", by: admin) }
+        ) { store, _, round, side in
+            (try? await store.enrollSharedDevice(codeHash: "race-\(round)", proof: Self.proof(by: "\(side)-\(round)"), now: Date())) != nil
         }
     }
 }

@@ -171,6 +171,24 @@ def test_a_worker_and_another_environments_admin_are_refused(server: FieldpassSe
     assert_api_error(call(server, stranger, "POST", "/admin/shared_devices", {"name": "X", "team_id": team["id"]}), 404, "unknown_team")
 
 
+def test_a_name_in_use_is_refused_until_its_device_is_unenrolled(server: FieldpassServer, admin: SignedIn) -> None:
+    created = create(server, admin, "Van 30")
+    before = assert_json(call(server, admin, "GET", "/admin/shared_devices"))["shared_devices"]
+    # The same form sent twice, or the name in another case, while its code works.
+    for name in ("Van 30", "VAN 30"):
+        body = assert_api_error(call(server, admin, "POST", "/admin/shared_devices", {"name": name}), 409, "shared_device_name_taken")
+        assert "unenroll" in body["error_description"], body
+    assert_json(enroll(server, created["enrollment_code"], DeviceKey()))
+    assert_api_error(call(server, admin, "POST", "/admin/shared_devices", {"name": "Van 30"}), 409, "shared_device_name_taken")
+    after = assert_json(call(server, admin, "GET", "/admin/shared_devices"))["shared_devices"]
+    assert [d["device_id"] for d in after] == [d["device_id"] for d in before], after
+    # Another environment has names of its own; an unenrolled device frees its name.
+    create(server, sign_in(server, OTHER_ADMIN_EMAIL), "Van 30")
+    response = call(server, admin, "DELETE", f"/admin/shared_devices/{created['device_id']}")
+    assert response.status_code == 204, describe(response)
+    create(server, admin, "Van 30")
+
+
 def test_bad_input_is_refused_and_changes_nothing(server: FieldpassServer, admin: SignedIn) -> None:
     before = assert_json(call(server, admin, "GET", "/admin/shared_devices"))["shared_devices"]
     for body in ({}, {"name": ""}, {"name": "x" * 101}, {"name": 12}, {"name": "ok", "team_id": 5}, {"name": "bell\u0007"}):

@@ -15,6 +15,7 @@ import re
 import subprocess
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -54,9 +55,11 @@ class Tablet:
         return self.key.proof(method, f"{server.public_url}{path}", **claims)
 
 
-def enrolled_tablet(server: FieldpassServer, admin: SignedIn | str, team_id: str | None = None) -> Tablet:
+def enrolled_tablet(server: FieldpassServer, admin: SignedIn | str, team_id: str | None = None, name: str | None = None) -> Tablet:
+    """A tablet enrolled by `admin` (or this token), named `name` or a name no other has: a
+    name enrolled already is refused."""
     token = admin if isinstance(admin, str) else admin.access_token
-    body = {"name": f"Van {unique_email('v')[:6]}"} | ({"team_id": team_id} if team_id else {})
+    body = {"name": name or f"Van {uuid.uuid4().hex[:12]}"} | ({"team_id": team_id} if team_id else {})
     created = assert_json(server.api("POST", "/admin/shared_devices", token=token, json_body=body), 201)
     key = DeviceKey()
     url = f"{server.public_url}/shared_devices/enroll"

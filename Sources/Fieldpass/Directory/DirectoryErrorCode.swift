@@ -5,6 +5,8 @@ enum DirectoryErrorCode: String, APIErrorCode {
     case unknownRealm = "unknown_realm"
     case unknownDevice = "unknown_device"
     case teamNameTaken = "team_name_taken"
+    /// Another shared device of the environment, enrolled or awaiting enrollment, has the name.
+    case sharedDeviceNameTaken = "shared_device_name_taken"
     case invalidRole = "invalid_role"
     case invalidAccess = "invalid_access"
     case invalidRealmPath = "invalid_realm_path"

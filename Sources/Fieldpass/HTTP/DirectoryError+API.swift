@@ -10,6 +10,11 @@ extension DirectoryError {
         case .unknownRealm: APIError(.notFound, DirectoryErrorCode.unknownRealm, "No such realm in your environment.")
         case .unknownDevice: APIError(.notFound, DirectoryErrorCode.unknownDevice, "No such device.")
         case .teamNameTaken: APIError(.conflict, DirectoryErrorCode.teamNameTaken, "A team with this name exists already.")
+        case .sharedDeviceNameTaken:
+            APIError(
+                .conflict, DirectoryErrorCode.sharedDeviceNameTaken,
+                "A shared device with this name is enrolled, or awaits enrollment, already: choose another name, or unenroll that device first."
+            )
         case .roleManagedByIdP:
             APIError(
                 .conflict, DirectoryErrorCode.managedByIdP,

@@ -178,6 +178,9 @@ public enum DirectoryError: Error, Sendable, Equatable {
     case unknownRealm
     case unknownDevice
     case teamNameTaken
+    /// A shared device of the environment that is enrolled, or whose code still works, has
+    /// this name (in any case) already.
+    case sharedDeviceNameTaken
     /// The environment's sign-ins set roles from the IdP (`roles_from_idp`, `every_sign_in`).
     case roleManagedByIdP
     /// The environment's sign-ins set this team's members from the IdP (`teams_from_idp`, `every_sign_in`).

@@ -5,16 +5,32 @@ package import Foundation
 /// after every device; a manager those of the teams they are a member of; nobody else any.
 package enum SharedDeviceRules {
     /// A new device awaiting enrollment. `teamExists` says whether its team (if it names
-    /// one) is of the environment; `callerTeams` are the calling person's teams.
+    /// one) is of the environment; `namesakes` are the environment's devices not unenrolled
+    /// whose name is the new one's in any case; `callerTeams` are the calling person's teams.
+    /// A name is taken while a device that has it is enrolled or its code still works, so
+    /// that a form sent twice does not make two "Van 12"s; an unenrolled device, or one whose
+    /// code expired unused, leaves its name free.
     package static func create(
-        _ device: SharedDeviceRecord, codeHash: String, teamExists: Bool, callerTeams: Set<String>, by caller: DirectoryCaller
+        _ device: SharedDeviceRecord, codeHash: String, teamExists: Bool, namesakes: [SharedDeviceRecord],
+        callerTeams: Set<String>, by caller: DirectoryCaller
     ) throws(DirectoryError) -> DirectoryPlan {
         if device.teamID != nil, !teamExists { throw .unknownTeam }
         guard DirectoryAuthority.looksAfter(device, callerTeams: callerTeams, caller) else { throw .notAllowed(.administer) }
+        guard !namesakes.contains(where: { holdsName($0, at: device.createdAt) }) else { throw .sharedDeviceNameTaken }
         return DirectoryPlan([
             .createSharedDevice(device, codeHash: codeHash),
             .audit(.sharedDeviceCreated(actor: caller.actor, device: device)),
         ])
+    }
+
+    /// Whether `device` keeps its name from another device at `now`: enrolled, or awaiting
+    /// enrollment with a code that still works.
+    package static func holdsName(_ device: SharedDeviceRecord, at now: Date) -> Bool {
+        switch device.state {
+        case .enrolled: true
+        case .awaitingEnrollment: now < device.enrollmentExpiresAt
+        case .unenrolled: false
+        }
     }
 
     /// Unenrolling: its key is refused from then on, and its `open` shift ends. A device the

@@ -13,8 +13,12 @@ extension TransactionalStore {
                 createdAt: now, enrollmentExpiresAt: enrollmentExpiresAt)
             var teamExists = false
             if let teamID { teamExists = try await transaction.first(SharedDeviceTables.teamExists, teamID, caller.environmentID) != nil }
+            try await transaction.execute(SharedDeviceTables.takeTurnsOnName, caller.environmentID, name)
+            let namesakes = try await transaction.rows(SharedDeviceTables.namesakes, caller.environmentID, name)
+                .map(SharedDeviceRecord.init(row:))
             let plan = try SharedDeviceRules.create(
-                device, codeHash: codeHash, teamExists: teamExists, callerTeams: try await transaction.teams(of: caller), by: caller)
+                device, codeHash: codeHash, teamExists: teamExists, namesakes: namesakes,
+                callerTeams: try await transaction.teams(of: caller), by: caller)
             try await transaction.apply(plan, environmentID: caller.environmentID, now: now)
             return device
         }
