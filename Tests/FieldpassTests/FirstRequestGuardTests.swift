@@ -14,6 +14,48 @@ struct FirstRequestGuardTests {
         return channel
     }
 
+    /// A connection whose guard says, once it steps aside, whether the first head came.
+    private static func watched(deadline: TimeAmount = .seconds(5)) throws -> (EmbeddedChannel, EventLoopFuture<Bool>) {
+        let loop = EmbeddedEventLoop()
+        let verdict = loop.makePromise(of: Bool.self)
+        let channel = EmbeddedChannel(loop: loop)
+        try channel.pipeline.syncOperations.addHandler(FirstRequestGuard(deadline: deadline, verdict: verdict))
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).wait()
+        return (channel, verdict.futureResult)
+    }
+
+    /// The verdict, if given yet.
+    private static func verdict(_ future: EventLoopFuture<Bool>) -> Bool? {
+        let verdict = NIOLoopBoundBox<Bool?>(nil, eventLoop: future.eventLoop)
+        future.whenSuccess { verdict.value = $0 }
+        return verdict.value
+    }
+
+    @Test func itSaysWhetherTheFirstHeadCameBeforeTheConnectionEnded() throws {
+        let (served, head) = try Self.watched()
+        #expect(Self.verdict(head) == nil)
+        try served.writeInbound(ByteBuffer(string: "GET /healthz HTTP/1.1\r\n\r\n"))
+        #expect(Self.verdict(head) == true)
+        _ = try served.finish()
+
+        // A browser's connection opened ahead of need, let go; half a head, then gone; one
+        // closed for its deadline; one closed for a shutdown.
+        let (unused, none) = try Self.watched()
+        _ = try unused.finish()
+        let (half, partial) = try Self.watched()
+        try half.writeInbound(ByteBuffer(string: "GET / HTTP/1.1\r\n"))
+        _ = try half.finish()
+        let (slow, late) = try Self.watched(deadline: .seconds(5))
+        slow.embeddedEventLoop.advanceTime(by: .seconds(5))
+        let (quiesced, shutDown) = try Self.watched()
+        quiesced.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        quiesced.embeddedEventLoop.run()
+        for future in [none, partial, late, shutDown] {
+            #expect(Self.verdict(future) == false)
+        }
+        #expect(!slow.isActive && !quiesced.isActive)
+    }
+
     private static func guarded(_ channel: EmbeddedChannel) -> Bool {
         (try? channel.pipeline.syncOperations.handler(type: FirstRequestGuard.self)) != nil
     }

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import re
+import socket
+import struct
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
@@ -35,6 +37,7 @@ from helpers import (
     unique_email,
     ws_connect,
 )
+from helpers.processes import wait_until
 from oauth_flows import assert_active, assert_me_works, introspect, refreshed
 
 ACCESS_FIELDS = ("http.method", "http.route", "http.status", "duration_ms", "hb.request.id")
@@ -107,6 +110,41 @@ def test_without_a_request_id_one_is_generated_and_unique(json_server: Fieldpass
     with http_client() as client:
         ids = {client.get(f"{json_server.url}/healthz").headers["x-request-id"] for _ in range(5)}
     assert len(ids) == 5, ids
+
+
+def test_a_connection_that_ends_before_its_first_request_is_no_error(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    """Browsers open connections ahead of need and let the unused ones go, sometimes with a
+    reset; the server closes one that sends nothing by `server.idle_timeout`; a client may
+    give up halfway through its first line. None of them is an error: each is one debug line,
+    and nothing is logged as an error (the WebSocket upgrade's "Error handling upgrade
+    result", with no request id, was)."""
+    server = server_in(tmp_path, fieldpass_bin, idp, server_env({"SERVER_IDLE_TIMEOUT": "1"}, None))
+    server.serve_args = ("--log-format", "json", "--log-level", "debug")
+    server.start()
+    try:
+        ended = "Connection closed before its first request"
+        logged_before = len(json_records(server))
+        reset = struct.pack("ii", 1, 0)  # SO_LINGER on, 0 s: close() sends a reset
+        for sent, linger in ((b"", reset), (b"GET /heal", reset), (b"GET /healthz HTTP/1.1\r\n", None)):
+            with socket.create_connection(("127.0.0.1", server.port), timeout=5) as connection:
+                connection.sendall(sent)
+                if linger:
+                    connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
+        # One the server closes: nothing comes within idle_timeout.
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as idle:
+            assert idle.recv(1) == b"", "the server answered a connection that sent nothing"
+
+        def since() -> list[dict[str, str]]:
+            return json_records(server)[logged_before:]
+
+        # Whatever the server makes of each connection, it says so in a line, debug or error.
+        wait_until(lambda: len([r for r in since() if r["message"] == ended or r["level"] in ("error", "critical")]) >= 4,
+                   timeout=10, what="a line about each of the four connections")
+        errors = [r for r in since() if r["level"] in ("error", "critical")]
+        assert not errors, errors
+        assert len([r for r in since() if r["message"] == ended and r["level"] == "debug"]) == 4, since()
+    finally:
+        server.stop()
 
 
 def test_text_format_is_the_default(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:

@@ -6,6 +6,10 @@ import NIOCore
 /// pipeline adds its own idle timeout and shutdown handling only once the first head is
 /// read: without this, a connection that never finishes a request would stay open for
 /// good and hold up every graceful shutdown.
+///
+/// `verdict` says which it was: `true` once the head is in, `false` if the connection ended
+/// first (the client hung up, as a browser does with a connection it opened ahead of need,
+/// or it was closed for the deadline or the shutdown).
 final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -13,12 +17,15 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
     private static let headEnd: [UInt8] = Array("\r\n\r\n".utf8)
 
     private let deadline: TimeAmount
+    private let verdict: EventLoopPromise<Bool>?
     private var timeout: Scheduled<Void>?
     /// How many bytes of ``headEnd`` the data read so far ends with.
     private var matched = 0
+    private var headArrived = false
 
-    init(deadline: TimeAmount) {
+    init(deadline: TimeAmount, verdict: EventLoopPromise<Bool>? = nil) {
         self.deadline = deadline
+        self.verdict = verdict
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -26,9 +33,11 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
         timeout = context.eventLoop.scheduleTask(in: deadline) { loopBound.value.close(promise: nil) }
     }
 
+    /// Removed by itself once the head is in, or with the whole pipeline when the connection ends.
     func handlerRemoved(context: ChannelHandlerContext) {
         timeout?.cancel()
         timeout = nil
+        verdict?.succeed(headArrived)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -37,6 +46,7 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
             matched = byte == Self.headEnd[matched] ? matched + 1 : (byte == Self.headEnd[0] ? 1 : 0)
             return matched == Self.headEnd.count
         }
+        if complete { headArrived = true }
         context.fireChannelRead(data)
         if complete {
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
