@@ -39,6 +39,11 @@ struct ConsoleRouterTests {
         return try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: form)) { $0 }
     }
 
+    /// The page's HTML without the break opportunities (`<wbr>`) put between the parts of an email.
+    static func text(_ response: TestResponse) -> String {
+        String(buffer: response.body).replacingOccurrences(of: "<wbr>", with: "")
+    }
+
     static func expectBrowserHeaders(_ response: TestResponse) {
         let policy = response.headers[.contentSecurityPolicy] ?? ""
         #expect(policy.contains("default-src 'none'") && policy.contains("frame-ancestors 'none'"))
@@ -94,7 +99,7 @@ struct ConsoleRouterTests {
                 let people = try await Self.get("/console/people", cookie, client)
                 #expect(people.status == .ok)
                 Self.expectBrowserHeaders(people)
-                #expect(String(buffer: people.body).contains("ada@example.com"))
+                #expect(Self.text(people).contains("ada@example.com"))
 
                 for form in ["name=Night+shift", "name=Night+shift&csrf_token=", "name=Night+shift&csrf_token=\(otherCookie.formToken)"] {
                     let refused = try await Self.post("/console/teams", form: form, cookie, client)
@@ -147,7 +152,7 @@ struct ConsoleRouterTests {
                 let page = try await Self.get("/console/people/\(worker.id)", cookie, client)
                 #expect(page.status == .ok)
                 let html = String(buffer: page.body)
-                #expect(html.contains("wes@example.com"))
+                #expect(Self.text(page).contains("<h1>wes@example.com</h1>"))
                 // The only form is the sign-out's.
                 #expect(html.components(separatedBy: "<form").count == 2)
 

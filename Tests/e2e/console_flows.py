@@ -21,15 +21,17 @@ def console_sign_in(browser: Browser, server: FieldpassServer, email: str) -> No
     browser.sign_in_at_idp(email)
 
 
-def admin_pages(person_id: str, team_id: str) -> dict[str, str]:
+def admin_pages(person_id: str, team_id: str, device_id: str | None = None) -> dict[str, str]:
     """The paths of the pages an admin reaches from the console's navigation (its GET routes),
-    by name, with the person's and the team's page of the ids given."""
+    by name, with the person's, the team's and (if given) the shared device's page of the ids
+    given."""
     return {
         "People": "/console/people",
         "a person": f"/console/people/{person_id}",
         "Teams": "/console/teams",
         "a team": f"/console/teams/{team_id}",
         "Shared devices": "/console/shared-devices",
+        **({"a shared device": f"/console/shared-devices/{device_id}"} if device_id else {}),
         "Onboarding": "/console/onboarding",
         "Audit": "/console/audit",
         "Keys": "/console/keys",

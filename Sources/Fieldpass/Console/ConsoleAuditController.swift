@@ -33,21 +33,20 @@ struct ConsoleAuditController: Sendable {
         let entries =
             person != nil && personID == nil
             ? []
-            : try await store.auditLog(
+            : try await store.namedAuditLog(
                 environmentID: environmentID, filter: filter, before: before, limit: Self.pageSize
             )
         let filterQuery = ConsolePages.filterQuery([("actor", filter.actor), ("action", filter.action), ("person", person)])
-        let older = entries.count == Self.pageSize ? entries.last.map { "?before=\($0.id)\(filterQuery)" } : nil
+        let older = entries.count == Self.pageSize ? entries.last.map { "?before=\($0.entry.id)\(filterQuery)" } : nil
         let view = AuditView(
             chrome: pages.chrome("Audit", context, .audit), actor: filter.actor ?? "", action: filter.action ?? "",
-            person: person ?? "", entries: try await Self.rows(entries, store: store, environmentID: environmentID),
-            older: older
+            person: person ?? "", entries: entries.map { ConsoleAuditRow($0, base: pages.base) }, older: older
         )
         return pages.renderer.page("audit", view)
     }
 
-    /// How the console shows each of `names`, as the audit log names actors and targets: a
-    /// person (`user:<id>`, `console:<id>`) by email, one read each; anything else as it is.
+    /// How the console shows each of `names`, actors as the audit log writes them: a person
+    /// (`user:<id>`, `console:<id>`) by email, one read each; anything else as it is.
     static func shown(_ names: [String], store: any DirectoryStore, environmentID: String) async throws -> [String: String] {
         var emails: [String: String] = [:]
         for id in Set(names.compactMap(personID)) {
@@ -70,37 +69,12 @@ struct ConsoleAuditController: Sendable {
         return nil
     }
 
-    /// Entries as rows, people by email, their before and after in one line each.
-    static func rows(_ entries: [AuditEntry], store: any DirectoryStore, environmentID: String) async throws -> [Row] {
-        let names = try await shown(entries.flatMap { [$0.actor, $0.target] }, store: store, environmentID: environmentID)
-        return entries.map { entry in
-            Row(
-                id: entry.id, at: ConsolePages.time(entry.at) ?? "", actor: names[entry.actor] ?? entry.actor, action: entry.action,
-                target: names[entry.target] ?? entry.target, before: entry.before.map(describe), after: entry.after.map(describe)
-            )
-        }
-    }
-
-    private static func describe(_ values: [String: String]) -> String {
-        values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
-    }
-
-    struct Row {
-        let id: Int64
-        let at: String
-        let actor: String
-        let action: String
-        let target: String
-        let before: String?
-        let after: String?
-    }
-
     struct AuditView {
         let chrome: ConsoleChrome
         let actor: String
         let action: String
         let person: String
-        let entries: [Row]
+        let entries: [ConsoleAuditRow]
         let older: String?
     }
 }

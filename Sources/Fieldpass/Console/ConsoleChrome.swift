@@ -3,12 +3,14 @@ import FieldpassDomain
 /// signed-in person's role, and the sign-out form with the session's anti-CSRF token.
 struct ConsoleChrome: Sendable {
     let title: String
+    /// The title as the page's heading shows it, an email or a long name broken between its parts.
+    let heading: ConsoleText
     let base: String
     /// `nil` on pages seen before signing in.
     let signedIn: SignedIn?
 
     struct SignedIn: Sendable {
-        let email: String
+        let email: ConsoleText
         let role: String
         let csrfToken: String
         let isAdmin: Bool
@@ -25,9 +27,10 @@ struct ConsoleChrome: Sendable {
 
     init(title: String, base: String, visit: ConsoleVisit, section: Section) {
         self.title = title
+        heading = ConsoleText(title)
         self.base = base
         signedIn = SignedIn(
-            email: visit.user.email, role: visit.user.role.rawValue, csrfToken: visit.cookie.formToken, isAdmin: visit.isAdmin,
+            email: ConsoleText(visit.user.email), role: visit.user.role.rawValue, csrfToken: visit.cookie.formToken, isAdmin: visit.isAdmin,
             inPeople: section == .people, inTeams: section == .teams, inSharedDevices: section == .sharedDevices,
             inOnboarding: section == .onboarding,
             inAudit: section == .audit, inKeys: section == .keys
@@ -36,6 +39,7 @@ struct ConsoleChrome: Sendable {
 
     private init(title: String, base: String) {
         self.title = title
+        heading = ConsoleText(title)
         self.base = base
         signedIn = nil
     }

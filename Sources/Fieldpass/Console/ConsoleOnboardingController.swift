@@ -21,7 +21,7 @@ struct ConsoleOnboardingController: Sendable {
             counts: OnboardingOutcome.allCases.map { Count(label: Self.label($0), count: summary.count($0)) },
             failures: summary.failures.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { Count(label: $0.key, count: $0.value) },
             waiting: summary.waitingForData.map { person in
-                Waiting(id: person.user.id, email: person.user.email, since: ConsolePages.time(person.signedInAt) ?? "")
+                Waiting(id: person.user.id, email: ConsoleText(person.user.email), since: ConsolePages.time(person.signedInAt) ?? "")
             }
         )
         return pages.renderer.page("onboarding", view)
@@ -45,7 +45,7 @@ struct ConsoleOnboardingController: Sendable {
 
     struct Waiting {
         let id: String
-        let email: String
+        let email: ConsoleText
         let since: String
     }
 

@@ -43,7 +43,8 @@ struct ConsolePeopleController: Sendable {
             statuses: PeopleQuery.Status.allCases.map { Option(value: $0.rawValue, label: Self.label($0), selected: $0 == status) },
             people: people.prefix(Self.pageSize).map { person in
                 Row(
-                    id: person.user.id, email: person.user.email, name: person.displayName, role: person.user.role.rawValue,
+                    id: person.user.id, email: ConsoleText(person.user.email), name: person.displayName.map(ConsoleText.init),
+                    role: person.user.role.rawValue,
                     status: Self.label(person.status), lastSeen: ConsolePages.time(person.lastSeenAt ?? person.signedInAt)
                 )
             },
@@ -70,8 +71,8 @@ struct ConsolePeopleController: Sendable {
 
     struct Row {
         let id: String
-        let email: String
-        let name: String?
+        let email: ConsoleText
+        let name: ConsoleText?
         let role: String
         let status: String
         let lastSeen: String?

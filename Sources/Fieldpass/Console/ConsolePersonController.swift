@@ -34,7 +34,7 @@ struct ConsolePersonController: Sendable {
         let devices = try await store.devices(userID: userID, environmentID: environmentID)
         let history =
             visit.isAdmin
-            ? try await store.auditLog(environmentID: environmentID, filter: AuditFilter(personID: userID), before: nil, limit: 20)
+            ? try await store.namedAuditLog(environmentID: environmentID, filter: AuditFilter(personID: userID), before: nil, limit: 20)
             : []
         let badge = try await store.badge(userID: userID, environmentID: environmentID)
         let shifts = try await store.shifts(userID: userID, environmentID: environmentID, limit: Self.shiftsShown)
@@ -46,19 +46,22 @@ struct ConsolePersonController: Sendable {
         let roleManaged = changes.roleIsManaged(environmentID: environmentID)
         let provisioned = try await store.isScimManaged(userID: userID, teamID: nil, environmentID: environmentID)
         let view = PersonView(
-            chrome: pages.chrome(user.email, context, .people), personID: user.id, email: user.email,
+            chrome: pages.chrome(user.email, context, .people), personID: user.id, email: ConsoleText(user.email),
             role: user.role.rawValue, disabled: user.disabled, boundToIdP: user.idpSubject != nil,
             canChange: visit.isAdmin, roleManaged: roleManaged, provisioned: provisioned, isSelf: user.id == visit.user.id,
             roles: Role.allCases.map { ConsolePeopleController.Option(value: $0.rawValue, label: $0.rawValue, selected: $0 == user.role) },
             teams: facts.teams.map { Named(id: $0, name: facts.teamNames[$0] ?? $0) }.sorted { $0.name < $1.name },
             grants: permissions.grants.sorted { $0.key < $1.key }.map { path, access in
-                Grant(path: path, access: access.rawValue, levels: Self.levels(selected: access))
+                Grant(path: path, shown: ConsoleText(path), access: access.rawValue, levels: Self.levels(selected: access))
             },
             levels: Self.levels(selected: nil),
-            realms: permissions.realms.sorted { $0.key < $1.key }.map { Grant(path: $0.key, access: $0.value.rawValue, levels: []) },
+            realms: permissions.realms.sorted { $0.key < $1.key }.map {
+                Grant(path: $0.key, shown: ConsoleText($0.key), access: $0.value.rawValue, levels: [])
+            },
             devices: devices.map { device in
                 Device(
-                    id: device.id, name: device.name, platform: device.platform, registered: ConsolePages.time(device.createdAt),
+                    id: device.id, name: device.name, shown: ConsoleText(device.name), platform: device.platform,
+                    registered: ConsolePages.time(device.createdAt),
                     lastSeen: ConsolePages.time(device.lastSeenAt),
                     state: device.state == .registered ? "not signed in yet" : device.state.rawValue,
                     revoked: ConsolePages.time(device.revokedAt)
@@ -67,7 +70,7 @@ struct ConsolePersonController: Sendable {
             badge: badge.map { badge in
                 Badge(
                     issued: ConsolePages.time(badge.issuedAt), expires: ConsolePages.time(badge.expiresAt),
-                    temporary: badge.pinTemporary, issuedBy: badge.pinIssuedBy.map { issuers[$0] ?? $0 },
+                    temporary: badge.pinTemporary, issuedBy: badge.pinIssuedBy.map { ConsoleText(issuers[$0] ?? $0) },
                     locked: badge.lockedAt != nil)
             },
             canIssueBadge: looksAfter && makesPins(visit), canRevokeBadge: looksAfter,
@@ -76,7 +79,7 @@ struct ConsolePersonController: Sendable {
                     deviceID: shift.sharedDeviceID, device: deviceNames[shift.sharedDeviceID] ?? "a shared device", shift: shift,
                     issuers: issuers)
             },
-            history: try await ConsoleAuditController.rows(history, store: store, environmentID: environmentID)
+            history: history.map { ConsoleAuditRow($0, base: pages.base) }
         )
         return pages.renderer.page("person", view)
     }
@@ -153,6 +156,7 @@ struct ConsolePersonController: Sendable {
 
     struct Grant {
         let path: String
+        let shown: ConsoleText
         let access: String
         let levels: [ConsolePeopleController.Option]
     }
@@ -160,6 +164,7 @@ struct ConsolePersonController: Sendable {
     struct Device {
         let id: String
         let name: String
+        let shown: ConsoleText
         let platform: String
         let registered: String?
         let lastSeen: String?
@@ -196,24 +201,24 @@ struct ConsolePersonController: Sendable {
         let expires: String?
         let temporary: Bool
         /// Who made the temporary PIN, as shown.
-        let issuedBy: String?
+        let issuedBy: ConsoleText?
         let locked: Bool
     }
 
     struct PersonShift {
         let deviceID: String
-        let device: String
+        let device: ConsoleText
         let shift: ConsoleSharedDevicesController.Shift
         /// How the shift was started: at the IdP, with the badge and the worker's PIN, or with
         /// a temporary PIN someone else made (then `temporaryPinBy` names them).
         let signedInWith: String
-        let temporaryPinBy: String?
+        let temporaryPinBy: ConsoleText?
 
         init(deviceID: String, device: String, shift: ShiftRecord, issuers: [String: String]) {
             self.deviceID = deviceID
-            self.device = device
+            self.device = ConsoleText(device)
             self.shift = ConsoleSharedDevicesController.Shift(shift)
-            temporaryPinBy = shift.pinIssuedBy.map { issuers[$0] ?? $0 }
+            temporaryPinBy = shift.pinIssuedBy.map { ConsoleText(issuers[$0] ?? $0) }
             signedInWith =
                 switch (shift.amr, temporaryPinBy) {
                 case (_, .some): "badge and a temporary PIN made by"
@@ -226,7 +231,7 @@ struct ConsolePersonController: Sendable {
     struct PersonView {
         let chrome: ConsoleChrome
         let personID: String
-        let email: String
+        let email: ConsoleText
         let role: String
         let disabled: Bool
         let boundToIdP: Bool
@@ -246,6 +251,6 @@ struct ConsolePersonController: Sendable {
         /// Admins for anyone, managers for their teams' workers.
         let canRevokeBadge: Bool
         let shifts: [PersonShift]
-        let history: [ConsoleAuditController.Row]
+        let history: [ConsoleAuditRow]
     }
 }

@@ -37,7 +37,9 @@ struct ConsoleRenderer: Sendable {
     func message(
         status: HTTPResponse.Status, title: String, text: String, back: String? = nil, chrome: ConsoleChrome? = nil
     ) -> Response {
-        page("message", MessageView(chrome: chrome ?? .signedOut(title: title, base: base), text: text, back: back), status: status)
+        page(
+            "message", MessageView(chrome: chrome ?? .signedOut(title: title, base: base), text: ConsoleText(text), back: back),
+            status: status)
     }
 
     /// The one stylesheet, served by Fieldpass itself.
@@ -47,6 +49,9 @@ struct ConsoleRenderer: Sendable {
         ("layout", PackageResources.layout_mustache),
         ("csrf", PackageResources.csrf_mustache),
         ("qr", PackageResources.qr_mustache),
+        ("text", PackageResources.text_mustache),
+        ("named", PackageResources.named_mustache),
+        ("changes", PackageResources.changes_mustache),
         ("message", PackageResources.message_mustache),
         ("sign-in", PackageResources.sign_in_mustache),
         ("people", PackageResources.people_mustache),
@@ -64,7 +69,7 @@ struct ConsoleRenderer: Sendable {
 
     private struct MessageView {
         let chrome: ConsoleChrome
-        let text: String
+        let text: ConsoleText
         let back: String?
     }
 }

@@ -30,8 +30,8 @@ struct ConsoleSharedDevicesController: Sendable {
             withoutTeam: context.visit.isAdmin, teams: enrollable,
             devices: devices.map { device in
                 Row(
-                    id: device.id, name: device.name, team: device.teamID.map { id in teams.first { $0.id == id }?.name ?? id },
-                    state: Self.state(device), holder: device.holder?.email, since: ConsolePages.time(device.holder?.startedAt))
+                    id: device.id, name: ConsoleText(device.name), team: Self.team(device.teamID, teams), state: Self.state(device),
+                    holder: device.holder.map(Shift.init), since: ConsolePages.time(device.holder?.startedAt))
             }
         )
         return pages.renderer.page("shared-devices", view)
@@ -47,8 +47,8 @@ struct ConsoleSharedDevicesController: Sendable {
             let enrollment = try await changes.startSharedDeviceEnrollment(
                 name: name, teamID: teamID, settings: settings, by: context.visit.identity.directoryCaller)
             let view = CodeView(
-                chrome: pages.chrome("Enroll \(name)", context, .sharedDevices), deviceID: enrollment.device.id, name: name,
-                code: enrollment.code, minutes: max(1, settings.enrollmentTTL / 60),
+                chrome: pages.chrome("Enroll \(name)", context, .sharedDevices), deviceID: enrollment.device.id,
+                name: ConsoleText(name), code: enrollment.code, minutes: max(1, settings.enrollmentTTL / 60),
                 qr: try ConsoleQRCode(enrollment.code, label: "The enrollment code of \(name) as a QR code"))
             return pages.renderer.page("shared-device-code", view, headers: [.cacheControl: "no-store"])
         }
@@ -59,10 +59,10 @@ struct ConsoleSharedDevicesController: Sendable {
         guard let id = try? deviceID(context), let device = try await store.sharedDevice(id: id, visibleTo: caller),
             let shifts = try await store.shifts(deviceID: id, visibleTo: caller, limit: AdminSharedDevicesController.historyLength)
         else { return pages.notFound(context, what: "shared device", back: "/shared-devices") }
-        var team = device.teamID
-        if let id = device.teamID { team = try await teamNames(context).first { $0.id == id }?.name ?? id }
+        var team: Linked?
+        if device.teamID != nil { team = Self.team(device.teamID, try await teamNames(context)) }
         let view = DeviceView(
-            chrome: pages.chrome(device.name, context, .sharedDevices), deviceID: device.id, name: device.name, team: team,
+            chrome: pages.chrome(device.name, context, .sharedDevices), deviceID: device.id, name: ConsoleText(device.name), team: team,
             state: Self.state(device), enrolled: ConsolePages.time(device.enrolledAt), key: device.keyThumbprint,
             holder: device.holder.map(Shift.init), canUnenroll: device.state != .unenrolled, shifts: shifts.map(Shift.init)
         )
@@ -88,14 +88,14 @@ struct ConsoleSharedDevicesController: Sendable {
     /// A shift as a page shows it, from one of the lists a person page also shows.
     struct Shift {
         let userID: String
-        let email: String
+        let email: ConsoleText
         let started: String?
         let ended: String?
         let reason: String?
 
         init(_ shift: ShiftRecord) {
             userID = shift.userID
-            email = shift.email
+            email = ConsoleText(shift.email)
             started = ConsolePages.time(shift.startedAt)
             ended = ConsolePages.time(shift.endedAt)
             reason = shift.endReason.map { $0.rawValue.replacingOccurrences(of: "_", with: " ") }
@@ -107,6 +107,11 @@ struct ConsoleSharedDevicesController: Sendable {
         try await store.teamSummaries(environmentID: context.visit.identity.environmentID, viewer: context.visit.user.id)
             .map { Team(id: $0.id, name: $0.name, member: $0.includesViewer) }
             .sorted { $0.name.lowercased() < $1.name.lowercased() }
+    }
+
+    /// The device's team, by name with a link to its page.
+    private static func team(_ id: String?, _ teams: [Team]) -> Linked? {
+        id.map { id in Linked(id: id, name: ConsoleText(teams.first { $0.id == id }?.name ?? id)) }
     }
 
     private static func state(_ device: SharedDeviceRecord) -> String {
@@ -123,12 +128,18 @@ struct ConsoleSharedDevicesController: Sendable {
         let member: Bool
     }
 
+    /// A team a device page names, linked to its page by id.
+    struct Linked {
+        let id: String
+        let name: ConsoleText
+    }
+
     struct Row {
         let id: String
-        let name: String
-        let team: String?
+        let name: ConsoleText
+        let team: Linked?
         let state: String
-        let holder: String?
+        let holder: Shift?
         let since: String?
     }
 
@@ -143,7 +154,7 @@ struct ConsoleSharedDevicesController: Sendable {
     struct CodeView {
         let chrome: ConsoleChrome
         let deviceID: String
-        let name: String
+        let name: ConsoleText
         let code: String
         let minutes: Int
         let qr: ConsoleQRCode
@@ -152,8 +163,8 @@ struct ConsoleSharedDevicesController: Sendable {
     struct DeviceView {
         let chrome: ConsoleChrome
         let deviceID: String
-        let name: String
-        let team: String?
+        let name: ConsoleText
+        let team: Linked?
         let state: String
         let enrolled: String?
         let key: String?

@@ -46,10 +46,10 @@ struct ConsoleTeamsController: Sendable {
         let managed = try await changes.teamIsManaged(team, environmentID: environmentID)
         // One read for all members, in email order.
         let members = try await store.people(PeopleQuery(teamID: team.id, limit: max(1, team.members.count)), environmentID: environmentID)
-            .map { Member(id: $0.user.id, email: $0.user.email, role: $0.user.role.rawValue) }
+            .map { Member(id: $0.user.id, email: ConsoleText($0.user.email), role: $0.user.role.rawValue) }
         let view = TeamView(
             chrome: pages.chrome(team.name, context, .teams), teamID: team.id, name: team.name,
-            realm: prefixes.outward(team.realmPath, environmentID: environmentID),
+            realm: ConsoleText(prefixes.outward(team.realmPath, environmentID: environmentID)),
             canChange: context.visit.isAdmin, scimManaged: managed.scim, membersManaged: managed.members,
             members: members
         )
@@ -106,7 +106,7 @@ struct ConsoleTeamsController: Sendable {
 
     struct Member {
         let id: String
-        let email: String
+        let email: ConsoleText
         let role: String
     }
 
@@ -120,7 +120,7 @@ struct ConsoleTeamsController: Sendable {
         let chrome: ConsoleChrome
         let teamID: String
         let name: String
-        let realm: String
+        let realm: ConsoleText
         let canChange: Bool
         let scimManaged: Bool
         let membersManaged: Bool
