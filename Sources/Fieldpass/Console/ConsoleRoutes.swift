@@ -55,7 +55,8 @@ enum ConsoleRoutes {
             store: store, changes: parts.directoryChanges, pages: pages, settings: configuration.badges, hasher: parts.pinHasher
         ).addRoutes(to: group)
         ConsoleSharedDevicesController(
-            store: store, changes: parts.directoryChanges, pages: pages, settings: configuration.sharedDevices
+            store: store, changes: parts.directoryChanges, pages: pages, settings: configuration.sharedDevices,
+            server: configuration.server
         ).addRoutes(to: group)
         ConsoleOnboardingController(store: store, pages: pages).addRoutes(to: group)
         ConsoleAuditController(store: store, pages: pages).addRoutes(to: group)

@@ -11,11 +11,13 @@ struct ConsoleSharedDevicesController: Sendable {
     let changes: DirectoryChanges
     let pages: ConsolePages
     let settings: SharedDeviceSettings
+    let server: ServerSettings
 
     func addRoutes(to group: RouterGroup<ConsoleRequestContext>) {
         group.get("shared-devices", use: list)
         group.post("shared-devices", use: enroll)
         group.get("shared-devices/:device_id", use: show)
+        group.get("shared-devices/:device_id/code", use: code)
         group.post("shared-devices/:device_id/end-shift", use: endShift)
         group.post("shared-devices/:device_id/unenroll", use: unenroll)
     }
@@ -37,8 +39,9 @@ struct ConsoleSharedDevicesController: Sendable {
         return pages.renderer.page("shared-devices", view)
     }
 
-    /// Enrolls a device and shows its code, and the code as a QR code, this once: the answer
-    /// is not kept by the browser, and the code is never stored.
+    /// Enrolls a device, then sends the browser to the page that shows its code, and the code
+    /// as a QR code, this once (post/redirect/get, ``ConsoleOnceCookie``): a reload shows the
+    /// device and enrolls nothing, and the code is never stored.
     @Sendable func enroll(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         try await pages.attempt(context, back: "/shared-devices") {
             let form = context.visit.form
@@ -46,12 +49,36 @@ struct ConsoleSharedDevicesController: Sendable {
             let teamID = try form["team_id"].flatMap { $0.isEmpty ? nil : try AdminRequests.id($0, unknown: .unknownTeam) }
             let enrollment = try await changes.startSharedDeviceEnrollment(
                 name: name, teamID: teamID, settings: settings, by: context.visit.identity.directoryCaller)
-            let view = CodeView(
-                chrome: pages.chrome("Enroll \(name)", context, .sharedDevices), deviceID: enrollment.device.id,
-                name: ConsoleText(name), code: enrollment.code, minutes: max(1, settings.enrollmentTTL / 60),
-                qr: try ConsoleQRCode(enrollment.code, label: "The enrollment code of \(name) as a QR code"))
-            return pages.renderer.page("shared-device-code", view, headers: [.cacheControl: "no-store"])
+            let page = codePage(enrollment.device.id, context)
+            // The browser follows the redirect at once; the cookie outlives neither the code nor ten minutes.
+            let cookie = page.set(enrollment.code, maxAge: min(settings.enrollmentTTL, 600), server: server)
+            return Response(status: .seeOther, headers: [.location: page.path, .setCookie: cookie])
         }
+    }
+
+    /// The page of a device's new code, once: with the code the enrollment's redirect sealed to
+    /// this session, while it still works. Without it (shown already, or to another session)
+    /// the device's own page.
+    @Sendable func code(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let caller = context.visit.identity.directoryCaller
+        guard let id = try? deviceID(context), let device = try await store.sharedDevice(id: id, visibleTo: caller) else {
+            return pages.notFound(context, what: "shared device", back: "/shared-devices")
+        }
+        let page = codePage(id, context)
+        let gone = page.clear(server: server)
+        guard device.state == .awaitingEnrollment, Date() < device.enrollmentExpiresAt, let code = page.secret(in: request)
+        else {
+            return Response(status: .seeOther, headers: [.location: pages.base + "/console/shared-devices/\(id)", .setCookie: gone])
+        }
+        let view = CodeView(
+            chrome: pages.chrome("Enroll \(device.name)", context, .sharedDevices), deviceID: id, name: ConsoleText(device.name),
+            code: code, minutes: max(1, Int(device.enrollmentExpiresAt.timeIntervalSinceNow / 60)),
+            qr: try ConsoleQRCode(code, label: "The enrollment code of \(device.name) as a QR code"))
+        return pages.renderer.page("shared-device-code", view, headers: [.setCookie: gone])
+    }
+
+    private func codePage(_ deviceID: String, _ context: ConsoleRequestContext) -> ConsoleOnceCookie {
+        ConsoleOnceCookie(path: pages.base + "/console/shared-devices/\(deviceID)/code", session: context.visit.cookie)
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
