@@ -251,7 +251,7 @@ def test_an_admin_issues_prints_resets_and_revokes_a_badge_in_the_console_in_chr
     assert "Issued" in browser.text and "still the temporary one" not in browser.text_of("main"), browser.describe()
     # The shift the temporary PIN started is the admin's word, and the worker's page says whose.
     assert browser.text_of("tr.temporary-pin .pin-issuer") == f"{ADMIN_EMAIL} (console)", browser.describe()
-    browser.press("Reset PIN")
+    browser.confirm("Reset PIN")
     reset = re.search(r"new temporary PIN is ([0-9]{8})\.", browser.text)
     assert reset, browser.describe()
     assert_json(badge_sign_in(server, tablet, badge, reset.group(1), "59203817"))

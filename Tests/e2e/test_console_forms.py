@@ -1,8 +1,11 @@
-"""The console's forms in Chromium, as a person uses them: a change is made once.
+"""The console's forms in Chromium, as a person uses them: a change is made once, and what
+cannot be undone asks first.
 
 - "Enroll device" answers with a redirect to the page of the new code (post/redirect/get): a
   reload shows the device and enrolls no second one, and the code is shown that once. A name
   a device of the environment holds is refused with a page that says why.
+- "Delete team", "Issue a new badge" and "Reset PIN" ask first, as Revoke, Unenroll and End
+  shift do: one click opens the question and changes nothing; its button makes the change.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import httpx
 from selenium.webdriver.common.by import By
 
 from console_flows import console_sign_in
-from helpers import ADMIN_EMAIL, Browser, FieldpassServer, SignedIn, assert_json
+from helpers import ADMIN_EMAIL, Browser, FieldpassServer, SignedIn, assert_json, audit_entries, sign_in, unique_email
 from helpers.dpop import DeviceKey
 from test_shifts import qr_text
 from test_shared_devices import enroll
@@ -102,3 +105,34 @@ def test_the_code_page_shows_the_code_to_the_session_that_enrolled_only(
     shown = opened(session, once.group(1))
     assert shown.status_code == 200 and f'id="enrollment-code">{once.group(1).split(".")[0]}<' in shown.text, shown.text
     assert shown.headers["cache-control"] == "no-store" and "Max-Age=0" in shown.headers["set-cookie"], shown.headers
+
+
+def test_delete_team_issue_a_new_badge_and_reset_pin_ask_first(directory_server: FieldpassServer, admin: SignedIn, browser) -> None:
+    server = directory_server
+    token = admin.access_token
+    team = assert_json(server.api("POST", "/admin/teams", token=token, json_body={"name": f"Day crew {uuid.uuid4().hex[:8]}"}), 201)
+    worker = sign_in(server, unique_email("crew"))
+    assert_json(server.api("POST", f"/admin/users/{worker.user_id}/badge", token=token), 201)
+
+    def made(action: str) -> int:
+        return len([e for e in audit_entries(server, admin) if e["action"] == action and e["target"] == f"user:{worker.user_id}"])
+
+    console_sign_in(browser, server, ADMIN_EMAIL)
+    browser.open(f"{server.url}/console/teams/{team['id']}")
+    answer = browser.ask("Delete team")
+    assert answer.is_displayed() and team["name"] in browser.text_of("details.confirm[open]"), browser.describe()
+    assert server.api("GET", f"/admin/teams/{team['id']}", token=token).status_code == 200
+    browser.confirm("Delete team")
+    assert browser.url == f"{server.url}/console/teams", browser.describe()
+    assert server.api("GET", f"/admin/teams/{team['id']}", token=token).status_code == 404
+
+    browser.open(f"{server.url}/console/people/{worker.user_id}")
+    assert not browser.driver.find_elements(By.XPATH, "//button[normalize-space()='Issue a new badge' or normalize-space()='Reset PIN']"
+                                            "[not(ancestor::details)]"), "a badge action acts on one click"
+    for action, label in (("badge.issue", "Issue a new badge"), ("badge.reset_pin", "Reset PIN")):
+        before = made(action)
+        assert browser.ask(label).is_displayed()
+        assert made(action) == before, f"{label} acted before it was answered"
+        browser.confirm(label)
+        assert made(action) == before + 1, browser.describe()
+        browser.open(f"{server.url}/console/people/{worker.user_id}")
