@@ -82,6 +82,11 @@ public struct SharedDevice: Sendable {
         switch failure {
         case .server(403, "pin_change_required", _): return BadgeSignInError.pinChangeRequired
         case .server(423, "badge_locked", _): return BadgeSignInError.badgeLocked
+        case .server(400, "invalid_new_pin", _):
+            struct Refusal: Decodable { var pin_rule: String, pin_length: Int }
+            guard let refusal = try? JSONDecoder().decode(Refusal.self, from: body), let rule = NewPinRule(rawValue: refusal.pin_rule)
+            else { return failure }
+            return BadgeSignInError.newPinRefused(rule: rule, length: refusal.pin_length)
         case .server(401, "invalid_grant", _):
             struct Left: Decodable { var attempts_left: Int }
             guard let left = try? JSONDecoder().decode(Left.self, from: body) else { return failure }

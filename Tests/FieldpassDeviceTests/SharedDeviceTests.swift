@@ -103,6 +103,12 @@ import Testing
             let pin = try #require(output.split(separator: " ").first { $0.count == 9 && $0.hasSuffix(",") }?.dropLast())
 
             await #expect(throws: BadgeSignInError.pinChangeRequired) { _ = try await van.signIn(badge: String(badge), pin: String(pin)) }
+            await #expect(throws: BadgeSignInError.newPinRefused(rule: .run, length: 8)) {
+                _ = try await van.signIn(badge: String(badge), pin: String(pin), newPin: "12345678")
+            }
+            await #expect(throws: BadgeSignInError.newPinRefused(rule: .length, length: 8)) {
+                _ = try await van.signIn(badge: String(badge), pin: String(pin), newPin: "3847")
+            }
             let tokens = try await van.signIn(badge: String(badge), pin: String(pin), newPin: "38472910")
             #expect(try await van.client.accessToken() == tokens.accessToken)
             #expect(try await van.currentShift?.email == "ada@example.com")
