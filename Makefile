@@ -4,7 +4,8 @@
 #                missing), and the Python venv for e2e tests
 #   make build   debug build -> .build/debug/fieldpass
 #   make run     local development: dev key, mock IdP on :9400, then `fieldpass serve`
-#   make run-cluster  the same with a throw-away PostgreSQL and two instances (:8080, :8081)
+#   make run-cluster  the same with a throw-away PostgreSQL and two instances (:8080, :8081);
+#                it prints the line that gives the CLI that PostgreSQL
 #   make test    swift test, then the end-to-end suite (Tests/e2e) against the real binary
 #   make check   the inner loop: build, then every Swift test (rules, stores on both databases,
 #                routes, the client library) against a throw-away PostgreSQL
