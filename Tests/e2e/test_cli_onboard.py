@@ -74,6 +74,8 @@ def test_onboard_command_completes_after_data_ready(
     assert realm_path in "\n".join(device.lines)
     # It ends with what to do next: call the API as the device.
     assert any(line.startswith("Onboarded. Next:") and f"{server.public_url}/me" in line for line in device.lines), device.output()
+    # Its tokens were in memory only: it says that the next run is another device, and how to keep one.
+    assert any("each run without --token-file is another device" in line for line in device.lines), device.output()
 
 
 @pytest.fixture(scope="module")
@@ -112,6 +114,9 @@ def test_onboard_with_dpop_shows_a_token_bound_to_its_key(
     # The claims it printed, verified against the JWKS: the access token is bound to that key.
     claims = "\n".join(device.lines)
     assert re.search(r'"cnf"\s*:\s*\{\s*"jkt"\s*:\s*"' + re.escape(thumbprint) + '"', claims), device.output()
+    # What it suggests next works with a bound token: no bearer curl, which /me would refuse.
+    next_step = claims[claims.index("Onboarded. Next:"):]
+    assert "Bearer" not in next_step and '"Authorization: DPoP TOKEN"' in next_step, device.output()
 
 
 def test_onboard_with_dpop_refuses_to_keep_tokens_whose_key_it_forgets(server: FieldpassServer, email: str, tmp_path: Path) -> None:
