@@ -85,15 +85,7 @@ struct OnboardCommand: AsyncParsableCommand {
     /// The device's DPoP key, when it proves its tokens: kept in `--dpop-key`'s file, or new.
     private func deviceKey() async throws -> SoftwareDPoPKey? {
         guard let dpopKey else { return dpop ? SoftwareDPoPKey() : nil }
-        do {
-            return try await FileDPoPKeyStore(path: dpopKey).loadOrCreate()
-        } catch FieldpassClientError.unsafeTokenFile(let path, let problem) {
-            throw CommandFailure("not using the DPoP key file \(path): \(problem); remove it and run again")
-        } catch DPoPKeyError.unreadableKeyFile(let path) {
-            throw CommandFailure("\(path) holds no P-256 private key in PEM")
-        } catch let error as POSIXError {
-            throw CommandFailure("cannot keep the DPoP key in \(dpopKey): \(error.code)")
-        }
+        return try await DeviceKeyFile.loadOrCreate(dpopKey, remedy: "remove it and run again")
     }
 
     /// What a person can do with the device once it is onboarded. An access token bound to the

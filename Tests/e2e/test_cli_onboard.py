@@ -26,7 +26,7 @@ from helpers import (
     is_html,
 )
 
-from helpers.tokens import b64url_encode, jwk_thumbprint
+from helpers.dpop import pem_key_thumbprint
 
 REALM_PATH = re.compile(r"/users/[A-Za-z0-9._~:-]+")
 CODE_PREFIX = "Code: "
@@ -98,12 +98,7 @@ def test_onboard_with_dpop_shows_a_token_bound_to_its_key(
     # The key the CLI kept, read back independently: a P-256 private key, mode 0600, whose
     # RFC 7638 thumbprint is the one printed.
     assert key_file.stat().st_mode & 0o777 == 0o600
-    key = load_pem_private_key(key_file.read_bytes(), password=None)
-    assert isinstance(key, ec.EllipticCurvePrivateKey) and key.curve.name == "secp256r1", type(key)
-    numbers = key.public_key().public_numbers()
-    jwk = {"kty": "EC", "crv": "P-256", "x": b64url_encode(numbers.x.to_bytes(32, "big")),
-           "y": b64url_encode(numbers.y.to_bytes(32, "big"))}
-    assert jwk_thumbprint(jwk) == thumbprint, device.output()
+    assert pem_key_thumbprint(key_file) == thumbprint, device.output()
 
     url = device.wait_for_line(lambda line: line.startswith(LOGIN_PREFIX), "'Login URL: ' line")
     callback = browser_login(url[len(LOGIN_PREFIX) :].strip(), email)
