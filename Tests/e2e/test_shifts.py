@@ -15,7 +15,7 @@ import re
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,6 +79,25 @@ def events(server: FieldpassServer, tablet: Tablet, after: int = 0, wait: int | 
         return client.get(
             f"{server.url}/shared_devices/events", params=query,
             headers={"DPoP": tablet.proof(server, "GET", "/shared_devices/events")})
+
+
+def poll_while(
+    server: FieldpassServer, tablet: Tablet, after: int, meanwhile: Callable[[], None],
+) -> tuple[httpx.Response, float]:
+    """The answer to a 20 s long-poll of the tablet's events during which `meanwhile()` ran, a
+    second after the poll was sent, and how many seconds the poll took."""
+    started = time.monotonic()
+    with http_client(timeout=40) as client:
+        waiting = client.build_request(
+            "GET", f"{server.url}/shared_devices/events", params={"after": str(after), "wait": "20"},
+            headers={"DPoP": tablet.proof(server, "GET", "/shared_devices/events")})
+        answer: dict[str, httpx.Response] = {}
+        thread = threading.Thread(target=lambda: answer.setdefault("r", client.send(waiting)))
+        thread.start()
+        time.sleep(1)
+        meanwhile()
+        thread.join(30)
+    return answer["r"], time.monotonic() - started
 
 
 def shift_events(server: FieldpassServer, tablet: Tablet, after: int = 0) -> list[tuple[str, str, str | None]]:
@@ -389,6 +408,23 @@ def test_unenrolling_ends_the_shift_and_refuses_the_key_from_then_on(directory_s
     assert_api_error(sign_out(server, tablet), 403, "shared_device_refused")
 
 
+def test_a_poll_waiting_when_its_tablet_is_unenrolled_is_refused_within_seconds(
+    directory_server: FieldpassServer, admin: SignedIn,
+) -> None:
+    """Not answered with nothing when its wait runs out (and refused only at the next poll):
+    every app on the tablet learns within seconds that it must show the setup screen."""
+    server = directory_server
+    tablet = enrolled_tablet(server, admin)
+    shift_sign_in(server, tablet, unique_email("a"))
+
+    def unenroll() -> None:
+        assert server.api("DELETE", f"/admin/shared_devices/{tablet.device_id}", token=admin.access_token).status_code == 204
+
+    answer, seconds = poll_while(server, tablet, 1, unenroll)
+    assert_api_error(answer, 403, "shared_device_refused")
+    assert seconds < 10
+
+
 def test_another_tablets_key_neither_ends_nor_reads_this_tablets_shifts(
     directory_server: FieldpassServer, admin: SignedIn,
 ) -> None:
@@ -414,21 +450,15 @@ def test_a_waiting_app_hears_the_shift_end_and_bad_requests_change_nothing(
     server = directory_server
     tablet = enrolled_tablet(server, admin)
     worker = shift_sign_in(server, tablet, unique_email("a"))
-    started = time.monotonic()
-    with http_client(timeout=40) as client:
-        waiting = client.build_request(
-            "GET", f"{server.url}/shared_devices/events", params={"after": "1", "wait": "20"},
-            headers={"DPoP": tablet.proof(server, "GET", "/shared_devices/events")})
-        answer: dict[str, httpx.Response] = {}
-        thread = threading.Thread(target=lambda: answer.setdefault("r", client.send(waiting)))
-        thread.start()
-        time.sleep(1)
+
+    def worker_signs_out() -> None:
         assert sign_out(server, tablet).status_code == 204
-        thread.join(30)
-    body = assert_json(answer["r"])
+
+    answer, seconds = poll_while(server, tablet, 1, worker_signs_out)
+    body = assert_json(answer)
     assert [(e["seq"], e["type"], e["reason"]) for e in body["events"]] == [(2, "shift_ended", "signed_out")], body
     assert body["events"][0]["shift_id"] == worker.claims["shift_id"], body
-    assert time.monotonic() - started < 10
+    assert seconds < 10
 
     for query in ({"after": "-1"}, {"after": "x"}, {"wait": "soon"}, {"after": "99999999999999999999"}):
         with http_client() as client:
