@@ -97,7 +97,8 @@ struct TabletCommand: AsyncParsableCommand {
                 throw CommandFailure(
                     "the badge was refused: unknown, revoked, replaced or expired. Ask for a new one (fieldpass badges issue EMAIL)")
             } catch BadgeSignInError.newPinRefused(let rule, let length) {
-                throw CommandFailure("the new PIN breaks a rule (\(rule.rawValue)): \(length) digits, not one digit repeated, not a run up or down")
+                throw CommandFailure(
+                    "the new PIN breaks a rule (\(rule.rawValue)): \(length) digits, not one digit repeated, not a run up or down")
             } catch FieldpassClientError.server(400, "invalid_request", let description) {
                 throw CommandFailure(description ?? "the badge or the PIN was refused")
             } catch {
