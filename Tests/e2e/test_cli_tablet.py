@@ -96,6 +96,8 @@ def test_badge_sign_ins_say_what_the_worker_can_do(server: FieldpassServer, tmp_
 
     refused = tablet_refused(server, folder, "sign-in", "--badge", ann_badge, "--pin", ann_pin)
     assert "that is the temporary PIN an admin was given: choose a PIN of your own and give it with --new-pin" in refused
+    weak = tablet_refused(server, folder, "sign-in", "--badge", ann_badge, "--pin", ann_pin, "--new-pin", "12345678")
+    assert "the new PIN breaks a rule (run): 8 digits" in weak, weak
     printed = tablet(server, folder, "sign-in", "--badge", ann_badge, "--pin", ann_pin, "--new-pin", NEW_PIN)
     assert re.search(rf"^Shift started: {re.escape(ann)} holds the tablet \(shift \S+\); the new PIN is theirs from now on\.$", printed, re.M)
     assert re.search(rf"^    1  \S+  shift started  {re.escape(ann)}$", printed, re.M), printed
