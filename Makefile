@@ -4,7 +4,8 @@
 #                missing), and the Python venv for e2e tests
 #   make build   debug build -> .build/debug/fieldpass
 #   make run     local development: dev key, mock IdP on :9400, then `fieldpass serve`
-#   make run-cluster  the same with a throw-away PostgreSQL and two instances (:8080, :8081)
+#   make run-cluster  the same with a throw-away PostgreSQL and two instances (:8080, :8081);
+#                it prints the line that gives the CLI that PostgreSQL
 #   make test    swift test, then the end-to-end suite (Tests/e2e) against the real binary
 #   make check   the inner loop: build, then every Swift test (rules, stores on both databases,
 #                routes, the client library) against a throw-away PostgreSQL
@@ -26,9 +27,10 @@ APT_PACKAGES := libjwt-dev libssl-dev libqrencode-dev libsqlite3-dev pkg-config 
 # What only the tests need, so `make run` and `make bench` do not install it: the real
 # browser of the e2e suite (Selenium drives it through chromedriver), the QR code reader
 # of the Swift tests (zbarimg) with the SVG-to-PNG converter it reads through (rsvg-convert),
-# and Apache with mod_oauth2, which the e2e suite runs with Docs/backend.md's configuration
-# for DPoP-bound tokens in front of a sync server (apache2-bin comes with it).
-TEST_PACKAGES := chromium chromium-driver zbar-tools librsvg2-bin libapache2-mod-oauth2
+# Apache with mod_oauth2, which the e2e suite runs with Docs/backend.md's configuration
+# for DPoP-bound tokens in front of a sync server (apache2-bin comes with it), and nginx,
+# which it runs with Docs/examples/nginx-fieldpass.conf in front of two instances.
+TEST_PACKAGES := chromium chromium-driver zbar-tools librsvg2-bin libapache2-mod-oauth2 nginx
 
 VENV := .venv
 VENV_PY := $(VENV)/bin/python

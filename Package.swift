@@ -28,7 +28,9 @@ let testSettings: [SwiftSetting] =
 
 let package = Package(
     name: "fieldpass",
-    platforms: [.macOS(.v15)],
+    // macOS 15 for the server (Synchronization's Mutex); iOS 16 for the app's library,
+    // FieldpassDevice, which needs `Duration` and `Task.sleep(for:)` and takes no Mutex.
+    platforms: [.macOS(.v15), .iOS(.v16)],
     products: [
         .executable(name: "fieldpass", targets: ["FieldpassCLI"]),
         .library(name: "Fieldpass", targets: ["Fieldpass"]),

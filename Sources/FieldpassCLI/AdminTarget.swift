@@ -16,11 +16,11 @@ struct AdminTarget: ParsableArguments {
     /// directory names it (trusted as whoever may run it, audited as `cli`), or fails naming
     /// what is unknown. A person removed while `body` runs (an unfinished registration swept,
     /// another admin) is reported as one never found.
-    func withUser(
-        _ body: @Sendable (any FieldpassStore, DirectoryChanges, UserRecord, DirectoryCaller) async throws -> Void
-    ) async throws {
+    func withUser<T: Sendable>(
+        _ body: @Sendable (any FieldpassStore, DirectoryChanges, UserRecord, DirectoryCaller) async throws -> T
+    ) async throws -> T {
         let (env, email, options) = (env, email, options)
-        try await options.withStore { configuration, store in
+        return try await options.withStore { configuration, store in
             let environmentID = try options.environment(env, in: configuration).id
             let unknown = CommandFailure("no user \(email) in environment '\(environmentID)'")
             let address = EmailAddress(email)?.value ?? email
@@ -29,7 +29,7 @@ struct AdminTarget: ParsableArguments {
             }
             let changes = configuration.directoryChanges(store)
             do {
-                try await body(store, changes, user, .cli(environmentID: environmentID))
+                return try await body(store, changes, user, .cli(environmentID: environmentID))
             } catch DirectoryError.unknownUser {
                 throw unknown
             }

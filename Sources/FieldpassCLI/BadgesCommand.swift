@@ -6,112 +6,165 @@ import Foundation
 /// `fieldpass badges …`: badges for signing in on shared devices, from the machine (audited as `cli`).
 struct BadgesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "badges", abstract: "Badges for signing in on shared devices: issue and revoke them.",
-        subcommands: [Issue.self, Revoke.self]
+        commandName: "badges", abstract: "Badges for signing in on shared devices: issue them, reset their PINs, revoke them.",
+        subcommands: [Issue.self, ResetPin.self, Revoke.self]
     )
 
     struct Issue: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Issue a badge (replacing the person's), or one for each member of a team as a printable sheet of cards.")
+            abstract: "Issue a badge, or one for each member of a team as printable pages of cards.",
+            discussion: """
+                A person who holds a live badge keeps it unless you pass --replace: a new badge stops the \
+                card they hold. With --team, only members without a live badge get one, unless --replace.
+                """)
 
         @OptionGroup var options: ConfigOptions
 
         @Argument(help: "The person's email.")
         var email: String?
 
-        @Option(name: .long, help: "Issue a badge for every member of this team instead.")
+        @Option(name: .long, help: "Issue a badge for every member of this team (its name or id) instead.")
         var team: String?
 
-        @Option(name: .long, help: "Where to write the cards as an SVG sheet (with --team: required).")
+        @Flag(name: .long, help: "Replace live badges too; the cards they are on stop working.")
+        var replace = false
+
+        @Option(
+            name: .long,
+            help: "Write the cards as SVG pages: cards.svg writes cards-1.svg, cards-2.svg, … (with --team: required).")
         var out: String?
+
+        @Option(name: .long, help: "The paper of --out: a4 or letter.")
+        var paper: BadgePaper = .a4
 
         @Option(name: .long, help: "Environment id (default: the configuration's only environment).")
         var env: String?
 
         func validate() throws {
             guard (email == nil) != (team == nil) else { throw ValidationError("Give an email or --team, not both.") }
-            if team != nil, out == nil { throw ValidationError("--team writes a sheet of cards: give --out FILE.") }
+            if team != nil, out == nil { throw ValidationError("--team writes pages of cards: give --out FILE.svg.") }
+            if let out, !out.hasSuffix(".svg") { throw ValidationError("--out names SVG pages: give a name ending in .svg.") }
         }
 
         func run() async throws {
-            let (email, team, env, options) = (email, team, env, options)
-            // Issuing replaces the cards people hold: find out first that the sheet can be written.
-            if let out, !FileManager.default.createFile(atPath: out, contents: nil) {
-                throw CommandFailure("cannot write \(out)")
-            }
-            let issued = try await options.withStore { configuration, store in
-                let caller = DirectoryCaller.cli(environmentID: try options.environment(env, in: configuration).id)
+            let (email, team, replace, env, options) = (email, team, replace, env, options)
+            let paper = paper
+            let pages = out.map { out in BadgeSheetFiles(base: out, paper: paper) }
+            let (issued, company) = try await options.withStore { configuration, store in
+                let environment = try options.environment(env, in: configuration)
+                let caller = DirectoryCaller.cli(environmentID: environment.id)
                 let people = try await Self.people(email: email, team: team, store: store, caller: caller)
-                var issued: [(email: String, issue: BadgeIssue)] = []
-                let hasher = PinHasher()
+                var chosen: [PersonSummary] = []
+                var holders: [String] = []
                 for person in people {
-                    issued.append(
-                        (
-                            person.email,
-                            try await configuration.directoryChanges(store).issueBadge(
-                                userID: person.id, settings: configuration.badges, hasher: hasher, by: caller)
-                        ))
+                    let badge = try await store.badge(userID: person.user.id, environmentID: caller.environmentID)
+                    let live = badge.map { $0.expiresAt > Date() } ?? false
+                    if live { holders.append(person.user.email) }
+                    if !live || replace { chosen.append(person) }
                 }
-                return issued
+                switch (holders.isEmpty, replace) {
+                case (true, _): break
+                case (false, true): print("Replacing the live badges of \(holders.count): the cards they hold stop working.")
+                case (false, false):
+                    print("Kept the live badges of \(holders.count) (\(holders.joined(separator: ", "))); --replace issues them new ones.")
+                }
+                guard !chosen.isEmpty else { return ([(PersonSummary, BadgeIssue)](), environment.name) }
+                // Issuing may replace the cards people hold: make sure first that the pages can be written.
+                try pages?.create(count: chosen.count)
+                var issued: [(PersonSummary, BadgeIssue)] = []
+                let hasher = PinHasher()
+                for person in chosen {
+                    let issue = try await configuration.directoryChanges(store).issueBadge(
+                        userID: person.user.id, settings: configuration.badges, hasher: hasher, by: caller)
+                    issued.append((person, issue))
+                }
+                return (issued, environment.name)
             }
-            for (email, issue) in issued {
+            guard !issued.isEmpty else {
+                print("Nobody to issue a badge to.")
+                return
+            }
+            for (person, issue) in issued {
                 print(
-                    "\(email): badge \(issue.badge.id), temporary PIN \(issue.temporaryPin), valid until \(issue.badge.expiresAt.formatted(.iso8601))"
+                    "\(person.user.email): badge \(issue.badge.id), temporary PIN \(issue.temporaryPin), valid until \(issue.badge.expiresAt.formatted(.iso8601))"
                 )
-                if out == nil { print("Badge, shown this once: \(issue.value)") }
+                if pages == nil { print("Badge, shown this once: \(issue.value)") }
             }
-            if let out {
-                let cards = issued.map { BadgeCardSheet.Card(email: $0.email, badge: $0.issue.value, expiresAt: $0.issue.badge.expiresAt) }
-                try Data(try BadgeCardSheet.svg(cards).utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
-                print("Cards written to \(out).")
+            if let pages {
+                let cards = issued.map { person, issue in
+                    BadgeCardSheet.Card(
+                        displayName: person.displayName, email: person.user.email, badge: issue.value, expiresAt: issue.badge.expiresAt)
+                }
+                let written = try pages.write(try BadgeCardSheet.pages(cards, company: company, paper: paper))
+                let files = written.joined(separator: ", ")
+                print("Cards written to \(files) (\(paper.rawValue); readable by you only: they hold the badges).")
             }
         }
 
-        /// The person with `email`, or the members of `team`.
+        /// The person with `email`, or the members of `team` (by id, else by name).
         private static func people(
             email: String?, team: String?, store: any FieldpassStore, caller: DirectoryCaller
-        ) async throws -> [UserRecord] {
+        ) async throws -> [PersonSummary] {
+            let environmentID = caller.environmentID
             if let team {
-                guard let found = try await store.team(id: team, environmentID: caller.environmentID) else {
-                    throw CommandFailure("no team \(team) in environment '\(caller.environmentID)'")
-                }
-                return try await store.people(
-                    PeopleQuery(teamID: found.id, limit: max(1, found.members.count)), environmentID: caller.environmentID
-                )
-                .map(\.user)
+                var found = try await store.team(id: team, environmentID: environmentID)
+                if found == nil { found = try await store.teams(environmentID: environmentID).first { $0.name == team } }
+                guard let found else { throw CommandFailure("no team \(team) in environment '\(environmentID)'") }
+                let members = PeopleQuery(teamID: found.id, limit: max(1, found.members.count))
+                return try await store.people(members, environmentID: environmentID)
             }
-            guard let person = try await store.person(email: (email ?? "").lowercased(), environmentID: caller.environmentID) else {
-                throw CommandFailure("no person \(email ?? "") in environment '\(caller.environmentID)'")
-            }
+            let email = (email ?? "").lowercased()
+            guard
+                let person = try await store.people(PeopleQuery(search: email, limit: 50), environmentID: environmentID)
+                    .first(where: { $0.user.email == email })
+            else { throw CommandFailure("no person \(email) in environment '\(environmentID)'") }
             return [person]
+        }
+    }
+
+    struct ResetPin: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reset-pin",
+            abstract: "Give a person's badge a new temporary PIN, which also unlocks it; the card stays the same.")
+
+        @OptionGroup var target: AdminTarget
+
+        func run() async throws {
+            let settings = try target.options.load().badges
+            let pin = try await target.withBadge { changes, user, caller in
+                try await changes.resetBadgePin(userID: user.id, settings: settings, hasher: PinHasher(), by: caller)
+            }
+            print("\(target.email): temporary PIN \(pin); the next sign-in with it sets the worker's own PIN.")
         }
     }
 
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke a person's badge.")
 
-        @OptionGroup var options: ConfigOptions
-
-        @Argument(help: "The person's email.")
-        var email: String
-
-        @Option(name: .long, help: "Environment id (default: the configuration's only environment).")
-        var env: String?
+        @OptionGroup var target: AdminTarget
 
         func run() async throws {
-            let (email, env, options) = (email, env, options)
-            try await options.withStore { configuration, store in
-                let caller = DirectoryCaller.cli(environmentID: try options.environment(env, in: configuration).id)
-                guard let person = try await store.person(email: email.lowercased(), environmentID: caller.environmentID) else {
-                    throw CommandFailure("no person \(email) in environment '\(caller.environmentID)'")
-                }
-                do {
-                    try await configuration.directoryChanges(store).revokeBadge(userID: person.id, by: caller)
-                } catch DirectoryError.unknownBadge {
-                    throw CommandFailure("\(email) has no badge")
-                }
-            }
-            print("Revoked the badge of \(email).")
+            try await target.withBadge { changes, user, caller in try await changes.revokeBadge(userID: user.id, by: caller) }
+            print("Revoked the badge of \(target.email).")
         }
     }
 }
+
+extension AdminTarget {
+    /// ``withUser(_:)`` for a change to the person's badge: a person without one is a
+    /// failure that says so.
+    fileprivate func withBadge<T: Sendable>(
+        _ body: @Sendable (DirectoryChanges, UserRecord, DirectoryCaller) async throws -> T
+    ) async throws -> T {
+        let email = email
+        return try await withUser { _, changes, user, caller in
+            do {
+                return try await body(changes, user, caller)
+            } catch DirectoryError.unknownBadge {
+                throw CommandFailure("\(email) has no badge")
+            }
+        }
+    }
+}
+
+extension BadgePaper: ExpressibleByArgument {}

@@ -8,7 +8,7 @@ struct FieldpassCommand: AsyncParsableCommand {
         abstract: "Device onboarding and authentication for field-service apps.",
         subcommands: [
             ServeCommand.self, MigrateCommand.self, KeysCommand.self, RealmsCommand.self, AdminCommand.self, OnboardCommand.self,
-            ScimCommand.self, SharedDevicesCommand.self, BadgesCommand.self,
+            ScimCommand.self, SharedDevicesCommand.self, BadgesCommand.self, TabletCommand.self,
         ]
     )
 }

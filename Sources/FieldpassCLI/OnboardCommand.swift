@@ -70,44 +70,46 @@ struct OnboardCommand: AsyncParsableCommand {
         Console.line("Login URL: \(onboarding.loginURL.absoluteString)")
         Console.line("Open the login URL in a browser, check that it shows the code above, and sign in. Waiting for events…")
         let progress = OnboardingProgress(keys: DeviceAPI(base: url.absoluteString), showToken: showToken)
+        var bound = false
         do {
             for try await event in onboarding.events {
-                try await progress.show(event)
+                if try await progress.show(event) { bound = true }
             }
         } catch {
             Console.line(OnboardingProgress.explain(error, server: server))
             throw ExitCode.failure
         }
-        Console.line(nextStep)
+        Console.line(nextStep(accessTokenBound: bound))
     }
 
     /// The device's DPoP key, when it proves its tokens: kept in `--dpop-key`'s file, or new.
     private func deviceKey() async throws -> SoftwareDPoPKey? {
         guard let dpopKey else { return dpop ? SoftwareDPoPKey() : nil }
-        do {
-            return try await FileDPoPKeyStore(path: dpopKey).loadOrCreate()
-        } catch FieldpassClientError.unsafeTokenFile(let path, let problem) {
-            throw CommandFailure("not using the DPoP key file \(path): \(problem); remove it and run again")
-        } catch DPoPKeyError.unreadableKeyFile(let path) {
-            throw CommandFailure("\(path) holds no P-256 private key in PEM")
-        } catch let error as POSIXError {
-            throw CommandFailure("cannot keep the DPoP key in \(dpopKey): \(error.code)")
-        }
+        return try await DeviceKeyFile.loadOrCreate(dpopKey, remedy: "remove it and run again")
     }
 
-    /// What a person can do with the device once it is onboarded.
-    private var nextStep: String {
+    /// What a person can do with the device once it is onboarded. An access token bound to the
+    /// key counts only with a new proof of the key for each call, which curl cannot make.
+    private func nextStep(accessTokenBound: Bool) -> String {
         let token = showToken ? "the access token above" : "the access token (run again with --show-token to print it)"
+        let call =
+            accessTokenBound
+            ? """
+            Onboarded. Next: call the API as this device. Its access token is bound to the DPoP key (cnf.jkt above):
+                \(server)/me takes it only as "Authorization: DPoP TOKEN" with a new proof of that key in a "DPoP" header
+                for each call, which curl cannot make; an app makes them with FieldpassClient.dpopProof(method:url:accessToken:).
+            """
+            : """
+            Onboarded. Next: call the API as this device, e.g. curl -H "Authorization: Bearer TOKEN" \(server)/me
+                with \(token).
+            """
+        let refresh =
+            (dpop || dpopKey != nil) && !accessTokenBound
+            ? " The refresh token is bound to the DPoP key: a refresh needs a proof of it." : ""
+        // The device is its installation id, which a run keeps only in the token file's folder.
         let kept =
             tokenFile.map { "The tokens are kept in \($0); a later run with the same file is the same device." }
-            ?? "The tokens are forgotten now: --token-file FILE keeps them, as an app does."
-        let bound =
-            (dpop || dpopKey != nil)
-            ? " The refresh token is bound to the DPoP key; an access token with cnf.jkt among its claims is too, and /me takes it only as \"Authorization: DPoP TOKEN\" with a proof of that key."
-            : ""
-        return """
-            Onboarded. Next: call the API as this device, e.g. curl -H "Authorization: Bearer TOKEN" \(server)/me
-                with \(token). \(kept)\(bound)
-            """
+            ?? "The tokens are forgotten now, and each run without --token-file is another device in the admin's list (fieldpass admin devices EMAIL): --token-file FILE keeps the tokens and the device's installation id, as an app does."
+        return call + "\n    " + kept + refresh
     }
 }

@@ -13,18 +13,22 @@ struct OnboardingProgress {
         self.showToken = showToken
     }
 
-    func show(_ event: OnboardingEvent) async throws {
+    /// Shows the event; of a token, answers whether its access token is bound to the device's
+    /// key (`cnf.jkt` among its claims), which decides how the API takes it.
+    @discardableResult func show(_ event: OnboardingEvent) async throws -> Bool {
         switch event {
         case .signedIn(let tokens):
             Console.line("Token received (expires in \(Int(tokens.expiresAt.timeIntervalSinceNow.rounded())) s).")
-            try await printClaims(of: tokens.accessToken)
+            let bound = try await printClaims(of: tokens.accessToken)
             if showToken { Console.line("    Access token: \(tokens.accessToken)") }
+            return bound
         case .realmInitialized(let path):
             Console.line("Realm initialized: \(path)")
             Console.line("    Waiting for the backend to fill it (fieldpass realms mark-initialized \(path)).")
         case .dataReady(let path):
             Console.line("Data ready: \(path)")
         }
+        return false
     }
 
     /// What went wrong, in words, with what to do next.
@@ -56,13 +60,15 @@ struct OnboardingProgress {
         }
     }
 
-    /// Verifies the token against the service's published keys, as a sync server would.
-    private func printClaims(of token: String) async throws {
+    /// Verifies the token against the service's published keys, as a sync server would; answers
+    /// whether it is bound to a key (`cnf`).
+    private func printClaims(of token: String) async throws -> Bool {
         let keys = try await keys.keySet().keys.compactMap { try? VerificationKey(jwk: $0) }
         let verified = try JWTVerifier(keys: keys, policy: JWTVerificationPolicy()).verify(token)
         let object = try JSONSerialization.jsonObject(with: verified.payload)
         let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         Console.line("    Signature verified with key \(verified.kid ?? "?"). Claims:")
         Console.line(String(decoding: pretty, as: UTF8.self).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+        return (object as? [String: Any])?["cnf"] != nil
     }
 }

@@ -6,8 +6,9 @@ import Foundation
 /// `fieldpass shared-devices …`: devices a crew shares, from the machine (audited as `cli`).
 struct SharedDevicesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "shared-devices", abstract: "Devices a crew shares: enroll them, list them with who holds them, end a shift.",
-        subcommands: [Enroll.self, List.self, EndShift.self]
+        commandName: "shared-devices",
+        abstract: "Devices a crew shares: enroll them, list them with who holds them, end a shift, unenroll them.",
+        subcommands: [Enroll.self, List.self, EndShift.self, Unenroll.self]
     )
 
     struct Enroll: AsyncParsableCommand {
@@ -20,7 +21,7 @@ struct SharedDevicesCommand: AsyncParsableCommand {
         @Option(name: .long, help: "The device's name, such as \"Van 12\".")
         var name: String
 
-        @Option(name: .long, help: "The id of the team whose manager looks after it.")
+        @Option(name: .long, help: "The team whose manager looks after it: its name or its id.")
         var team: String?
 
         @Option(name: .long, help: "Environment id (default: the configuration's only environment).")
@@ -31,17 +32,25 @@ struct SharedDevicesCommand: AsyncParsableCommand {
                 throw CommandFailure("--name must be 1 to 100 printable characters")
             }
             let (env, team, options) = (env, team, options)
-            let enrollment = try await options.withStore { configuration, store in
+            let (enrollment, teamName) = try await options.withStore { configuration, store in
                 let caller = DirectoryCaller.cli(environmentID: try options.environment(env, in: configuration).id)
+                let unknown = CommandFailure("no team \(team ?? "") in environment '\(caller.environmentID)'")
+                var found: TeamRecord?
+                if let team {
+                    guard let named = try await store.team(named: team, environmentID: caller.environmentID) else { throw unknown }
+                    found = named
+                }
                 do {
-                    return try await configuration.directoryChanges(store).startSharedDeviceEnrollment(
-                        name: name, teamID: team, settings: configuration.sharedDevices, by: caller)
+                    let enrollment = try await configuration.directoryChanges(store).startSharedDeviceEnrollment(
+                        name: name, teamID: found?.id, settings: configuration.sharedDevices, by: caller)
+                    return (enrollment, found?.name)
                 } catch DirectoryError.unknownTeam {
-                    throw CommandFailure("no team \(team ?? "") in environment '\(caller.environmentID)'")
+                    throw unknown
                 }
             }
             let device = enrollment.device
-            print("\(device.name) (\(device.id)) awaits enrollment until \(device.enrollmentExpiresAt.formatted(.iso8601)).")
+            let ofTeam = teamName.map { " of team \($0)" } ?? ""
+            print("\(device.name) (\(device.id))\(ofTeam) awaits enrollment until \(device.enrollmentExpiresAt.formatted(.iso8601)).")
             print("Enrollment code, shown this once: \(enrollment.code)")
         }
     }
@@ -57,13 +66,18 @@ struct SharedDevicesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (env, options) = (env, options)
-            let devices = try await options.withStore { configuration, store in
-                try await store.sharedDevices(visibleTo: .cli(environmentID: try options.environment(env, in: configuration).id))
+            let (devices, teams) = try await options.withStore { configuration, store in
+                let environmentID = try options.environment(env, in: configuration).id
+                return (
+                    try await store.sharedDevices(visibleTo: .cli(environmentID: environmentID)),
+                    try await store.teamNames(environmentID: environmentID)
+                )
             }
             for device in devices {
                 let state = device.state.rawValue.padding(toLength: 19, withPad: " ", startingAt: 0)
+                let team = device.teamID.map { "  (team \(teams[$0] ?? $0))" } ?? ""
                 let holder = device.holder.map { "  held by \($0.email) since \($0.startedAt.formatted(.iso8601))" } ?? ""
-                print("\(device.id)  \(state)  \(device.name)\(device.teamID.map { "  (team \($0))" } ?? "")\(holder)")
+                print("\(device.id)  \(state)  \(device.name)\(team)\(holder)")
             }
         }
     }
@@ -72,26 +86,39 @@ struct SharedDevicesCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "end-shift", abstract: "End the shift on a shared device: its worker's tokens stop working at once.")
 
-        @OptionGroup var options: ConfigOptions
-
-        @Argument(help: "The shared device's id.")
-        var deviceID: String
-
-        @Option(name: .long, help: "Environment id (default: the configuration's only environment).")
-        var env: String?
+        @OptionGroup var device: SharedDeviceTarget
 
         func run() async throws {
-            let (env, deviceID, options) = (env, deviceID, options)
-            let ended = try await options.withStore { configuration, store in
-                let caller = DirectoryCaller.cli(environmentID: try options.environment(env, in: configuration).id)
-                do {
-                    return try await configuration.directoryChanges(store).endShift(deviceID: deviceID, by: caller)
-                } catch DirectoryError.unknownDevice {
-                    throw CommandFailure("no shared device \(deviceID) in environment '\(caller.environmentID)'")
-                }
-            }
+            let deviceID = device.deviceID
+            let ended = try await device.withDevice { _, changes, caller in try await changes.endShift(deviceID: deviceID, by: caller) }
             guard let ended else { throw CommandFailure("nobody holds shared device \(deviceID): no shift to end") }
             print("Ended the shift of \(ended.email) (\(ended.id)), started \(ended.startedAt.formatted(.iso8601)).")
+        }
+    }
+
+    struct Unenroll: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Unenroll a shared device: its key (or its code) is refused from then on, and the shift on it ends.")
+
+        @OptionGroup var device: SharedDeviceTarget
+
+        func run() async throws {
+            let deviceID = device.deviceID
+            // Read first, to say what unenrolling it ended.
+            let before = try await device.withDevice { store, changes, caller in
+                guard let before = try await store.sharedDevice(id: deviceID, visibleTo: caller) else { throw DirectoryError.unknownDevice }
+                try await changes.unenrollSharedDevice(id: deviceID, by: caller)
+                return before
+            }
+            switch before.state {
+            case .unenrolled:
+                print("\(before.name) (\(before.id)) was unenrolled already, at \(before.unenrolledAt?.formatted(.iso8601) ?? "?").")
+            case .awaitingEnrollment:
+                print("Unenrolled \(before.name) (\(before.id)): its enrollment code no longer works.")
+            case .enrolled:
+                print("Unenrolled \(before.name) (\(before.id)): its key is refused from then on.")
+                if let holder = before.holder { print("The shift of \(holder.email) ended with it (unenrolled).") }
+            }
         }
     }
 }

@@ -10,4 +10,6 @@ public enum BadgeSignInError: Error, Equatable, Sendable {
     case wrongPin(attemptsLeft: Int)
     /// Too many wrong PINs: an admin must reset the PIN.
     case badgeLocked
+    /// The new PIN breaks `rule`: ask for another. `length` is how many digits a PIN has here.
+    case newPinRefused(rule: NewPinRule, length: Int)
 }

@@ -82,6 +82,11 @@ public struct SharedDevice: Sendable {
         switch failure {
         case .server(403, "pin_change_required", _): return BadgeSignInError.pinChangeRequired
         case .server(423, "badge_locked", _): return BadgeSignInError.badgeLocked
+        case .server(400, "invalid_new_pin", _):
+            struct Refusal: Decodable { var pin_rule: String, pin_length: Int }
+            guard let refusal = try? JSONDecoder().decode(Refusal.self, from: body), let rule = NewPinRule(rawValue: refusal.pin_rule)
+            else { return failure }
+            return BadgeSignInError.newPinRefused(rule: rule, length: refusal.pin_length)
         case .server(401, "invalid_grant", _):
             struct Left: Decodable { var attempts_left: Int }
             guard let left = try? JSONDecoder().decode(Left.self, from: body) else { return failure }
@@ -90,29 +95,43 @@ public struct SharedDevice: Sendable {
         }
     }
 
-    /// Who holds the device now: its open shift, `nil` when nobody does.
+    /// Who holds the device now: its open shift, `nil` when nobody does. Throws
+    /// ``FieldpassClientError/notEnrolled`` once the device is unenrolled.
     public var currentShift: Shift? {
         get async throws {
             let (status, body) = try await http.proven("GET", http.url("shared_devices/shift"))
-            guard status == 200 else { throw FieldpassHTTP.failure(status: status, body: body) }
+            guard status == 200 else { throw try await Self.deviceFailure(status: status, body: body, client: client) }
             struct Holder: Decodable { var shift: Shift? }
             return try Shift.decoder.decode(Holder.self, from: body).shift
         }
     }
 
     /// The worker signs out: the shift ends (`signed_out`) with all its tokens, which the device
-    /// forgets. Signing out when nobody holds the device changes nothing.
+    /// forgets. Signing out when nobody holds the device changes nothing. Throws
+    /// ``FieldpassClientError/notEnrolled`` once the device is unenrolled.
     public func endShift() async throws {
         let (status, body) = try await http.proven("DELETE", http.url("shared_devices/shift"))
-        guard status == 204 else { throw FieldpassHTTP.failure(status: status, body: body) }
+        guard status == 204 else { throw try await Self.deviceFailure(status: status, body: body, client: client) }
         try await client.forgetTokens()
     }
 
     /// The device's shifts starting and ending, after the change numbered `after` (0: from
     /// the first), as they happen: what every app on the device follows to wipe the last
     /// worker's data at `shiftEnded`. Keep the last ``ShiftChange/seq`` handled to resume
-    /// there; each change comes once, across dropped connections and server restarts.
+    /// there; each change comes once, across dropped connections and server restarts. Once the
+    /// device is unenrolled the sequence throws ``FieldpassClientError/notEnrolled``.
     public func changes(after: Int = 0) -> ShiftChanges {
-        ShiftChanges(http: http, after: after)
+        ShiftChanges(http: http, client: client, after: after)
+    }
+
+    /// The error an answer of the device's own routes stands for. Fieldpass refuses a key that
+    /// is no enrolled device's (`403 shared_device_refused`): that is
+    /// ``FieldpassClientError/notEnrolled``, and the shift's tokens, which ended with the
+    /// enrollment, are forgotten.
+    static func deviceFailure(status: Int, body: Data, client: FieldpassClient) async throws -> FieldpassClientError {
+        let failure = FieldpassHTTP.failure(status: status, body: body)
+        guard case .server(403, "shared_device_refused", _) = failure else { return failure }
+        try await client.forgetTokens()
+        return .notEnrolled
     }
 }

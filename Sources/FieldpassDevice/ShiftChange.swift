@@ -6,7 +6,8 @@ public struct ShiftChange: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case shiftStarted
         /// Why: `signed_out`, `ended_by_admin`, `max_shift`, `idle`, `user_disabled`,
-        /// `unenrolled`, `next_worker` or `token_reused`.
+        /// `next_worker` or `token_reused`. A shift that unenrolling the device ended is not
+        /// heard as one: the changes end with ``FieldpassClientError/notEnrolled``.
         case shiftEnded(reason: String)
     }
 

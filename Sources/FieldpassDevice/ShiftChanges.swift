@@ -5,26 +5,32 @@ import Foundation
 ///
 /// Each poll asks for the changes after the last one handed out, so a dropped connection or a
 /// restarted server loses none and repeats none: the sequence waits (with ``Backoff``) and asks
-/// again from where it was. It never ends by itself; a key Fieldpass no longer knows (the device
-/// was unenrolled) throws `FieldpassClientError.server(403, "shared_device_refused", _)`.
+/// again from where it was. It never ends by itself: once the device is unenrolled it throws
+/// ``FieldpassClientError/notEnrolled`` (within seconds, at its next look at the store), and the
+/// shift's tokens are forgotten. A shift that unenrolling ended is not heard as a `shiftEnded`:
+/// the device's key hears nothing from then on.
 public struct ShiftChanges: AsyncSequence, Sendable {
     public typealias Element = ShiftChange
 
     let http: FieldpassHTTP
+    /// The device's client, whose tokens are forgotten when the device turns out unenrolled.
+    let client: FieldpassClient
     let after: Int
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(http: http, after: after)
+        Iterator(http: http, client: client, after: after)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
         let http: FieldpassHTTP
+        let client: FieldpassClient
         private var after: Int
         private var pending: [Event] = []
         private var backoff = Backoff()
 
-        init(http: FieldpassHTTP, after: Int) {
+        init(http: FieldpassHTTP, client: FieldpassClient, after: Int) {
             self.http = http
+            self.client = client
             self.after = after
         }
 
@@ -51,7 +57,7 @@ public struct ShiftChanges: AsyncSequence, Sendable {
             do {
                 // Longer than the server's longest wait, so only a dead connection times out.
                 let (status, body) = try await http.proven("GET", url, timeout: 45)
-                guard status == 200 else { throw FieldpassHTTP.failure(status: status, body: body) }
+                guard status == 200 else { throw try await SharedDevice.deviceFailure(status: status, body: body, client: client) }
                 let page = try Shift.decoder.decode(Page.self, from: body)
                 backoff.reset()
                 pending = page.events.filter { $0.seq > after }.sorted { $0.seq < $1.seq }

@@ -18,6 +18,9 @@ enum UserStatements {
         "SELECT \(columns) FROM users WHERE id = \(value(1)) AND environment_id = \(value(2))"
     }
 
+    /// The person with this id, read to lock them: id.
+    static let holder = SharedStatement { value in "SELECT id FROM users WHERE id = \(value(1))" }
+
     /// The person of the environment with this email: environment, email.
     static let userByEmail = SharedStatement { value in
         "SELECT \(columns) FROM users WHERE environment_id = \(value(1)) AND email = \(value(2))"

@@ -103,6 +103,12 @@ import Testing
             let pin = try #require(output.split(separator: " ").first { $0.count == 9 && $0.hasSuffix(",") }?.dropLast())
 
             await #expect(throws: BadgeSignInError.pinChangeRequired) { _ = try await van.signIn(badge: String(badge), pin: String(pin)) }
+            await #expect(throws: BadgeSignInError.newPinRefused(rule: .run, length: 8)) {
+                _ = try await van.signIn(badge: String(badge), pin: String(pin), newPin: "12345678")
+            }
+            await #expect(throws: BadgeSignInError.newPinRefused(rule: .length, length: 8)) {
+                _ = try await van.signIn(badge: String(badge), pin: String(pin), newPin: "3847")
+            }
             let tokens = try await van.signIn(badge: String(badge), pin: String(pin), newPin: "38472910")
             #expect(try await van.client.accessToken() == tokens.accessToken)
             #expect(try await van.currentShift?.email == "ada@example.com")
@@ -118,6 +124,33 @@ import Testing
                 Issue.record("an unknown badge was answered \(String(describing: refused))")
                 return
             }
+        }
+    }
+
+    @Test func anUnenrolledDeviceIsToldSoAndForgetsTheShift() async throws {
+        try await withServer { server in
+            let (code, deviceID) = try await Self.enrollment(server, name: "Van 3")
+            let store = MemoryTokenStore()
+            let van = SharedDevice(server: server.url, key: SoftwareDPoPKey(), store: store)
+            _ = try await van.enroll(code: code)
+            try await Self.signIn(van, server, email: "ada@example.com")
+            // An app follows the shifts: it hears Ada's start, then waits for the next change.
+            let (heard, hearing) = AsyncStream.makeStream(of: ShiftChange.self)
+            let follower = Task {
+                defer { hearing.finish() }
+                for try await change in van.changes() { hearing.yield(change) }
+            }
+            var changes = heard.makeAsyncIterator()
+            #expect(await changes.next()?.kind == .shiftStarted)
+
+            let output = try await server.command(["shared-devices", "unenroll", deviceID])
+            #expect(output.contains("Unenrolled Van 3 (\(deviceID))"), "\(output)")
+            // The follower ends with notEnrolled, not with a shiftEnded it could never hear.
+            await #expect(throws: FieldpassClientError.notEnrolled) { try await follower.value }
+            #expect(await changes.next() == nil)
+            #expect(try await store.load() == nil)
+            await #expect(throws: FieldpassClientError.notEnrolled) { _ = try await van.currentShift }
+            await #expect(throws: FieldpassClientError.notEnrolled) { try await van.endShift() }
         }
     }
 }

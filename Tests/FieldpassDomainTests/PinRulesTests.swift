@@ -23,4 +23,10 @@ struct PinRulesTests {
         #expect(throws: PinRules.Problem.wrongLength(20)) { try PinRules.check("385027", length: 20) }
         #expect(PinRules.allowedLengths == 6...20)
     }
+
+    /// The names an answer's `pin_rule` carries, which apps match: each rule its own, stable.
+    @Test func eachRuleHasItsOwnName() {
+        let names = [PinRules.Problem.notDigits, .wrongLength(8), .oneDigit, .run].map(\.rule)
+        #expect(names == ["digits_only", "length", "one_digit", "run"])
+    }
 }

@@ -76,8 +76,10 @@ def test_the_first_sign_in_sets_a_pin_and_starts_a_shift_with_the_right_claims(
     worker, badge = worker_with_badge(server, admin)
     refused = assert_api_error(badge_sign_in(server, tablet, badge["badge"], badge["temporary_pin"]), 403, "pin_change_required")
     assert "new_pin" in refused["error_description"]
-    for weak in ("12345678", "77777777", "1234", "abcdefgh"):
-        assert_api_error(badge_sign_in(server, tablet, badge["badge"], badge["temporary_pin"], weak), 400, "invalid_request")
+    # A refused new PIN names the rule it broke, so the app can say it in the worker's words.
+    for weak, rule in (("12345678", "run"), ("78901234", "run"), ("77777777", "one_digit"), ("1234", "length"), ("abcdefgh", "digits_only")):
+        refusal = assert_api_error(badge_sign_in(server, tablet, badge["badge"], badge["temporary_pin"], weak), 400, "invalid_new_pin")
+        assert (refusal["pin_rule"], refusal["pin_length"]) == (rule, 8), refusal
     assert current_shift(server, tablet) is None
 
     tokens = started(server, tablet, badge)
@@ -202,10 +204,18 @@ def test_the_cli_issues_a_badge_and_a_teams_printable_cards_whose_qr_codes_are_t
     pin = re.search(r"temporary PIN ([0-9]{8}),", issued.stdout)
     assert badge and pin, cli_output(issued)
     assert_json(badge_sign_in(server, tablet, badge.group(1), pin.group(1), "38472910"))
+    # A forgotten PIN: the CLI gives the same card a new temporary PIN.
+    reset = cli("reset-pin", worker.email)
+    new_pin = re.search(r"temporary PIN ([0-9]{8});", reset.stdout)
+    assert reset.returncode == 0 and new_pin, cli_output(reset)
+    assert_api_error(badge_sign_in(server, tablet, badge.group(1), "38472910"), 401, "invalid_grant")
+    assert_json(badge_sign_in(server, tablet, badge.group(1), new_pin.group(1), "59203817"))
     assert cli("revoke", worker.email).returncode == 0
     assert_api_error(badge_sign_in(server, tablet, badge.group(1), "38472910"), 401, "invalid_grant")
     again = cli("revoke", worker.email)
     assert again.returncode != 0 and "has no badge" in again.stderr, cli_output(again)
+    no_badge = cli("reset-pin", worker.email)
+    assert no_badge.returncode != 0 and "has no badge" in no_badge.stderr, cli_output(no_badge)
 
     # A team's cards: one per member, each QR code the member's badge.
     team = assert_json(server.api("POST", "/admin/teams", token=admin.access_token, json_body={"name": f"Night {worker.user_id[:6]}"}), 201)
@@ -213,9 +223,9 @@ def test_the_cli_issues_a_badge_and_a_teams_printable_cards_whose_qr_codes_are_t
     for member in members:
         assert_json(server.api("PUT", f"/admin/teams/{team['id']}/members/{member.user_id}", token=admin.access_token))
     sheet = tmp_path / "cards.svg"
-    printed = cli("issue", "--team", team["id"], "--out", str(sheet))
+    printed = cli("issue", "--team", team["name"], "--out", str(sheet))
     assert printed.returncode == 0 and "Badge, shown this once" not in printed.stdout, cli_output(printed)
-    subprocess.run(["rsvg-convert", "--zoom", "6", "-o", str(tmp_path / "cards.png"), str(sheet)], check=True)
+    subprocess.run(["rsvg-convert", "--zoom", "6", "-o", str(tmp_path / "cards.png"), str(tmp_path / "cards-1.svg")], check=True)
     read = subprocess.run(["zbarimg", "--raw", "-q", str(tmp_path / "cards.png")], capture_output=True, text=True, check=True)
     scanned = sorted(read.stdout.split())
     assert len(scanned) == 3 and all(code.startswith("fpb_") for code in scanned), read.stdout

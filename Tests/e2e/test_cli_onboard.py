@@ -26,7 +26,7 @@ from helpers import (
     is_html,
 )
 
-from helpers.tokens import b64url_encode, jwk_thumbprint
+from helpers.dpop import pem_key_thumbprint
 
 REALM_PATH = re.compile(r"/users/[A-Za-z0-9._~:-]+")
 CODE_PREFIX = "Code: "
@@ -74,6 +74,8 @@ def test_onboard_command_completes_after_data_ready(
     assert realm_path in "\n".join(device.lines)
     # It ends with what to do next: call the API as the device.
     assert any(line.startswith("Onboarded. Next:") and f"{server.public_url}/me" in line for line in device.lines), device.output()
+    # Its tokens were in memory only: it says that the next run is another device, and how to keep one.
+    assert any("each run without --token-file is another device" in line for line in device.lines), device.output()
 
 
 @pytest.fixture(scope="module")
@@ -96,12 +98,7 @@ def test_onboard_with_dpop_shows_a_token_bound_to_its_key(
     # The key the CLI kept, read back independently: a P-256 private key, mode 0600, whose
     # RFC 7638 thumbprint is the one printed.
     assert key_file.stat().st_mode & 0o777 == 0o600
-    key = load_pem_private_key(key_file.read_bytes(), password=None)
-    assert isinstance(key, ec.EllipticCurvePrivateKey) and key.curve.name == "secp256r1", type(key)
-    numbers = key.public_key().public_numbers()
-    jwk = {"kty": "EC", "crv": "P-256", "x": b64url_encode(numbers.x.to_bytes(32, "big")),
-           "y": b64url_encode(numbers.y.to_bytes(32, "big"))}
-    assert jwk_thumbprint(jwk) == thumbprint, device.output()
+    assert pem_key_thumbprint(key_file) == thumbprint, device.output()
 
     url = device.wait_for_line(lambda line: line.startswith(LOGIN_PREFIX), "'Login URL: ' line")
     callback = browser_login(url[len(LOGIN_PREFIX) :].strip(), email)
@@ -112,6 +109,9 @@ def test_onboard_with_dpop_shows_a_token_bound_to_its_key(
     # The claims it printed, verified against the JWKS: the access token is bound to that key.
     claims = "\n".join(device.lines)
     assert re.search(r'"cnf"\s*:\s*\{\s*"jkt"\s*:\s*"' + re.escape(thumbprint) + '"', claims), device.output()
+    # What it suggests next works with a bound token: no bearer curl, which /me would refuse.
+    next_step = claims[claims.index("Onboarded. Next:"):]
+    assert "Bearer" not in next_step and '"Authorization: DPoP TOKEN"' in next_step, device.output()
 
 
 def test_onboard_with_dpop_refuses_to_keep_tokens_whose_key_it_forgets(server: FieldpassServer, email: str, tmp_path: Path) -> None:

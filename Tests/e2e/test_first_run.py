@@ -24,38 +24,16 @@ from helpers import (
     ServiceAccountSpec,
     clean_env,
     free_port,
-    http_client,
     server_env,
     server_in,
     wait_until,
 )
-
-REPO = Path(__file__).resolve().parents[2]
+from helpers.local_run import make_run, wait_until_serving
 
 
 def refuses(port: int) -> bool:
     with socket.socket() as probe:
         return probe.connect_ex(("127.0.0.1", port)) != 0
-
-
-def make_run_env(tmp_path: Path, server_port: int, idp_port: int) -> dict[str, str]:
-    """`make run` on its own ports, keys and database, so a developer's own run is untouched."""
-    return {
-        **os.environ,
-        "SERVER_PORT": str(server_port),
-        "SERVER_PUBLIC_URL": f"http://127.0.0.1:{server_port}",
-        "ENVIRONMENTS_DEV_IDP_ISSUER": f"http://127.0.0.1:{idp_port}",
-        "STORAGE_SQLITE_PATH": str(tmp_path / "data" / "fieldpass.sqlite"),
-        "TOKENS_KEYS_DIR": str(tmp_path / "keys"),
-    }
-
-
-def make_run(tmp_path: Path, server_port: int, idp_port: int) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        ["make", "--no-print-directory", "run", f"IDP_PORT={idp_port}", f"KEYS_DIR={tmp_path / 'keys'}"],
-        cwd=REPO, env=make_run_env(tmp_path, server_port, idp_port),
-        stdout=open(tmp_path / "make.log", "wb"), stderr=subprocess.STDOUT, start_new_session=True,
-    )
 
 
 @pytest.mark.store_independent
@@ -80,14 +58,7 @@ def test_sigterm_stops_the_idp_and_the_server_cleanly(tmp_path: Path, whole_grou
     server_port, idp_port = free_port(), free_port()
     make = make_run(tmp_path, server_port, idp_port)
     try:
-        with http_client(timeout=2.0) as client:
-            def ready() -> bool:
-                assert make.poll() is None, (tmp_path / "make.log").read_text()
-                try:
-                    return client.get(f"http://127.0.0.1:{server_port}/readyz").status_code == 200
-                except Exception:
-                    return False
-            wait_until(ready, timeout=240, what="make run to serve")
+        wait_until_serving(make, tmp_path, server_port)
         log = tmp_path / "make.log"
         wait_until(lambda: "Stop with Ctrl-C." in log.read_text(), timeout=10, what="make run to say what to do next")
         output = log.read_text()

@@ -11,10 +11,7 @@ into the errors of its table a person meets first.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -35,9 +32,9 @@ from helpers import (
     open_confirmation,
     unique_email,
 )
+from helpers.swift_examples import app_page_blocks, build_swift_example, run_swift_example, with_line_set
 
 ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "Docs" / "app.md"
 LIBRARY = ROOT / "Sources" / "FieldpassDevice"
 
 # The lines a reader changes, as the page shows them, and how each is written with another value.
@@ -54,76 +51,18 @@ APP_FOLDER = "com.acme.fieldapp"
 
 
 def readme_example() -> str:
-    text = README.read_text(encoding="utf-8")
-    match = re.search(r"<!-- library-example -->\s*```swift\n(.*?)\n```", text, re.DOTALL)
-    assert match, "Docs/app.md has no library example after its marker"
-    return match.group(1)
+    return app_page_blocks("library-example")[0]
 
 
 def example_for(url: str, email: str) -> str:
-    """The example with the reader's two lines set to `url` and `email`; fails when the page
-    does not have each line exactly once, as the test would otherwise run something else."""
-    lines = readme_example().splitlines()
-    for line, written in (
-        (URL_LINE, URL_LINE.replace("http://127.0.0.1:8080", url)),
-        (EMAIL_LINE, EMAIL_LINE.replace("ada@example.com", email)),
-    ):
-        found = [number for number, text in enumerate(lines) if text == line]
-        if len(found) != 1:
-            pytest.fail(
-                f"Docs/app.md's example has the line {line!r} {len(found)} time(s), not once: it is the "
-                "line a reader changes, and the only one this test changes"
-            )
-        lines[found[0]] = written
-    return "\n".join(lines) + "\n"
-
-
-def swiftc() -> str:
-    found = shutil.which("swiftc") or "/opt/swift/usr/bin/swiftc"
-    assert Path(found).exists(), "no swiftc on PATH or in /opt/swift"
-    return found
-
-
-# The library's target and those of swift-crypto's `Crypto` product (its P-256 and SHA-256), by
-# their build folders: what an app links. swift-crypto 4's graph; a newer one that adds a target
-# shows here as an undefined reference when the example is linked.
-LIBRARY_TARGETS = ("FieldpassDevice", "Crypto", "CryptoBoringWrapper", "CCryptoBoringSSL", "CCryptoBoringSSLShims", "CXKCP", "CXKCPShims")
-
-
-def library_objects(fieldpass_bin: Path) -> list[str]:
-    """The objects of FieldpassDevice and of the swift-crypto targets it builds on, as the binary
-    under test was linked from them (SwiftPM's link list for the `fieldpass` product): exactly
-    the library as built, no stale object beside it, and nothing of the server."""
-    link_list = fieldpass_bin.parent / f"{fieldpass_bin.name}.product" / "Objects.LinkFileList"
-    assert link_list.is_file(), f"no SwiftPM link list at {link_list}: was {fieldpass_bin} built by `swift build`?"
-    folders = tuple(f"/{target}.build/" for target in LIBRARY_TARGETS)
-    objects = [
-        line.strip().strip('"')
-        for line in link_list.read_text().splitlines()
-        if any(folder in line for folder in folders) and line.strip().strip('"').endswith(".o")
-    ]
-    assert any("/FieldpassDevice.build/" in line for line in objects), f"{link_list} names no FieldpassDevice object"
-    return objects
+    """The example with the reader's two lines set to `url` and `email`."""
+    source = with_line_set(readme_example(), URL_LINE, URL_LINE.replace("http://127.0.0.1:8080", url))
+    return with_line_set(source, EMAIL_LINE, EMAIL_LINE.replace("ada@example.com", email))
 
 
 def build_example(fieldpass_bin: Path, folder: Path, url: str, email: str) -> Path:
     """The example, compiled and linked against the library as built beside `fieldpass_bin`."""
-    modules = fieldpass_bin.parent / "Modules"
-    assert (modules / "FieldpassDevice.swiftmodule").exists(), f"FieldpassDevice was not built beside {fieldpass_bin}"
-    folder.mkdir()
-    source = folder / "main.swift"
-    source.write_text(example_for(url, email), encoding="utf-8")
-    binary = folder / "FieldApp"
-    result = subprocess.run(
-        # BoringSSL, below swift-crypto, is partly C++.
-        [swiftc(), str(source), "-module-name", "FieldApp", "-I", str(modules), *library_objects(fieldpass_bin),
-         "-lstdc++", "-o", str(binary)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, f"the example of Docs/app.md does not build:\n{cli_output(result)}"
-    return binary
+    return build_swift_example(fieldpass_bin, folder, example_for(url, email))
 
 
 def home_of_its_own(tmp_path: Path) -> Path:
@@ -133,10 +72,8 @@ def home_of_its_own(tmp_path: Path) -> Path:
 
 
 def run_example(binary: Path, home: Path, log_dir: Path) -> WatchedCommand:
-    """The example in a terminal, with `home` as its HOME (and $XDG_DATA_HOME below it), so that
-    its token folder is the test's own."""
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "XDG_DATA_HOME": str(home / ".local/share")}
-    return WatchedCommand("example", [str(binary)], env, log_dir, terminal=True)
+    """The example in a terminal, with a home folder of its own (its token folder the test's)."""
+    return run_swift_example(binary, home, log_dir)
 
 
 @pytest.fixture

@@ -197,9 +197,14 @@ def test_bad_input_is_refused_and_changes_nothing(server: FieldpassServer, admin
     assert assert_json(call(server, admin, "GET", "/admin/shared_devices"))["shared_devices"] == before
 
 
+def shared_devices_cli(server: FieldpassServer, *args: str) -> subprocess.CompletedProcess[str]:
+    """`fieldpass shared-devices ARGS` on the server's configuration, in environment dev."""
+    return server.cli("shared-devices", *args, "--env", "dev", "--config", str(server.config_path))
+
+
 def test_the_cli_enrolls_and_lists_shared_devices(server: FieldpassServer, admin: SignedIn) -> None:
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
-        return server.cli("shared-devices", *args, "--env", "dev", "--config", str(server.config_path))
+        return shared_devices_cli(server, *args)
 
     enrolled = cli("enroll", "--name", "Van 20")
     assert enrolled.returncode == 0, cli_output(enrolled)
@@ -218,3 +223,37 @@ def test_the_cli_enrolls_and_lists_shared_devices(server: FieldpassServer, admin
 
     refused = cli("enroll", "--name", "Van 21", "--team", "no-such-team")
     assert refused.returncode != 0 and "no team no-such-team in environment 'dev'" in refused.stderr, cli_output(refused)
+
+
+def test_the_cli_names_teams_and_unenrolls_a_device(server: FieldpassServer, admin: SignedIn) -> None:
+    team_name = f"Depot {unique_email('t')[:8]}"
+    team = assert_json(call(server, admin, "POST", "/admin/teams", {"name": team_name}), 201)
+    # The team as an admin knows it: by its name, in any case.
+    enrolled = shared_devices_cli(server, "enroll", "--name", "Van 30", "--team", team_name.upper())
+    assert enrolled.returncode == 0, cli_output(enrolled)
+    match = re.search(rf"^Van 30 \(([0-9a-f-]+)\) of team {re.escape(team_name)} awaits enrollment until \S+\.$", enrolled.stdout, re.M)
+    assert match, cli_output(enrolled)
+    device_id = match.group(1)
+    code = enrolled.stdout.strip().splitlines()[-1].split()[-1]
+    key = DeviceKey()
+    assert_json(enroll(server, code, key))
+    listed = shared_devices_cli(server, "list")
+    assert f"{device_id}  enrolled             Van 30  (team {team_name})" in listed.stdout.splitlines(), cli_output(listed)
+    assert team["id"] not in listed.stdout, cli_output(listed)
+
+    unenrolled = shared_devices_cli(server, "unenroll", device_id)
+    assert unenrolled.returncode == 0, cli_output(unenrolled)
+    assert unenrolled.stdout == f"Unenrolled Van 30 ({device_id}): its key is refused from then on.\n", cli_output(unenrolled)
+    assert assert_json(call(server, admin, "GET", f"/admin/shared_devices/{device_id}"))["state"] == "unenrolled"
+    url = f"{server.public_url}/shared_devices/events"
+    with http_client() as client:
+        refused = client.get(f"{server.url}/shared_devices/events", headers={"DPoP": key.proof("GET", url)})
+    assert_api_error(refused, 403, "shared_device_refused")
+    audit = assert_json(call(server, admin, "GET", "/admin/audit", None))["entries"]
+    assert any(entry["action"] == "shared_device.unenroll" and entry["actor"] == "cli" and entry["target"] == f"shared_device:{device_id}"
+               for entry in audit), audit[:5]
+
+    again = shared_devices_cli(server, "unenroll", device_id)
+    assert again.returncode == 0 and again.stdout.startswith(f"Van 30 ({device_id}) was unenrolled already, at "), cli_output(again)
+    unknown = shared_devices_cli(server, "unenroll", "no-such-device")
+    assert unknown.returncode != 0 and "no shared device no-such-device in environment 'dev'" in unknown.stderr, cli_output(unknown)

@@ -78,7 +78,9 @@ struct BadgeSignIn: Sendable {
             do {
                 try PinRules.check(newPin, length: settings.pinLength)
             } catch {
-                throw APIError.invalidRequest("new_pin: \(error.description)")
+                var refused = APIError(.badRequest, BadgeErrorCode.invalidNewPin, "new_pin: \(error.description)")
+                (refused.pinRule, refused.pinLength) = (error.rule, settings.pinLength)
+                throw refused
             }
         }
         let proof = try dpop.requiredProof(of: request, path: SharedDeviceShiftController.shiftPath)

@@ -2,7 +2,8 @@ public import FieldpassDomain
 
 /// A company: the email domains that belong to it and its IdP.
 ///
-/// Keys under `environments.<id>`: `email_domains` (required, lower-cased, each in one
+/// Keys under `environments.<id>`: `name` (the company's name as people read it, printed on
+/// badge cards; default: the id), `email_domains` (required, lower-cased, each in one
 /// environment only), `idp` (see ``IdentityProviderSettings``), `bootstrap_admins` (emails
 /// that become admins at their first sign-in), `service_accounts` (see
 /// ``ServiceAccountSettings``), `confirm_device` (default `true`: the login URL is
@@ -16,6 +17,8 @@ public import FieldpassDomain
 public struct EnvironmentSettings: Sendable, Identifiable {
     /// Environment id, carried in tokens as `env`.
     public var id: String
+    /// The company's name as people read it.
+    public var name: String
     /// Lower-cased email domains.
     public var emailDomains: [String]
     /// The environment's OpenID Connect provider.
@@ -44,6 +47,10 @@ public struct EnvironmentSettings: Sendable, Identifiable {
     init(id: String, _ settings: SettingsReader, environment: [String: String]) throws(ConfigurationError) {
         self.id = id
         let prefix = ["environments", id]
+        name = try settings.optionalString(prefix + ["name"]) ?? id
+        guard !name.isEmpty, name.count <= 80, !name.contains(where: \.isNewline) else {
+            throw ConfigurationError(key: settings.dotted(prefix + ["name"]), "must be one line of 1 to 80 characters")
+        }
         emailDomains = try settings.strings(prefix + ["email_domains"]).map { $0.lowercased() }
         guard !emailDomains.isEmpty else {
             throw ConfigurationError(key: settings.dotted(prefix + ["email_domains"]), "must list at least one domain")

@@ -15,6 +15,9 @@ public struct APIError: HTTPResponseError, Equatable {
     public internal(set) var headers: HTTPFields
     /// A wrong PIN's tries left before its badge locks (`attempts_left`).
     public internal(set) var attemptsLeft: Int?
+    /// The PIN rule a new PIN broke (`pin_rule`) and the PIN length asked for (`pin_length`).
+    public internal(set) var pinRule: String?
+    public internal(set) var pinLength: Int?
 
     /// Creates an error answered with `status`; `code` comes from an area's enumeration.
     init(_ status: HTTPResponse.Status, _ code: some APIErrorCode, _ description: String, headers: HTTPFields = [:]) {
@@ -31,7 +34,8 @@ public struct APIError: HTTPResponseError, Equatable {
 
     /// The JSON response.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = APIErrorBody(error: code, errorDescription: description, attemptsLeft: attemptsLeft)
+        let body = APIErrorBody(
+            error: code, errorDescription: description, attemptsLeft: attemptsLeft, pinRule: pinRule, pinLength: pinLength)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(body)
@@ -59,10 +63,14 @@ private struct APIErrorBody: Encodable {
     var error: String
     var errorDescription: String
     var attemptsLeft: Int?
+    var pinRule: String?
+    var pinLength: Int?
 
     enum CodingKeys: String, CodingKey {
         case error
         case errorDescription = "error_description"
         case attemptsLeft = "attempts_left"
+        case pinRule = "pin_rule"
+        case pinLength = "pin_length"
     }
 }

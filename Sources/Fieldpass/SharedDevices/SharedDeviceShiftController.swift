@@ -8,8 +8,8 @@ import Hummingbird
 /// `DELETE /shared_devices/shift` ends the worker's shift (`signed_out`), and
 /// `GET /shared_devices/events?after=N&wait=S` is the long-poll every app on the device
 /// follows to hear shifts start and end. A key that is no enrolled device's is refused
-/// (`403 shared_device_refused`): unenrolled, its key is refused from then on. A waiting
-/// poll holds its device's place of ``DeviceLongPolls``, or is refused with `503`.
+/// (`403 shared_device_refused`): unenrolled, its key is refused from then on, a waiting poll
+/// of it too. A waiting poll holds its device's place of ``DeviceLongPolls``, or is refused with `503`.
 struct SharedDeviceShiftController: Sendable {
     static let shiftPath = "/shared_devices/shift"
     static let eventsPath = "/shared_devices/events"
@@ -81,7 +81,14 @@ struct SharedDeviceShiftController: Sendable {
         try await dpop.takeUse(of: proof)
         let key = proof.thumbprint
         guard let device = SharedDeviceRules.acting(try await store.sharedDevice(keyThumbprint: key)) else { throw Self.refused }
-        let read = { [store] in try await store.shiftEvents(keyThumbprint: key, after: after, limit: Self.pageSize) ?? [] }
+        // A device unenrolled while its poll waits is refused at the poll's next look, as its next
+        // poll would be, rather than answered with nothing: its apps learn it within seconds.
+        let read = { [store] () async throws -> [ShiftEvent] in
+            guard let events = try await store.shiftEvents(keyThumbprint: key, after: after, limit: Self.pageSize) else {
+                throw Self.refused
+            }
+            return events
+        }
         guard wait > 0 else { return Events(events: try await read()) }
         let events = try await places.withPlace(device: key, environment: device.environmentID) { ending in
             try await longPoll.entries(wait: wait, signal: signal, endedBy: ending, read)

@@ -8,6 +8,16 @@ package enum PinRules {
         case oneDigit
         case run
 
+        /// The rule's name in an answer's `pin_rule`, for an app to say it in its own words.
+        package var rule: String {
+            switch self {
+            case .notDigits: "digits_only"
+            case .wrongLength: "length"
+            case .oneDigit: "one_digit"
+            case .run: "run"
+            }
+        }
+
         package var description: String {
             switch self {
             case .notDigits: "The PIN must be digits only."

@@ -49,7 +49,7 @@ extension TransactionalStore {
     public func signInWithBadge(_ attempt: BadgeAttempt, now: Date) async throws -> BadgeOutcome {
         let outcome = try await writing { transaction -> BadgeOutcome in
             try await transaction.takeProof(attempt.proof)
-            _ = try await transaction.first(BadgeTables.holder, attempt.badgeHash, locking: .users)
+            try await transaction.lock(.users, by: BadgeTables.holder, attempt.badgeHash)
             let badge = try await transaction.badge(hash: attempt.badgeHash, locking: true)
             let device = try await transaction.sharedDevice(keyThumbprint: attempt.proof.thumbprint, locking: true)
             var person: UserRecord?

@@ -10,14 +10,18 @@ extension TransactionalStore {
         let announced = realmPrefixes.outward(session.realmPath, environmentID: session.environmentID)
         let events = try await writing { transaction -> [StoredEvent] in
             let timestamp = now.timeIntervalSince1970
-            _ = try await transaction.user(id: session.userID, environmentID: session.environmentID, locking: true)
+            try await transaction.lock(.users, by: UserStatements.holder, session.userID)
             let initialized = try await transaction.value(RealmFeedStatements.initializedForSignIn, session.realmPath, as: Bool.self)
             let plan = SessionRules.signingIn(login, announcedRealm: announced, realmInitialized: initialized ?? false, now: timestamp)
             let signedIn = try await transaction.apply(plan.move)
             // The sweeper may have expired the session while the IdP was answering.
             guard !signedIn.moved.isEmpty else { return [] }
-            try await transaction.execute(RefreshTokenStatements.revokeSuperseded, plan.superseded.at, plan.superseded.deviceID)
-            let audit = try await transaction.markSignedIn(session, now: timestamp)
+            guard let device = try await transaction.markSignedIn(superseding: plan.superseded, now: timestamp) else {
+                throw StoreInconsistency("the session's device \(session.deviceID) is gone")
+            }
+            let audit = DeviceActivityAudit.signIn(
+                userID: session.userID, deviceID: session.deviceID, name: try device.column("name"),
+                platform: try device.column("platform"), signedInBefore: try device.column("signed_in_before"))
             if !audit.isEmpty { try await transaction.audit(audit, environmentID: session.environmentID, now: now) }
             try await transaction.issue(plan.refreshToken, now: timestamp)
             if let shift = login.shift { try await transaction.startShift(shift, environmentID: session.environmentID, now: now) }

@@ -37,15 +37,13 @@ extension StoreTransaction {
         return failed.events
     }
 
-    /// Marks the session's device signed in; returns the audit entries of the sign-in. The
-    /// person's lock, taken first, keeps two sign-ins of one device from both finding it new.
-    func markSignedIn(_ session: OnboardingSession, now: Double) async throws -> [AuditRecord] {
-        guard let device = try await first(OnboardingStatements.deviceSignIn, session.deviceID) else {
-            throw StoreInconsistency("the session's device \(session.deviceID) is gone")
-        }
-        try await execute(OnboardingStatements.markSignedIn, now, session.deviceID)
-        return DeviceActivityAudit.signIn(
-            userID: session.userID, deviceID: session.deviceID, name: try device.column("name"), platform: try device.column("platform"),
-            signedInBefore: try device.column("signed_in_before"))
+    /// Revokes the device's earlier refresh tokens and marks it signed in, the first time;
+    /// its `name`, `platform` and `signed_in_before`, or `nil` when it is gone. The person's
+    /// lock, taken first, keeps two sign-ins of one device from both finding it new.
+    func markSignedIn(superseding tokens: SupersededRefreshTokens, now: Double) async throws -> Row? {
+        try await execute(RefreshTokenStatements.revokeSuperseded, tokens.at, tokens.deviceID)
+        guard let device = try await first(OnboardingStatements.deviceSignIn, tokens.deviceID) else { return nil }
+        try await execute(OnboardingStatements.markSignedIn, now, tokens.deviceID)
+        return device
     }
 }

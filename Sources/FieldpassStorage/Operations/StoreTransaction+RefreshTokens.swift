@@ -11,7 +11,7 @@ extension StoreTransaction {
     /// The user first, as every change to a person's things does, so a rotation never
     /// deadlocks with a revocation of the same device. Returns `nil` for an unknown token.
     func lockRefreshToken(hash: String) async throws -> RefreshRules.Token? {
-        guard try await value(RefreshTokenStatements.holder, hash, as: String.self, locking: .users) != nil else { return nil }
+        try await lock(.users, by: RefreshTokenStatements.holder, hash)
         return try await first(RefreshTokenStatements.token, hash, locking: .refreshTokens).map(RefreshRules.Token.init(row:))
     }
 }

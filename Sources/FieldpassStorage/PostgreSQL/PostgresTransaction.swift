@@ -36,6 +36,8 @@ final class PostgresTransaction: StoreTransaction {
         lastLocked = table
     }
 
+    var takesRowLocks: Bool { true }
+
     func isUniqueViolation(_ error: any Error) -> Bool {
         // A `unique_violation` (SQLSTATE 23505).
         guard let error = error as? PSQLError else { return false }
@@ -69,6 +71,17 @@ final class PostgresTransaction: StoreTransaction {
 
     func issue(_ refreshToken: RefreshTokenIssue, now: Double) async throws {
         try await PostgresStore.issueRefreshToken(connection, refreshToken, now: now)
+    }
+
+    /// The three statements in one, so a sign-in's completion costs one round trip less.
+    func markSignedIn(superseding tokens: SupersededRefreshTokens, now: Double) async throws -> PostgresRandomAccessRow? {
+        try await connection.first(
+            """
+            WITH revoked AS (UPDATE refresh_tokens SET revoked_at = \(tokens.at) WHERE device_id = \(tokens.deviceID) AND revoked_at IS NULL),
+            found AS (SELECT name, platform, signed_in_at FROM devices WHERE id = \(tokens.deviceID)),
+            marked AS (UPDATE devices SET signed_in_at = \(now) WHERE id = \(tokens.deviceID) AND signed_in_at IS NULL)
+            SELECT name, platform, signed_in_at IS NOT NULL AS signed_in_before FROM found
+            """)
     }
 
     func findOrCreateUser(email: String, environmentID: String, now: Date, actor: String) async throws -> (id: String, created: Bool) {

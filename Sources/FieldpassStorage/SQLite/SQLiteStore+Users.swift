@@ -4,12 +4,12 @@ import GRDB
 
 extension SQLiteStore {
     /// The id of the user with `email`, created with their personal realm when absent (by
-    /// their first registration unless `actor` says otherwise).
+    /// their first registration unless `actor` says otherwise); `created` says which.
     static func findOrCreateUser(
-        _ db: Database, email: String, environmentID: String, now: Double, actor: String = "device"
-    ) throws -> String {
+        _ db: Database, email: String, environmentID: String, now: Double, actor: String
+    ) throws -> (id: String, created: Bool) {
         if let id = try userID(db, email: email, environmentID: environmentID) {
-            return id
+            return (id, false)
         }
         let person = DirectoryRules.newPerson(email: email, actor: actor)
         try db.execute(
@@ -21,7 +21,7 @@ extension SQLiteStore {
             arguments: [person.realmPath, environmentID, person.id, now, try nextFeedSeq(db)]
         )
         try audit(db, environmentID: environmentID, person.audit, now: Date(timeIntervalSince1970: now))
-        return person.id
+        return (person.id, true)
     }
 
     /// The id of the person of the environment with this email, if any.

@@ -16,6 +16,8 @@ struct SQLiteTransaction: StoreTransaction, @unchecked Sendable {
         try db.cachedStatement(sql: statement.sqlite).execute(arguments: Self.arguments(values))
     }
 
+    var takesRowLocks: Bool { false }
+
     func isUniqueViolation(_ error: any Error) -> Bool {
         (error as? DatabaseError)?.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
     }
@@ -57,10 +59,7 @@ struct SQLiteTransaction: StoreTransaction, @unchecked Sendable {
     }
 
     func findOrCreateUser(email: String, environmentID: String, now: Date, actor: String) async throws -> (id: String, created: Bool) {
-        let known = try SQLiteStore.userID(db, email: email, environmentID: environmentID)
-        let id = try SQLiteStore.findOrCreateUser(
-            db, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor)
-        return (id, known == nil)
+        try SQLiteStore.findOrCreateUser(db, email: email, environmentID: environmentID, now: now.timeIntervalSince1970, actor: actor)
     }
 
     private static func arguments(_ values: [(any StoredValue)?]) -> StatementArguments {

@@ -19,6 +19,10 @@ protocol StoreTransaction {
     /// Runs `statement` for its effect.
     func execute(_ statement: SharedStatement, _ values: [(any StoredValue)?]) async throws
 
+    /// Whether rows read with `locking` are locked at all: PostgreSQL's are; SQLite's one
+    /// writer already holds every lock, so a read made only to lock is skipped there.
+    var takesRowLocks: Bool { get }
+
     /// Whether `error` is a unique index refusing a row: the race a rule could not see.
     func isUniqueViolation(_ error: any Error) -> Bool
 
@@ -48,6 +52,11 @@ protocol StoreTransaction {
     /// The new realm enters the realm feed: announce ``StoreFeed/realms`` after commit.
     func findOrCreateUser(email: String, environmentID: String, now: Date, actor: String) async throws -> (id: String, created: Bool)
 
+    /// Revokes the device's earlier refresh tokens and marks it signed in, the first time;
+    /// its `name`, `platform` and `signed_in_before`, or `nil` when it is gone. Three
+    /// statements (``OnboardingStatements``) unless the dialect folds them into one.
+    func markSignedIn(superseding tokens: SupersededRefreshTokens, now: Double) async throws -> Row?
+
     /// Stores the token and marks its device seen; a rotation's successor marks the token it
     /// replaces rotated.
     func issue(_ refreshToken: RefreshTokenIssue, now: Double) async throws
@@ -56,6 +65,12 @@ protocol StoreTransaction {
 extension StoreTransaction {
     func rows(_ statement: SharedStatement, _ values: (any StoredValue)?..., locking: LockedTable? = nil) async throws -> [Row] {
         try await rows(statement, values, locking: locking)
+    }
+
+    /// Locks the rows of `statement` in `table` until the transaction ends, where rows are
+    /// locked (``takesRowLocks``): a lock taken first so that later reads keep the order.
+    func lock(_ table: LockedTable, by statement: SharedStatement, _ values: (any StoredValue)?...) async throws {
+        if takesRowLocks { _ = try await rows(statement, values, locking: table) }
     }
 
     func first(_ statement: SharedStatement, _ values: (any StoredValue)?..., locking: LockedTable? = nil) async throws -> Row? {

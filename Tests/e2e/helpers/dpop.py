@@ -6,10 +6,12 @@ from __future__ import annotations
 import hashlib
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import jwt
 from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
 from .tokens import b64url_encode, jwk_thumbprint
 
@@ -30,6 +32,16 @@ class DeviceKey:
         """A proof of `method` to `url`, with a new `jti` and `iat` now; `claims` add or replace."""
         body = {"htm": method, "htu": url, "iat": int(time.time()), "jti": str(uuid.uuid4()), **claims}
         return jwt.encode(body, self.private, algorithm="ES256", headers={"typ": "dpop+jwt", "jwk": self.jwk})
+
+
+def pem_key_thumbprint(path: Path) -> str:
+    """The RFC 7638 thumbprint of the P-256 private key a device keeps in the PEM file at `path`,
+    read back independently of the library that wrote it."""
+    key = load_pem_private_key(path.read_bytes(), password=None)
+    assert isinstance(key, ec.EllipticCurvePrivateKey) and key.curve.name == "secp256r1", type(key)
+    numbers = key.public_key().public_numbers()
+    return jwk_thumbprint({"kty": "EC", "crv": "P-256", "x": b64url_encode(numbers.x.to_bytes(32, "big")),
+                           "y": b64url_encode(numbers.y.to_bytes(32, "big"))})
 
 
 def token_hash(access_token: str) -> str:

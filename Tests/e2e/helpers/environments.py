@@ -38,6 +38,8 @@ class EnvironmentSpec:
     app_redirect_uris: tuple[str, ...] = ()
     # `badges.managers_issue`: managers issue their teams' workers' badges and reset their PINs.
     managers_issue_badges: bool = False
+    # `name`: the company's name as people read it (badge cards); None: the id.
+    name: str | None = None
 
 
 # Two environments on the same mock IdP, with bootstrap admins and service accounts.

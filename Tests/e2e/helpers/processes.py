@@ -183,10 +183,12 @@ class WatchedCommand:
 
     With `terminal=True` its stdout is a pseudo-terminal, as when a person runs it in one: C's
     stdio (and so Swift's `print`) flushes a terminal at each line, a pipe only when its buffer
-    fills or the program ends. Its stderr goes to `log_dir`/`name`.stderr.log."""
+    fills or the program ends. Its stderr goes to `log_dir`/`name`.stderr.log. With
+    `answers=True` the test types its answers with answer(); else it reads nothing."""
 
     def __init__(
-        self, name: str, argv: Sequence[str], env: Mapping[str, str], log_dir: Path, *, terminal: bool = False
+        self, name: str, argv: Sequence[str], env: Mapping[str, str], log_dir: Path, *, terminal: bool = False,
+        answers: bool = False,
     ) -> None:
         self.name = name
         self.stderr_path = log_dir / f"{name}.stderr.log"
@@ -196,7 +198,7 @@ class WatchedCommand:
         with open(self.stderr_path, "wb") as stderr:
             try:
                 self.proc = subprocess.Popen(
-                    list(argv), stdin=subprocess.DEVNULL, stdout=writer, stderr=stderr, env=dict(env),
+                    list(argv), stdin=subprocess.PIPE if answers else subprocess.DEVNULL, stdout=writer, stderr=stderr, env=dict(env),
                     preexec_fn=_die_with_parent,
                 )
             finally:
@@ -259,6 +261,12 @@ class WatchedCommand:
             if line is None:
                 return code
             self.lines.append(line)
+
+    def answer(self, line: str) -> None:
+        """Types `line` and Enter, as a person answers the question the command asked."""
+        assert self.proc.stdin is not None, f"{self.name} was started without answers=True"
+        self.proc.stdin.write(f"{line}\n".encode())
+        self.proc.stdin.flush()
 
     def kill(self) -> None:
         if self.proc.poll() is None:

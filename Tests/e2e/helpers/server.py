@@ -130,6 +130,8 @@ class FieldpassServer:
         lines: list[str] = []
         for environment in self.environments:
             lines += [f"  - id: {environment.id}", f"    email_domains: {q(list(environment.email_domains))}"]
+            if environment.name is not None:
+                lines.append(f"    name: {q(environment.name)}")
             if environment.bootstrap_admins:
                 lines.append(f"    bootstrap_admins: {q(list(environment.bootstrap_admins))}")
             if environment.service_accounts:
