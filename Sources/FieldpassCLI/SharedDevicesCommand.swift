@@ -46,6 +46,10 @@ struct SharedDevicesCommand: AsyncParsableCommand {
                     return (enrollment, found?.name)
                 } catch DirectoryError.unknownTeam {
                     throw unknown
+                } catch DirectoryError.sharedDeviceNameTaken {
+                    throw CommandFailure(
+                        "a shared device named \"\(name)\" is enrolled, or awaits enrollment, in environment '\(caller.environmentID)' "
+                            + "already: choose another name, or unenroll that device first (shared-devices list, shared-devices unenroll)")
                 }
             }
             let device = enrollment.device

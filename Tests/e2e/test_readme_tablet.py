@@ -143,8 +143,9 @@ def answer(program: WatchedCommand, question: str, value: str) -> None:
 
 def test_the_app_pages_tablet_runs_against_make_run(local_run: LocalRun, program: WatchedCommand) -> None:
     email = unique_email("crew")
-    enrolled = local_run.fieldpass("shared-devices", "enroll", "--name", "Van 12")
-    match = re.search(r"^Van 12 \((\S+)\) .*\nEnrollment code, shown this once: (\S+)$", enrolled.stdout, re.M)
+    # The README's walkthrough on this same make run enrolled "Van 12": a name is one device's.
+    enrolled = local_run.fieldpass("shared-devices", "enroll", "--name", "Van 14")
+    match = re.search(r"^Van 14 \((\S+)\) .*\nEnrollment code, shown this once: (\S+)$", enrolled.stdout, re.M)
     assert enrolled.returncode == 0 and match, cli_output(enrolled)
     device_id, code = match.groups()
     answer(program, "Enrollment code:", code)

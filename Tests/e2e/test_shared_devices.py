@@ -172,21 +172,23 @@ def test_a_worker_and_another_environments_admin_are_refused(server: FieldpassSe
 
 
 def test_a_name_in_use_is_refused_until_its_device_is_unenrolled(server: FieldpassServer, admin: SignedIn) -> None:
-    created = create(server, admin, "Van 30")
+    created = create(server, admin, "Van 40")
     before = assert_json(call(server, admin, "GET", "/admin/shared_devices"))["shared_devices"]
     # The same form sent twice, or the name in another case, while its code works.
-    for name in ("Van 30", "VAN 30"):
+    for name in ("Van 40", "VAN 40"):
         body = assert_api_error(call(server, admin, "POST", "/admin/shared_devices", {"name": name}), 409, "shared_device_name_taken")
         assert "unenroll" in body["error_description"], body
     assert_json(enroll(server, created["enrollment_code"], DeviceKey()))
-    assert_api_error(call(server, admin, "POST", "/admin/shared_devices", {"name": "Van 30"}), 409, "shared_device_name_taken")
+    assert_api_error(call(server, admin, "POST", "/admin/shared_devices", {"name": "Van 40"}), 409, "shared_device_name_taken")
+    refused = shared_devices_cli(server, "enroll", "--name", "van 40")
+    assert refused.returncode == 1 and "shared device named \"van 40\" is enrolled, or awaits enrollment" in refused.stderr, cli_output(refused)
     after = assert_json(call(server, admin, "GET", "/admin/shared_devices"))["shared_devices"]
     assert [d["device_id"] for d in after] == [d["device_id"] for d in before], after
     # Another environment has names of its own; an unenrolled device frees its name.
-    create(server, sign_in(server, OTHER_ADMIN_EMAIL), "Van 30")
+    create(server, sign_in(server, OTHER_ADMIN_EMAIL), "Van 40")
     response = call(server, admin, "DELETE", f"/admin/shared_devices/{created['device_id']}")
     assert response.status_code == 204, describe(response)
-    create(server, admin, "Van 30")
+    create(server, admin, "Van 40")
 
 
 def test_bad_input_is_refused_and_changes_nothing(server: FieldpassServer, admin: SignedIn) -> None:
