@@ -56,9 +56,10 @@ struct BadgesCommand: AsyncParsableCommand {
                 let people = try await Self.people(email: email, team: team, store: store, caller: caller)
                 var chosen: [PersonSummary] = []
                 var holders: [String] = []
+                let now = Date()
                 for person in people {
                     let badge = try await store.badge(userID: person.user.id, environmentID: caller.environmentID)
-                    let live = badge.map { $0.expiresAt > Date() } ?? false
+                    let live = badge?.isLive(at: now) ?? false
                     if live { holders.append(person.user.email) }
                     if !live || replace { chosen.append(person) }
                 }
@@ -114,11 +115,12 @@ struct BadgesCommand: AsyncParsableCommand {
                 return try await store.people(members, environmentID: environmentID)
             }
             let email = (email ?? "").lowercased()
-            guard
-                let person = try await store.people(PeopleQuery(search: email, limit: 50), environmentID: environmentID)
-                    .first(where: { $0.user.email == email })
-            else { throw CommandFailure("no person \(email) in environment '\(environmentID)'") }
-            return [person]
+            guard let person = try await store.person(email: email, environmentID: environmentID) else {
+                throw CommandFailure("no person \(email) in environment '\(environmentID)'")
+            }
+            // The display name is the IdP's, where SCIM provisioned the person.
+            let profile = try await store.scimUser(id: person.id, environmentID: environmentID)?.profile
+            return [PersonSummary(user: person, displayName: profile?.displayName)]
         }
     }
 

@@ -21,6 +21,10 @@ public struct BadgeRecord: Sendable, Equatable {
     public var issuedAt: Date
     public var expiresAt: Date
 
+    /// Whether the badge still works at `time`: a card that has not expired (a revoked or
+    /// replaced badge has no record any more).
+    public func isLive(at time: Date) -> Bool { expiresAt > time }
+
     public init(
         id: String, userID: String, environmentID: String, badgeHash: String, pinHash: String, pinTemporary: Bool = true,
         pinIssuedBy: String? = nil, failedPins: Int = 0, lockedAt: Date? = nil, issuedAt: Date, expiresAt: Date

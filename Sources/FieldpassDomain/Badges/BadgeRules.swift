@@ -73,7 +73,7 @@ package enum BadgeRules {
     package static func signIn(
         _ attempt: BadgeAttempt, badge: BadgeRecord?, person: UserRecord?, device: SharedDeviceRecord?, open: ShiftRecord?, now: Date
     ) -> (outcome: BadgeOutcome, plan: DirectoryPlan) {
-        guard let device = SharedDeviceRules.acting(device), let badge, badge.environmentID == device.environmentID, badge.expiresAt > now,
+        guard let device = SharedDeviceRules.acting(device), let badge, badge.environmentID == device.environmentID, badge.isLive(at: now),
             let person, !person.disabled, person.environmentID == device.environmentID
         else { return (.refused, .unchanged) }
         let maxFailed = attempt.settings.maxFailedPins
