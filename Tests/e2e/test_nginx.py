@@ -255,6 +255,17 @@ def assert_onboarding(events: list[dict[str, Any]]) -> None:
 # --------------------------------------------------------------------------- onboarding through nginx
 
 
+def onboard_by_long_poll(front: Front, registration: Registration, follower: LongPollingDevice) -> None:
+    """The person signs in and the backend fills the realm; `follower` hears the whole
+    onboarding by long-poll, every answer a 200."""
+    front.sign_in(registration)
+    wait_until(lambda: "realm_initialized" in follower.types(), timeout=10, what="realm_initialized by long-poll")
+    front.mark_initialized(follower.events[1]["realm_path"])
+    follower.join()
+    assert_onboarding(follower.events)
+    assert follower.statuses == [200] * len(follower.statuses), follower.statuses
+
+
 def test_a_device_onboards_through_nginx_by_websocket(front: Front) -> None:
     before = requests_answered(front)
     registration = front.register(unique_email("nginx-socket"))
@@ -286,12 +297,7 @@ def test_a_device_onboards_through_nginx_by_long_poll(front: Front) -> None:
     # The long-poll waits in nginx's hands while the person signs in.
     wait_until(lambda: follower.polls_sent > 0, timeout=5, what="the first long-poll")
     time.sleep(0.5)
-    front.sign_in(registration)
-    wait_until(lambda: "realm_initialized" in follower.types(), timeout=10, what="realm_initialized by long-poll")
-    front.mark_initialized(follower.events[1]["realm_path"])
-    follower.join()
-    assert_onboarding(follower.events)
-    assert follower.statuses == [200] * len(follower.statuses), follower.statuses
+    onboard_by_long_poll(front, registration, follower)
     # The sign-in's events ended a waiting poll rather than its 25 s running out.
     assert max(follower.seconds) < 20, follower.seconds
 
@@ -425,11 +431,6 @@ def test_a_draining_instance_leaves_nginx_answering_from_the_other(
         assert rest.close_code == 1000, rest
 
         # The device that long-polled through it all onboards too, on the other instance.
-        front.sign_in(polling_device)
-        wait_until(lambda: "realm_initialized" in follower.types(), timeout=10, what="realm_initialized by long-poll")
-        front.mark_initialized(follower.events[1]["realm_path"])
-        follower.join()
-        assert_onboarding(follower.events)
-        assert follower.statuses == [200] * len(follower.statuses), follower.statuses
+        onboard_by_long_poll(front, polling_device, follower)
     finally:
         front.stop()
