@@ -80,12 +80,13 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     DeviceConfirmationController(store: store, environments: parts.environments, server: configuration.server)
         .addRoutes(to: limited(.confirmation))
     // An enrollment code is tried as a sign-in is started: under the same per-address limit.
-    SharedDeviceEnrollController(store: store, dpop: dpop).addRoutes(to: limited(.registerDevice))
+    SharedDeviceEnrollController(changes: parts.directoryChanges, dpop: dpop).addRoutes(to: limited(.registerDevice))
     SharedDeviceShiftController(
-        store: store, dpop: dpop, longPoll: LongPoll(store: store, readiness: parts.readiness), places: parts.deviceLongPolls,
-        signal: store.lifecycleFeed,
+        store: store, changes: parts.directoryChanges, dpop: dpop, longPoll: LongPoll(store: store, readiness: parts.readiness),
+        places: parts.deviceLongPolls, signal: store.lifecycleFeed,
         badgeSignIn: BadgeSignIn(
-            store: store, dpop: dpop, tokenIssuer: parts.tokenIssuer, settings: configuration.badges, hasher: parts.pinHasher,
+            store: store, changes: parts.directoryChanges, dpop: dpop, tokenIssuer: parts.tokenIssuer, settings: configuration.badges,
+            hasher: parts.pinHasher,
             badgeLimiter: parts.limiters[.badgeSignIn], deviceLimiter: parts.limiters[.sharedDeviceSignIn])
     ).addRoutes(signIns: limited(.registerDevice), deviceRoutes: limited(.events))
     let consoleSignIns = ConsoleSignInCallback(

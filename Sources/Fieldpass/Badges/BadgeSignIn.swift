@@ -10,16 +10,15 @@ import Tokens
 /// `amr: ["pin", "badge"]`, and `"temporary_pin"` too when someone else's temporary PIN started
 /// the shift (``BadgeRules``).
 ///
-/// The PIN is checked against the badge's stored hash before the store's transaction (scrypt
-/// takes tens of milliseconds, which no lock should wait for), on the ``PinHasher``'s own
-/// thread rather than those serving every request, in the turn and within the share of the
-/// device's environment (``PinCheck``); the transaction finds the hash
-/// unchanged, counts a wrong PIN and locks the badge at `badges.max_failed_pins`
-/// (``BadgeRules/signIn(_:badge:person:device:open:now:)``). An unknown badge is checked
-/// against a decoy hash, so the time of the answer tells nothing either; a key that is no
-/// enrolled shared device's is refused before any PIN is checked.
+/// The sign-in itself starts at the directory's door
+/// (``DirectoryChanges/signInWithBadge(badgeHash:pin:newPin:proof:hasher:admit:attempt:)``): a key that is no enrolled shared
+/// device's is refused before any PIN is checked, the PIN is checked on the ``PinHasher``'s
+/// own thread in the device's environment's turn, and the store's transaction decides. Here
+/// the request is read and bounded, the device's and the badge's tries are taken from their
+/// limits, and the tokens are made.
 struct BadgeSignIn: Sendable {
     let store: any FieldpassStore
+    let changes: DirectoryChanges
     let dpop: DPoPGate
     let tokenIssuer: TokenIssuer
     let settings: BadgeSettings
@@ -30,10 +29,11 @@ struct BadgeSignIn: Sendable {
     let hasher: PinHasher
 
     init(
-        store: any FieldpassStore, dpop: DPoPGate, tokenIssuer: TokenIssuer, settings: BadgeSettings, hasher: PinHasher,
-        badgeLimiter: RateLimiter?, deviceLimiter: RateLimiter?
+        store: any FieldpassStore, changes: DirectoryChanges, dpop: DPoPGate, tokenIssuer: TokenIssuer, settings: BadgeSettings,
+        hasher: PinHasher, badgeLimiter: RateLimiter?, deviceLimiter: RateLimiter?
     ) {
         self.store = store
+        self.changes = changes
         self.hasher = hasher
         self.dpop = dpop
         self.tokenIssuer = tokenIssuer
@@ -84,31 +84,26 @@ struct BadgeSignIn: Sendable {
             }
         }
         let proof = try dpop.requiredProof(of: request, path: SharedDeviceShiftController.shiftPath)
-        // Only an enrolled device gets a PIN checked: a key anyone can make costs no scrypt.
-        guard let device = SharedDeviceRules.acting(try await store.sharedDevice(keyThumbprint: proof.thumbprint)) else {
-            FieldpassMetrics.badgeSignIn(Self.result(.refused))
-            throw Self.refused
-        }
         let badgeHash = BadgeCredentials.digest(of: body.badge)
-        try deviceLimiter?.take(proof.thumbprint).check()
-        try badgeLimiter?.take(badgeHash).check()
         let now = Date()
-        let stored = try await store.badge(hash: badgeHash)
-        // In the device's environment's turn: the tries of one company's devices wait for its
-        // share of the hasher, never another's.
-        let pin = try await PinCheck.check(
-            body.pin, newPin: body.newPin, badge: stored, environmentID: device.environmentID, on: hasher)
         let refresh = try tokenIssuer.refreshToken()
         let window = tokenIssuer.refreshWindow(from: now)
-        let attempt = BadgeAttempt(
-            badgeHash: badgeHash, checkedPinHash: pin.checked, pinMatched: pin.matched, newPinHash: pin.newPinHash, proof: proof,
-            shiftID: UUID().uuidString.lowercased(), refreshTokenHash: refresh.hash, refreshTokenExpiresAt: window.expiresAt,
-            refreshTokenMaxExpiresAt: window.maxExpiresAt, settings: settings)
-        let outcome = try await dpop.recordingUse { try await store.signInWithBadge(attempt, now: now) }
+        let shiftID = UUID().uuidString.lowercased()
+        let (outcome, environmentID) = try await dpop.recordingUse {
+            try await changes.signInWithBadge(badgeHash: badgeHash, pin: body.pin, newPin: body.newPin, proof: proof, hasher: hasher) { _ in
+                try deviceLimiter?.take(proof.thumbprint).check()
+                try badgeLimiter?.take(badgeHash).check()
+            } attempt: { [settings] pin in
+                BadgeAttempt(
+                    badgeHash: badgeHash, checkedPinHash: pin.checked, pinMatched: pin.matched, newPinHash: pin.newPinHash,
+                    proof: proof, shiftID: shiftID, refreshTokenHash: refresh.hash, refreshTokenExpiresAt: window.expiresAt,
+                    refreshTokenMaxExpiresAt: window.maxExpiresAt, settings: settings)
+            }
+        }
         FieldpassMetrics.badgeSignIn(Self.result(outcome))
         switch outcome {
         case .signedIn(let shift):
-            guard let environmentID = stored?.environmentID,
+            guard let environmentID,
                 let facts = try await store.accessFacts(userID: shift.userID, environmentID: environmentID)
             else { throw Self.refused }
             let access = try tokenIssuer.deviceAccessToken(

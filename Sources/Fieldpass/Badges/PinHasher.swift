@@ -1,4 +1,5 @@
 import Dispatch
+import FieldpassDomain
 import HTTPTypes
 import Synchronization
 import Tokens
@@ -14,7 +15,7 @@ import Tokens
 /// (`503`, `Retry-After`), before any work; and the thread takes the environments that wait in
 /// turn, one hash each. So one company's badge tries, however many, never take another
 /// company's place, and make its PIN check wait for at most one hash of theirs.
-package final class PinHasher: Sendable {
+package final class PinHasher: PinHashing {
     private let thread = DispatchQueue(label: "fieldpass.pin-hash")
     private let jobs = Mutex(Jobs())
     /// Hashes one environment may have waiting or running at once.
@@ -24,9 +25,10 @@ package final class PinHasher: Sendable {
         self.share = share
     }
 
-    /// Whether `pin` is the one `stored` was made of, and the hash it was checked against: an
-    /// unknown badge's (`nil`) is checked against ``decoy``, which costs the same.
-    func verify(_ pin: String, against stored: String?, for environmentID: String) async throws -> (matched: Bool, checked: String) {
+    /// An unknown badge's PIN (`stored` `nil`) is checked against ``decoy``.
+    package func verify(
+        _ pin: String, against stored: String?, for environmentID: String
+    ) async throws -> (matched: Bool, checked: String) {
         try await run(for: environmentID) {
             let checked = stored ?? Self.decoy
             return (PinHash.verify(pin, against: checked), checked)
@@ -41,8 +43,7 @@ package final class PinHasher: Sendable {
     /// randomness there is no decoy, and no badge sign-in either: its PIN hash fails too.
     private static let decoy = (try? PinHash.make(decoyPin)) ?? ""
 
-    /// The stored form of a new PIN.
-    func make(_ pin: String, for environmentID: String) async throws -> String {
+    package func make(_ pin: String, for environmentID: String) async throws -> String {
         try await run(for: environmentID) { try PinHash.make(pin) }
     }
 

@@ -9,7 +9,7 @@ import Hummingbird
 struct SharedDeviceEnrollController: Sendable {
     static let path = "/shared_devices/enroll"
 
-    let store: any SharedDeviceStore
+    let changes: DirectoryChanges
     let dpop: DPoPGate
 
     struct Enrollment: Decodable {
@@ -41,7 +41,7 @@ struct SharedDeviceEnrollController: Sendable {
         guard let digest = EnrollmentCode.digest(of: body.enrollmentCode) else { throw refused }
         do {
             let device = try await dpop.recordingUse {
-                try await store.enrollSharedDevice(codeHash: digest, proof: proof, now: Date())
+                try await changes.enrollSharedDevice(codeHash: digest, proof: proof)
             }
             return Enrolled(deviceID: device.id, environment: device.environmentID)
         } catch is EnrollmentRefused {

@@ -17,6 +17,7 @@ struct SharedDeviceShiftController: Sendable {
     static let pageSize = 100
 
     let store: any SharedDeviceStore
+    let changes: DirectoryChanges
     let dpop: DPoPGate
     let longPoll: LongPoll
     let places: DeviceLongPolls
@@ -64,7 +65,7 @@ struct SharedDeviceShiftController: Sendable {
     @Sendable func endShift(_ request: Request, context: AppRequestContext) async throws -> Response {
         let proof = try dpop.requiredProof(of: request, path: Self.shiftPath)
         do {
-            _ = try await dpop.recordingUse { try await store.endShift(provenBy: proof, now: Date()) }
+            _ = try await dpop.recordingUse { try await changes.endShift(provenBy: proof) }
         } catch DirectoryError.unknownDevice {
             throw Self.refused
         }
