@@ -107,6 +107,17 @@ def start_postgres(binary: Path, idp: MockIdP, workdir: Path, postgres: OwnPostg
     return deployment
 
 
+def migrate(binary: Path, idp: MockIdP, workdir: Path, database: PostgresDatabase) -> None:
+    """Fieldpass's schema and indexes on `database`, by `fieldpass migrate`: for a pgbench
+    script that writes Fieldpass's own rows (write_limit.py)."""
+    instance = server_in(workdir, binary, idp, server_env(EXTRA_ENV, ENVIRONMENTS), environments=ENVIRONMENTS, database=database)
+    workdir.mkdir(parents=True, exist_ok=True)
+    instance.write_config()
+    migrated = instance.cli("migrate", "--config", str(instance.config_path))
+    if migrated.returncode != 0:
+        raise HarnessError(f"fieldpass migrate failed on {database.name}:\n{cli_output(migrated)}")
+
+
 def _start(store: str, instances: list[FieldpassServer]) -> Deployment:
     """Key and schema first (`fieldpass migrate`), so that each timed start is a restart on
     an existing database; instances start one after the other, each timed alone."""
