@@ -8,6 +8,7 @@ struct LongPollTests {
     /// A store whose safety net never comes within a test: only signals wake a poll.
     struct Changes: StoreChanges {
         let sessionEvents = ChangeSignal()
+        let committedEvents = CommittedEvents()
         let realmFeed = ChangeSignal()
         var safetyNetInterval: Duration { .seconds(3600) }
         var revocations: LiveRevocations? { nil }

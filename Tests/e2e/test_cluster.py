@@ -52,6 +52,7 @@ from helpers import (
     onboard_to_data_ready,
     path_and_query,
     percentile,
+    poll_until,
     receive,
     receive_until_close,
     server_env,
@@ -136,6 +137,86 @@ def test_onboarding_spread_over_three_instances(cluster: Cluster) -> None:
     assert b.jwks() == jwks and c.jwks() == jwks, "the instances do not publish the same keys"
     claims = verify_jwt(signed_in[0]["access_token"], jwks, issuer=cluster.public_url, audience=AUDIENCE)
     assert claims["email"] == email and realm_path == f"/users/{claims['sub']}", (claims, realm_path)
+
+
+class Follower:
+    """A device following one session's events on one instance: by socket, or by long-polls
+    from the last seq it got, until `count` events came (no poll past the last, which would
+    end the session)."""
+
+    def __init__(self, registration: Registration, instance: FieldpassServer, *, socket: bool, count: int = 3) -> None:
+        self.events: list[dict[str, Any]] = []
+        self.closed: bool | None = None
+        self.error: BaseException | None = None
+        url = registration.websocket_url if socket else registration.events_url
+        self._thread = threading.Thread(target=self._follow, args=(on(instance, url), socket, count), daemon=True)
+        self._thread.start()
+
+    def _follow(self, url: str, socket: bool, count: int) -> None:
+        try:
+            if socket:
+                with ws_connect(url) as ws:
+                    rest = receive_until_close(ws, timeout=30)
+                self.events, self.closed = rest.events, rest.closed
+            else:
+                self.events = [event for polled in poll_until(url, count, timeout=30) for event in polled.events]
+        except BaseException as error:  # pytest.fail raises a BaseException
+            self.error = error
+
+    def result(self) -> list[dict[str, Any]]:
+        self._thread.join(40)
+        assert not self._thread.is_alive(), "the follower did not finish"
+        if self.error is not None:
+            raise self.error
+        return self.events
+
+
+def follow_on(registration: Registration, *instances: FieldpassServer) -> list[Follower]:
+    """A socket and a long-poll on each of `instances`, each subscribed before it returns."""
+    followers = [Follower(registration, instance, socket=socket) for instance in instances for socket in (True, False)]
+    time.sleep(0.5)  # every socket subscribed and every poll waiting: what follows is a push
+    return followers
+
+
+def realm_of(registration: Registration, instance: FieldpassServer) -> str:
+    """The realm path of the session's `realm_initialized`, as a device asking `instance` now finds it."""
+    stored = poll_until(on(instance, registration.events_url), 2)
+    return next(event["realm_path"] for polled in stored for event in polled.events if event["type"] == "realm_initialized")
+
+
+def test_events_stored_on_either_instance_reach_sockets_and_polls_on_both_in_order_once(cluster: Cluster) -> None:
+    # Each instance hands the events it stores to its own readers at commit and the others'
+    # through the feed: a session whose events are stored on both reaches readers on both
+    # with every event once, in order.
+    a, b, _ = cluster.instances
+    email = unique_email("both-ways")
+    registration = a.register(email, DEVICE)
+    followers = follow_on(registration, a, b)
+    with new_browser() as browser:
+        deliver_callback(b, idp_redirect(registration.login_url, email, browser=browser), browser)  # token, realm on B
+    realm_path = realm_of(registration, a)
+    with backend(a) as integration:
+        assert integration.mark_initialized(realm_path).get("devices_notified") == 1  # data_ready on A
+    for follower in followers:
+        assert_onboarding_events(follower.result())
+
+
+def test_events_stored_while_an_instance_restarts_reach_its_readers_once_it_is_back(own_cluster: Cluster) -> None:
+    a, b, _ = own_cluster.instances
+    email = unique_email("restart")
+    registration = a.register(email, DEVICE)
+    on_a = follow_on(registration, a)
+    assert b.stop() == 0
+    with new_browser() as browser:
+        deliver_callback(a, idp_redirect(registration.login_url, email, browser=browser), browser)  # on A, B down
+    b.launch(new_key=False)
+    b.wait_ready()
+    on_b = follow_on(registration, b)
+    realm_path = realm_of(registration, b)
+    with backend(b) as integration:
+        assert integration.mark_initialized(realm_path).get("devices_notified") == 1  # data_ready on B
+    for follower in on_a + on_b:
+        assert_onboarding_events(follower.result())
 
 
 # --------------------------------------------------------------------------- the feed under load

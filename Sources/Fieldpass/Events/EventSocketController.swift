@@ -66,10 +66,12 @@ public struct EventSocketController: Sendable {
     private func stream(
         _ query: EventQuery, _ live: AsyncStream<StoredEvent>, isFinished: Bool, to outbound: WebSocketOutboundWriter
     ) async throws {
-        var lastSeq = query.after
-        let stored = try await store.events(sessionID: query.sessionID, after: lastSeq)
+        var order = SessionEventOrder(after: query.after) { [store] after in
+            try await store.events(sessionID: query.sessionID, after: after)
+        }
+        let stored = try await store.events(sessionID: query.sessionID, after: query.after)
         for event in stored {
-            lastSeq = event.seq
+            order.sent(event)
             if try await send(event, to: outbound, live: false) { return }
         }
         if isFinished {
@@ -77,9 +79,10 @@ public struct EventSocketController: Sendable {
             try await outbound.close(.normalClosure, reason: nil)
             return
         }
-        for await event in live where event.seq > lastSeq {
-            lastSeq = event.seq
-            if try await send(event, to: outbound, live: true) { return }
+        for await event in live {
+            for event in try await order.due(event) {
+                if try await send(event, to: outbound, live: true) { return }
+            }
         }
         // The hub stopped (shutdown) while the device still waits: tell it to come back.
         if !Task.isCancelled {

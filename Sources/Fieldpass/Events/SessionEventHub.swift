@@ -4,10 +4,13 @@ public import ServiceLifecycle
 
 /// Delivers stored events to the sockets of this process.
 ///
-/// Every event is written to the store first; the hub reads the store's event feed in row
-/// order and hands each event to the sockets of its session. The store's change signal wakes
-/// it for every event it reports (from any instance or process); it also looks every
-/// `safetyNetInterval` for events no signal reported.
+/// Every event is written to the store first. The events this process commits come to the
+/// hub at once, from the committing task (``CommittedEvents``); and the hub reads the store's
+/// event feed in row order, for every instance's events, handing each event to the sockets of
+/// its session. The store's change signal wakes it for every event it reports (from any
+/// instance or process); it also looks every `safetyNetInterval` for events no signal
+/// reported. So a socket may get an event twice, or one of its session's events before an
+/// earlier one stored elsewhere: it tells them apart by `seq` (``EventSocketController``).
 public actor SessionEventHub: Service {
     private let store: any OnboardingStore & StoreChanges
     private let logger: Logger
@@ -24,6 +27,7 @@ public actor SessionEventHub: Service {
         self.store = store
         self.logger = logger
         store.sessionEvents.observe { [ticker] in ticker.wake() }
+        store.committedEvents.receive { [weak self] events in await self?.hand(events) }
     }
 
     /// Polls until shutdown, then ends every subscription.
@@ -78,9 +82,7 @@ public actor SessionEventHub: Service {
             let events = try await store.events(afterRowID: after, limit: 1000)
             guard let last = events.last else { return }
             lastRowID = max(lastRowID ?? 0, last.rowID)
-            for event in events {
-                subscribers[event.sessionID]?.values.forEach { $0.yield(event) }
-            }
+            hand(events)
             // A full batch means more are waiting.
             if events.count == 1000 { ticker.wake() }
         } catch is CancellationError {
@@ -88,6 +90,13 @@ public actor SessionEventHub: Service {
         } catch {
             // The next tick retries; a store outage must not end delivery for good.
             logger.warning("Reading the event feed failed", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
+        }
+    }
+
+    /// Hands each event to the subscribers of its session.
+    private func hand(_ events: [StoredEvent]) {
+        for event in events {
+            subscribers[event.sessionID]?.values.forEach { $0.yield(event) }
         }
     }
 

@@ -8,6 +8,8 @@
 public protocol StoreChanges: Sendable {
     /// Signalled after session events were stored.
     var sessionEvents: ChangeSignal { get }
+    /// The session events this process commits, as it commits them.
+    var committedEvents: CommittedEvents { get }
     /// Signalled after the integration realm feed moved.
     var realmFeed: ChangeSignal { get }
     /// How often readers look even without a signal.

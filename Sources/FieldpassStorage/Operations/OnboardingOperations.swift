@@ -46,7 +46,7 @@ extension TransactionalStore {
             let events = try await transaction.fail(sessionID: session.id, decided, now: now)
             return RefusedSignIn(session: session, failure: decided, events: events)
         }
-        if let refused, !refused.events.isEmpty { announce(.sessionEvents) }
+        if let refused { await announce(refused.events) }
         return refused
     }
 

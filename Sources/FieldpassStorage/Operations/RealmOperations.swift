@@ -21,9 +21,9 @@ extension TransactionalStore {
             if plan.marksRealm { try await transaction.markRealmInitialized(path: path, at: timestamp) }
             return RealmInitialization(wasInitialized: !plan.marksRealm, events: events)
         }
-        if marked != nil {
+        if let marked {
             announce(.realms)
-            announce(.sessionEvents)
+            await announce(marked.events)
         }
         return marked
     }

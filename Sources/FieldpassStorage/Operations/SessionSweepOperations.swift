@@ -13,7 +13,7 @@ extension TransactionalStore {
             for step in steps { events += try await transaction.run(step) }
             return events
         }
-        if !events.isEmpty { announce(.sessionEvents) }
+        await announce(events)
         return events
     }
 }

@@ -27,7 +27,7 @@ extension TransactionalStore {
             if let shift = login.shift { try await transaction.startShift(shift, environmentID: session.environmentID, now: now) }
             return signedIn.events
         }
-        if !events.isEmpty { announce(.sessionEvents) }
+        await announce(events)
         // The shift before on the device ended: its access tokens count as revoked here once this is answered.
         if login.shift != nil { await revocationsCaughtUp() }
         return events
@@ -36,7 +36,7 @@ extension TransactionalStore {
     public func failLogin(sessionID: String, error: String, description: String, audited: Bool, now: Date) async throws -> [StoredEvent] {
         let failure = LoginFailure(error: error, description: description, audited: audited)
         let events = try await writing { transaction in try await transaction.fail(sessionID: sessionID, failure, now: now) }
-        if !events.isEmpty { announce(.sessionEvents) }
+        await announce(events)
         return events
     }
 }

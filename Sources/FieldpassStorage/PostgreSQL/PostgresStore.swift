@@ -28,6 +28,7 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     let publisher = FeedPublisher()
 
     public var sessionEvents: ChangeSignal { changes.sessionEvents }
+    public let committedEvents = CommittedEvents()
     public var realmFeed: ChangeSignal { changes.realmFeed }
     public var lifecycleFeed: ChangeSignal { changes.lifecycleFeed }
     /// Notifications carry every change, and a listener that lost its connection signals

@@ -12,6 +12,7 @@ public struct SQLiteStore: OnboardingStore, DirectoryStore, CredentialStore, Sto
     /// How the events it stores name realms (see ``RealmPrefixes``).
     let realmPrefixes: RealmPrefixes
     public let sessionEvents = ChangeSignal()
+    public let committedEvents = CommittedEvents()
     public let realmFeed = ChangeSignal()
     /// Signalled after every write: any of them may have been audited, and so have stored
     /// lifecycle events; a signal costs one uncontended lock when no long-poll waits.

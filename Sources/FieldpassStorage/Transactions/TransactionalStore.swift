@@ -23,6 +23,9 @@ protocol TransactionalStore: Sendable {
     /// Tells `feed`'s readers, in this instance and every other, that a committed write moved it.
     func announce(_ feed: StoreFeed)
 
+    /// Where this process's readers take the session events it commits (see ``announce(_:)-events``).
+    var committedEvents: CommittedEvents { get }
+
     /// Returns once this instance's view of revoked tokens holds what this instance committed.
     func revocationsCaughtUp() async
 
@@ -32,6 +35,16 @@ protocol TransactionalStore: Sendable {
 
     /// How the events the store stores name realms.
     var realmPrefixes: RealmPrefixes { get }
+}
+
+extension TransactionalStore {
+    /// Hands session events just committed to this process's readers, from the committing
+    /// task, and tells every instance's hub that the feed moved (see ``CommittedEvents``).
+    func announce(_ events: [StoredEvent]) async {
+        guard !events.isEmpty else { return }
+        announce(.sessionEvents)
+        await committedEvents.deliver(events)
+    }
 }
 
 /// The feeds readers follow: the session events, the realm feed and the lifecycle events.
