@@ -96,7 +96,7 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
     )
     AuthCallbackController(store: store, environments: parts.environments, tokenIssuer: parts.tokenIssuer, console: consoleSignIns)
         .addRoutes(to: limited(.authCallback))
-    EventSocketController(store: store, hub: parts.hub, limits: configuration.sessions.socketLimits)
+    EventSocketController(store: store, hub: parts.hub, limits: configuration.sessions.socketLimits, readiness: parts.readiness)
         .addRoutes(to: limited(.events))
     EventPollController(store: store, hub: parts.hub, limits: configuration.sessions.socketLimits, readiness: parts.readiness)
         .addRoutes(to: limited(.events))

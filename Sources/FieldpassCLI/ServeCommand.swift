@@ -59,7 +59,11 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// The first SIGTERM makes `/readyz` answer 503 for `seconds`, so a load balancer stops
-    /// sending new work, then shuts down gracefully; a second SIGTERM shuts down at once.
+    /// sending new work, then closes the event sockets (1001, "going away") and shuts down
+    /// gracefully; a second SIGTERM shuts down at once.
+    /// How long the shutdown waits for the event sockets to close after draining.
+    private static let socketCloseWait = Duration.seconds(1)
+
     private static func drainOnTerminate(_ services: ServiceGroup, readiness: Readiness, seconds: Int, logger: Logger) async {
         await withDiscardingTaskGroup { tasks in
             for await _ in await UnixSignalsSequence(trapping: .sigterm) {
@@ -71,6 +75,8 @@ struct ServeCommand: AsyncParsableCommand {
                 logger.info("Draining before shutdown", metadata: ["seconds": "\(seconds)"])
                 tasks.addTask {
                     try? await Task.sleep(for: .seconds(seconds))
+                    readiness.markStopping()
+                    await readiness.socketsClosed(within: socketCloseWait)
                     await services.triggerGracefulShutdown()
                 }
             }

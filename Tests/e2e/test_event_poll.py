@@ -364,6 +364,21 @@ def test_shutdown_answers_a_waiting_poll_at_once(fieldpass_bin: Path, idp: MockI
     assert (answer.events, answer.ended) == ([], False), answer
 
 
+def test_shutdown_closes_a_waiting_socket_as_going_away(fieldpass_bin: Path, idp: MockIdP, tmp_path: Path) -> None:
+    """SIGTERM while a socket waits for its session's events: it closes with 1001 ("going
+    away"), which tells the app to reconnect elsewhere, and not with 1000, which would say
+    that the session's events are over."""
+    with running_server(fieldpass_bin, idp, tmp_path) as stopping:
+        registration = stopping.register(unique_email("socket-shutdown"), DEVICE)
+        with ws_connect(registration.websocket_url) as socket:
+            time.sleep(SETTLE)
+            assert stopping.process is not None
+            stopping.process.proc.send_signal(signal.SIGTERM)
+            closed = receive_until_close(socket, timeout=5)
+        stopping.process.proc.wait(10)
+    assert closed.closed and closed.events == [] and closed.close_code == 1001, closed
+
+
 @pytest.fixture(scope="module")
 def limited_server(fieldpass_bin: Path, idp: MockIdP, tmp_path_factory: pytest.TempPathFactory) -> Iterator[FieldpassServer]:
     """`limits.events` at a burst of 3 and one a minute (nothing refills during the test)."""

@@ -21,6 +21,7 @@ public struct EventSocketController: Sendable {
     let store: any OnboardingStore
     let hub: SessionEventHub
     let limits: SocketLimits
+    let readiness: Readiness
 
     /// Registers the route on `router`.
     public func addRoutes(to router: some RouterMethods<AppRequestContext>) {
@@ -45,18 +46,22 @@ public struct EventSocketController: Sendable {
             FieldpassMetrics.openSockets.increment()
             defer { FieldpassMetrics.openSockets.decrement() }
             var failure: (any Error)?
-            do {
-                // Read after subscribing: a session that finishes from here on sends its end live.
-                let isFinished = try await store.session(id: query.sessionID)?.isFinished ?? true
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await stream(query, subscription.events, isFinished: isFinished, to: outbound) }
-                    // Frames from the device mean nothing; the loop ends when the device goes away.
-                    group.addTask { for try await _ in inbound {} }
-                    try await group.next()
-                    group.cancelAll()
+            await readiness.holdingSocket {
+                do {
+                    // Read after subscribing: a session that finishes from here on sends its end live.
+                    let isFinished = try await store.session(id: query.sessionID)?.isFinished ?? true
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask { try await stream(query, subscription.events, isFinished: isFinished, to: outbound) }
+                        // Frames from the device mean nothing; the loop ends when the device goes away.
+                        group.addTask { for try await _ in inbound {} }
+                        group.addTask { await readiness.untilStopping() }
+                        try await group.next()
+                        group.cancelAll()
+                    }
+                    if readiness.isStopping { try await outbound.close(.goingAway, reason: "Server shutting down") }
+                } catch {
+                    failure = error
                 }
-            } catch {
-                failure = error
             }
             await hub.unsubscribe(sessionID: query.sessionID, id: subscription.id)
             if let failure { throw failure }

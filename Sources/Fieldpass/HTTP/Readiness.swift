@@ -14,6 +14,13 @@ public final class Readiness: Sendable {
     /// their next look.
     let draining = ChangeSignal()
 
+    /// Whether draining is over and the event sockets are being closed (``markStopping()``).
+    private let stoppingFlag = Atomic<Bool>(false)
+    /// Signalled when the sockets are to close.
+    private let stopping = ChangeSignal()
+    /// Event sockets open now.
+    private let openSockets = Atomic<Int>(0)
+
     public init() {}
 
     /// The current phase.
@@ -30,5 +37,40 @@ public final class Readiness: Sendable {
     public func markDraining() {
         value.store(Phase.draining.rawValue, ordering: .releasing)
         draining.signal()
+    }
+
+    /// Draining is over: every event socket closes now with 1001 ("going away"), which tells
+    /// its device to reconnect, before the server stops and its connections close with 1000,
+    /// which would tell the device that its session had nothing more to say.
+    public func markStopping() {
+        stoppingFlag.store(true, ordering: .releasing)
+        stopping.signal()
+    }
+
+    var isStopping: Bool { stoppingFlag.load(ordering: .acquiring) }
+
+    /// Returns once ``markStopping()`` was called, or when the task is cancelled.
+    func untilStopping() async {
+        while !isStopping, !Task.isCancelled {
+            let generation = stopping.generation
+            if isStopping { return }
+            await stopping.wait(atMost: .seconds(3600), after: generation)
+        }
+    }
+
+    /// Counts an event socket for ``socketsClosed(within:)`` while `body` runs.
+    func holdingSocket<T>(_ body: () async throws -> T) async rethrows -> T {
+        openSockets.add(1, ordering: .relaxed)
+        defer { openSockets.subtract(1, ordering: .relaxed) }
+        return try await body()
+    }
+
+    /// Returns once no event socket is open, or after `limit`: a device that does not answer
+    /// the close holds up no shutdown.
+    public func socketsClosed(within limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while openSockets.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
     }
 }
