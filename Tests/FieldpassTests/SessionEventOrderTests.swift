@@ -26,12 +26,15 @@ struct SessionEventOrderTests {
     }
 
     @Test func eventsSentFromTheStoreBeforeTheLiveOnesAreNotSentAgain() async throws {
-        var order = SessionEventOrder(after: 2) { _ in
-            Issue.record("no gap to fill")
-            return []
+        let reads = Mutex<[Int]>([])
+        var order = SessionEventOrder(after: 2) { after in
+            reads.withLock { $0.append(after) }
+            return [Self.event(3)]
         }
-        order.sent(Self.event(3))
+        #expect(try await order.stored().map(\.seq) == [3])
         #expect(try await order.due(Self.event(3)).isEmpty)
         #expect(try await order.due(Self.event(4)).map(\.seq) == [4])
+        // Only the read before the live events: no gap to fill.
+        #expect(reads.withLock { $0 } == [2] && order.lastSeq == 4)
     }
 }

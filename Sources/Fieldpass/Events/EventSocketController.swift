@@ -74,9 +74,8 @@ public struct EventSocketController: Sendable {
         var order = SessionEventOrder(after: query.after) { [store] after in
             try await store.events(sessionID: query.sessionID, after: after)
         }
-        let stored = try await store.events(sessionID: query.sessionID, after: query.after)
+        let stored = try await order.stored()
         for event in stored {
-            order.sent(event)
             if try await send(event, to: outbound, live: false) { return }
         }
         if isFinished {

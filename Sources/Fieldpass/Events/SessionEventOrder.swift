@@ -25,8 +25,10 @@ struct SessionEventOrder {
         return due
     }
 
-    /// Marks `event` sent, for one sent from the store before the live ones.
-    mutating func sent(_ event: StoredEvent) {
-        lastSeq = max(lastSeq, event.seq)
+    /// The session's stored events after the last one sent, to send before the live ones.
+    mutating func stored() async throws -> [StoredEvent] {
+        let stored = try await storedAfter(lastSeq)
+        lastSeq = stored.last?.seq ?? lastSeq
+        return stored
     }
 }

@@ -66,11 +66,14 @@ public final class Readiness: Sendable {
     }
 
     /// Returns once no event socket is open, or after `limit`: a device that does not answer
-    /// the close holds up no shutdown.
-    public func socketsClosed(within limit: Duration) async {
+    /// the close holds up no shutdown. Answers whether every socket closed.
+    @discardableResult
+    public func socketsClosed(within limit: Duration) async -> Bool {
         let deadline = ContinuousClock.now + limit
-        while openSockets.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
+        while openSockets.load(ordering: .relaxed) > 0 {
+            guard ContinuousClock.now < deadline else { return false }
             try? await Task.sleep(for: .milliseconds(5))
         }
+        return true
     }
 }

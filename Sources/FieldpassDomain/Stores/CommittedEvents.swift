@@ -20,7 +20,6 @@ public final class CommittedEvents: Sendable {
 
     /// Hands `events`, just committed, to every receiver.
     package func deliver(_ events: [StoredEvent]) async {
-        guard !events.isEmpty else { return }
         for receiver in receivers.withLock({ $0 }) { await receiver(events) }
     }
 }
