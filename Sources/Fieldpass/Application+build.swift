@@ -86,9 +86,12 @@ func buildRouter(_ parts: ServiceParts) -> Router<AppRequestContext> {
         places: parts.deviceLongPolls, signal: store.lifecycleFeed,
         badgeSignIn: BadgeSignIn(
             store: store, changes: parts.directoryChanges, dpop: dpop, tokenIssuer: parts.tokenIssuer, settings: configuration.badges,
-            hasher: parts.pinHasher,
+            hasher: parts.pinHasher, offlinePermits: parts.offlinePermits,
             badgeLimiter: parts.limiters[.badgeSignIn], deviceLimiter: parts.limiters[.sharedDeviceSignIn])
     ).addRoutes(signIns: limited(.registerDevice), deviceRoutes: limited(.events))
+    SharedDeviceOfflineController(
+        store: store, changes: parts.directoryChanges, dpop: dpop, tokenIssuer: parts.tokenIssuer, permits: parts.offlinePermits
+    ).addRoutes(to: limited(.events))
     let consoleSignIns = ConsoleSignInCallback(
         store: store, changes: parts.directoryChanges, environments: parts.environments, server: configuration.server,
         settings: configuration.console,

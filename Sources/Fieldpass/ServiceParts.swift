@@ -20,6 +20,8 @@ struct ServiceParts {
     /// The console's templates, parsed once.
     let consoleRenderer: ConsoleRenderer
     let tokenIssuer: TokenIssuer
+    /// Signs and checks the offline permits of shared devices.
+    let offlinePermits: OfflinePermits
     let serviceAccounts: ServiceAccountDirectory
     let validator: AccessTokenValidator
     let clientAddress: ClientAddress
@@ -52,6 +54,9 @@ struct ServiceParts {
         claimMappings = ClaimMappingDirectory(environments: configuration.environments)
         directoryChanges = DirectoryChanges(store: store, claimMappings: claimMappings)
         consoleRenderer = ConsoleRenderer(base: configuration.server.publicPath)
+        offlinePermits = OfflinePermits(
+            keys: keys, issuer: configuration.server.publicURL, policy: policy, ttl: configuration.sharedDevices.offlinePermitTTL,
+            maxFailedPins: configuration.badges.maxFailedPins)
         tokenIssuer = TokenIssuer(
             keys: keys, issuer: configuration.server.publicURL, settings: configuration.tokens, policy: policy,
             bindsAccessTokens: configuration.dpop.bindAccessTokens)

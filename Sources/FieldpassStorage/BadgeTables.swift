@@ -47,9 +47,9 @@ enum BadgeTables {
         """
     }
 
-    /// When it locks (`NULL`: it does not), badge.
-    static let recordFailure = SharedStatement { value in
-        "UPDATE badges SET failed_pins = failed_pins + 1, locked_at = COALESCE(\(value(1)), locked_at) WHERE id = \(value(2))"
+    /// How many more wrong PINs, when it locks (`NULL`: it does not), badge.
+    static let recordFailures = SharedStatement { value in
+        "UPDATE badges SET failed_pins = failed_pins + \(value(1)), locked_at = COALESCE(\(value(2)), locked_at) WHERE id = \(value(3))"
     }
 
     /// Person.

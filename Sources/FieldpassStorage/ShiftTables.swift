@@ -32,7 +32,7 @@ enum ShiftTables {
         ALTER TABLE shared_devices ADD COLUMN event_seq BIGINT NOT NULL DEFAULT 0;
         """
 
-    static let columns = "id, shared_device_id, user_id, email, started_at, ended_at, end_reason, amr, pin_issued_by"
+    static let columns = "id, shared_device_id, user_id, email, started_at, ended_at, end_reason, amr, pin_issued_by, offline_permit_id"
 
     /// A badge shift's authentication methods, space-separated (``ShiftRecord/amr``).
     static let amrColumn = "ALTER TABLE shifts ADD COLUMN amr TEXT;"
@@ -40,11 +40,12 @@ enum ShiftTables {
     /// Who made the temporary PIN a badge shift was started with (``ShiftRecord/pinIssuedBy``).
     static let pinIssuerColumn = "ALTER TABLE shifts ADD COLUMN pin_issued_by TEXT;\n"
 
-    /// Id, device, environment, person, email, time, methods, the temporary PIN's issuer.
+    /// Id, device, environment, person, email, start, methods, the temporary PIN's issuer, the
+    /// offline permit it started with.
     static let insert = SharedStatement { value in
         """
-        INSERT INTO shifts (id, shared_device_id, environment_id, user_id, email, started_at, amr, pin_issued_by)
-        VALUES (\(value(1)), \(value(2)), \(value(3)), \(value(4)), \(value(5)), \(value(6)), \(value(7)), \(value(8)))
+        INSERT INTO shifts (id, shared_device_id, environment_id, user_id, email, started_at, amr, pin_issued_by, offline_permit_id)
+        VALUES (\(value(1)), \(value(2)), \(value(3)), \(value(4)), \(value(5)), \(value(6)), \(value(7)), \(value(8)), \(value(9)))
         """
     }
 
@@ -98,7 +99,7 @@ enum ShiftTables {
     static let overdue = SharedStatement { value in
         """
         SELECT s.id, s.shared_device_id, s.environment_id, s.user_id, s.email, s.started_at, s.ended_at, s.end_reason,
-               s.amr, s.pin_issued_by, d.last_seen_at
+               s.amr, s.pin_issued_by, s.offline_permit_id, d.last_seen_at
         FROM shifts s JOIN devices d ON d.id = s.id
         WHERE s.ended_at IS NULL AND (s.started_at <= \(value(1)) OR d.last_seen_at <= \(value(2)))
         ORDER BY s.started_at LIMIT \(value(3))

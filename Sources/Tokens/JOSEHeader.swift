@@ -8,6 +8,8 @@ struct JOSEHeader {
     let kid: String?
     /// Critical extensions (RFC 7515 section 4.1.11); we understand none.
     let crit: [String]?
+    /// The token's media type (RFC 7515 section 4.1.9).
+    let typ: String?
     /// Every `alg` member in document order: more than one when the header repeats it.
     let algorithms: [String?]
     /// A member name the header states twice, which RFC 7515 §5.2 says to reject.
@@ -17,6 +19,7 @@ struct JOSEHeader {
         let alg: String?
         let kid: String?
         let crit: [String]?
+        let typ: String?
     }
 
     /// Decodes a base64url header segment; anything but a JSON object → `malformed`.
@@ -29,6 +32,7 @@ struct JOSEHeader {
         alg = decoded.alg
         kid = decoded.kid
         crit = decoded.crit
+        typ = decoded.typ
         algorithms = members.strings(named: "alg")
         duplicateName = members.duplicateName
     }

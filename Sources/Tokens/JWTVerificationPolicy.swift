@@ -12,6 +12,12 @@ public struct JWTVerificationPolicy: Sendable {
     public var requireExpiry: Bool
     /// Header algorithms accepted.
     public var allowedAlgorithms: Set<SigningAlgorithm>
+    /// When set, the header's `typ` must be it, compared without regard to case (RFC 8725
+    /// section 3.11): a token made for one purpose is not taken for another.
+    public var type: String?
+    /// When false, `exp`, `nbf` and `iat` are left to the caller, who judges them against
+    /// another moment than now.
+    public var checksTimes: Bool
 
     /// Creates a policy; the defaults require expiry, allow 60 s skew and both algorithms.
     public init(
@@ -19,25 +25,23 @@ public struct JWTVerificationPolicy: Sendable {
         audience: String? = nil,
         leeway: TimeInterval = 60,
         requireExpiry: Bool = true,
-        allowedAlgorithms: Set<SigningAlgorithm> = Set(SigningAlgorithm.allCases)
+        allowedAlgorithms: Set<SigningAlgorithm> = Set(SigningAlgorithm.allCases),
+        type: String? = nil,
+        checksTimes: Bool = true
     ) {
         self.issuer = issuer
         self.audience = audience
         self.leeway = leeway
         self.requireExpiry = requireExpiry
         self.allowedAlgorithms = allowedAlgorithms
+        self.type = type
+        self.checksTimes = checksTimes
     }
 
     /// Checks times, issuer and audience of already authenticated claims.
     func check(_ claims: RegisteredClaims, now: Date) throws(TokenError) {
         let now = now.timeIntervalSince1970
-        if let exp = claims.exp {
-            guard now <= exp + leeway else { throw .expired }
-        } else if requireExpiry {
-            throw .missingClaim("exp")
-        }
-        if let nbf = claims.nbf, now + leeway < nbf { throw .notYetValid }
-        if let iat = claims.iat, iat > now + leeway { throw .notYetValid }
+        if checksTimes { try checkTimes(claims, now: now) }
         if let issuer {
             guard let iss = claims.iss else { throw .missingClaim("iss") }
             guard iss == issuer else { throw .wrongIssuer }
@@ -46,5 +50,15 @@ public struct JWTVerificationPolicy: Sendable {
             guard let aud = claims.aud else { throw .missingClaim("aud") }
             guard aud.contains(audience) else { throw .wrongAudience }
         }
+    }
+
+    private func checkTimes(_ claims: RegisteredClaims, now: Double) throws(TokenError) {
+        if let exp = claims.exp {
+            guard now <= exp + leeway else { throw .expired }
+        } else if requireExpiry {
+            throw .missingClaim("exp")
+        }
+        if let nbf = claims.nbf, now + leeway < nbf { throw .notYetValid }
+        if let iat = claims.iat, iat > now + leeway { throw .notYetValid }
     }
 }

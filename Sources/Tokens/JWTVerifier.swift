@@ -37,6 +37,9 @@ public struct JWTVerifier: Sendable {
         for stated in header.algorithms { _ = try allowedAlgorithm(stated, reported: alg) }
         if let name = header.duplicateName { throw .malformed("header repeats \"\(name)\"") }
         if let crit = header.crit { throw .malformed("unsupported critical header parameters \(crit)") }
+        if let type = policy.type, header.typ?.lowercased() != type.lowercased() {
+            throw .malformed("header typ is not \(type)")
+        }
         let key = try selectKey(kid: header.kid, algorithm: algorithm)
         // Checked after alg so that unsigned ("none") tokens report the algorithm.
         guard !parts[2].isEmpty, let signature = Crypto.base64URLDecode(parts[2]) else {

@@ -12,7 +12,7 @@ internal import Darwin
 enum LibJWT {
     /// Signs `claimsJSON` (a JSON object) with a PEM private key; header gets alg, typ and kid.
     static func sign(
-        claimsJSON: String, kid: String, algorithm: SigningAlgorithm, privatePEM: [UInt8]
+        claimsJSON: String, kid: String, algorithm: SigningAlgorithm, privatePEM: [UInt8], type: String = "JWT"
     ) throws(TokenError) -> String {
         // libjwt leaves OpenSSL errors behind; clear them so they don't confuse later calls.
         defer { ERR_clear_error() }
@@ -23,6 +23,11 @@ enum LibJWT {
         guard status == 0 else { throw .malformed("libjwt rejected the claims JSON (error \(status))") }
         status = jwt_add_header(jwt, "kid", kid)
         guard status == 0 else { throw .crypto("jwt_add_header(kid) failed (error \(status))") }
+        // libjwt writes `typ: JWT` only where the header has no `typ` yet.
+        if type != "JWT" {
+            status = jwt_add_header(jwt, "typ", type)
+            guard status == 0 else { throw .crypto("jwt_add_header(typ) failed (error \(status))") }
+        }
         status = privatePEM.withUnsafeBufferPointer { pem in
             jwt_set_alg(jwt, algorithm.libjwtAlgorithm, pem.baseAddress, Int32(pem.count))
         }

@@ -8,7 +8,8 @@ import Tokens
 /// ``SharedDeviceShiftController``), the request proven by the device's key (DPoP). The answer is the token
 /// set of a refresh, with the shift's id; the tokens are bound to the device's key and say
 /// `amr: ["pin", "badge"]`, and `"temporary_pin"` too when someone else's temporary PIN started
-/// the shift (``BadgeRules``).
+/// the shift (``BadgeRules``). When offline shifts are on, it also carries the worker's
+/// offline permit for this device (``OfflinePermits``).
 ///
 /// The sign-in itself starts at the directory's door
 /// (``DirectoryChanges/signInWithBadge(badgeHash:pin:newPin:proof:hasher:admit:attempt:)``): a key that is no enrolled shared
@@ -27,14 +28,16 @@ struct BadgeSignIn: Sendable {
     let badgeLimiter: RateLimiter?
     let deviceLimiter: RateLimiter?
     let hasher: PinHasher
+    let offlinePermits: OfflinePermits
 
     init(
         store: any FieldpassStore, changes: DirectoryChanges, dpop: DPoPGate, tokenIssuer: TokenIssuer, settings: BadgeSettings,
-        hasher: PinHasher, badgeLimiter: RateLimiter?, deviceLimiter: RateLimiter?
+        hasher: PinHasher, offlinePermits: OfflinePermits, badgeLimiter: RateLimiter?, deviceLimiter: RateLimiter?
     ) {
         self.store = store
         self.changes = changes
         self.hasher = hasher
+        self.offlinePermits = offlinePermits
         self.dpop = dpop
         self.tokenIssuer = tokenIssuer
         self.settings = settings
@@ -59,6 +62,8 @@ struct BadgeSignIn: Sendable {
         var refreshToken: String
         var expiresIn: Int
         var shiftID: String
+        /// When offline shifts are on (``OfflinePermits``).
+        var offlinePermit: String?
 
         enum CodingKeys: String, CodingKey {
             case accessToken = "access_token"
@@ -66,6 +71,7 @@ struct BadgeSignIn: Sendable {
             case refreshToken = "refresh_token"
             case expiresIn = "expires_in"
             case shiftID = "shift_id"
+            case offlinePermit = "offline_permit"
         }
     }
 
@@ -89,6 +95,7 @@ struct BadgeSignIn: Sendable {
         let refresh = try tokenIssuer.refreshToken()
         let window = tokenIssuer.refreshWindow(from: now)
         let shiftID = UUID().uuidString.lowercased()
+        let permit = try offlinePermits.issue(now: now)
         let (outcome, environmentID) = try await dpop.recordingUse {
             try await changes.signInWithBadge(badgeHash: badgeHash, pin: body.pin, newPin: body.newPin, proof: proof, hasher: hasher) { _ in
                 try deviceLimiter?.take(proof.thumbprint).check()
@@ -97,7 +104,7 @@ struct BadgeSignIn: Sendable {
                 BadgeAttempt(
                     badgeHash: badgeHash, checkedPinHash: pin.checked, pinMatched: pin.matched, newPinHash: pin.newPinHash,
                     proof: proof, shiftID: shiftID, refreshTokenHash: refresh.hash, refreshTokenExpiresAt: window.expiresAt,
-                    refreshTokenMaxExpiresAt: window.maxExpiresAt, settings: settings)
+                    refreshTokenMaxExpiresAt: window.maxExpiresAt, settings: settings, offlinePermit: permit)
             }
         }
         FieldpassMetrics.badgeSignIn(Self.result(outcome))
@@ -108,11 +115,15 @@ struct BadgeSignIn: Sendable {
             else { throw Self.refused }
             let access = try tokenIssuer.deviceAccessToken(
                 facts: facts, deviceID: shift.id, deviceKey: proof.thumbprint, shift: shift, now: now)
+            let signedPermit = try permit.map { permit in
+                try offlinePermits.sign(
+                    id: permit.id, issuedAt: now, expiresAt: permit.expiresAt, facts: facts, keyThumbprint: proof.thumbprint, now: now)
+            }
             return EditedResponse(
                 headers: [.cacheControl: "no-store"],
                 response: Tokens(
                     accessToken: access.token, tokenType: access.type, refreshToken: refresh.token,
-                    expiresIn: tokenIssuer.accessTokenTTL, shiftID: shift.id))
+                    expiresIn: tokenIssuer.accessTokenTTL, shiftID: shift.id, offlinePermit: signedPermit))
         case .refused:
             throw Self.refused
         case .wrongPin(let attemptsLeft):

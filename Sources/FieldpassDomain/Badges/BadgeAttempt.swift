@@ -19,10 +19,13 @@ public struct BadgeAttempt: Sendable {
     public var refreshTokenExpiresAt: Date
     public var refreshTokenMaxExpiresAt: Date
     public var settings: BadgeSettings
+    /// The offline permit the sign-in issues, when offline shifts are on.
+    public var offlinePermit: OfflinePermitIssue?
 
     public init(
         badgeHash: String, checkedPinHash: String, pinMatched: Bool, newPinHash: String?, proof: DPoPRules.AcceptedProof,
-        shiftID: String, refreshTokenHash: String, refreshTokenExpiresAt: Date, refreshTokenMaxExpiresAt: Date, settings: BadgeSettings
+        shiftID: String, refreshTokenHash: String, refreshTokenExpiresAt: Date, refreshTokenMaxExpiresAt: Date, settings: BadgeSettings,
+        offlinePermit: OfflinePermitIssue? = nil
     ) {
         self.badgeHash = badgeHash
         self.checkedPinHash = checkedPinHash
@@ -34,6 +37,7 @@ public struct BadgeAttempt: Sendable {
         self.refreshTokenExpiresAt = refreshTokenExpiresAt
         self.refreshTokenMaxExpiresAt = refreshTokenMaxExpiresAt
         self.settings = settings
+        self.offlinePermit = offlinePermit
     }
 }
 

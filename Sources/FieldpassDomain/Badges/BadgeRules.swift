@@ -17,7 +17,8 @@ package enum BadgeRules {
         if let me = caller.person, me.role != .admin, !managersIssue { throw .notAllowed(.administer) }
     }
 
-    /// A new badge for `person`, replacing theirs if they have one, its temporary PIN made by `caller`.
+    /// A new badge for `person`, replacing theirs if they have one, its temporary PIN made by
+    /// `caller`; the offline permits issued at the old one are withdrawn.
     package static func issue(
         _ badge: BadgeRecord, person: UserRecord?, personTeams: Set<String>, callerTeams: Set<String>, managersIssue: Bool,
         by caller: DirectoryCaller
@@ -29,10 +30,14 @@ package enum BadgeRules {
         var badge = badge
         badge.pinTemporary = true
         badge.pinIssuedBy = caller.actor
-        return DirectoryPlan([.saveBadge(badge), .audit(.badgeIssued(actor: caller.actor, userID: person.id, badgeID: badge.id))])
+        return DirectoryPlan([
+            .saveBadge(badge), .withdrawOfflinePermits(userID: person.id),
+            .audit(.badgeIssued(actor: caller.actor, userID: person.id, badgeID: badge.id)),
+        ])
     }
 
-    /// The person's badge revoked; none to revoke: `unknownBadge`.
+    /// The person's badge revoked, and the offline permits issued at it withdrawn; none to
+    /// revoke: `unknownBadge`.
     package static func revoke(
         _ badge: BadgeRecord?, person: UserRecord?, personTeams: Set<String>, callerTeams: Set<String>, by caller: DirectoryCaller
     ) throws(DirectoryError) -> DirectoryPlan {
@@ -41,7 +46,8 @@ package enum BadgeRules {
         }
         guard let badge else { throw .unknownBadge }
         return DirectoryPlan([
-            .deleteBadge(userID: badge.userID), .audit(.badgeRevoked(actor: caller.actor, userID: badge.userID, badgeID: badge.id)),
+            .deleteBadge(userID: badge.userID), .withdrawOfflinePermits(userID: badge.userID),
+            .audit(.badgeRevoked(actor: caller.actor, userID: badge.userID, badgeID: badge.id)),
         ])
     }
 
@@ -69,7 +75,8 @@ package enum BadgeRules {
     /// only with a new one, and the shift it starts is marked as the issuer's word:
     /// ``temporaryPinAMR`` in its `amr`, the issuer in the shift and in its audit entry. A right
     /// PIN starts the shift as a sign-in at the IdP does (``ShiftRules/start(_:device:open:)``),
-    /// with a device record and a refresh token bound to the device's key.
+    /// with a device record and a refresh token bound to the device's key, and keeps the
+    /// attempt's offline permit, if it has one, for the badge and the device.
     package static func signIn(
         _ attempt: BadgeAttempt, badge: BadgeRecord?, person: UserRecord?, device: SharedDeviceRecord?, open: ShiftRecord?, now: Date
     ) -> (outcome: BadgeOutcome, plan: DirectoryPlan) {
@@ -83,7 +90,7 @@ package enum BadgeRules {
         guard attempt.pinMatched else {
             let failures = badge.failedPins + 1
             let locks = failures >= maxFailed
-            var writes: [DirectoryWrite] = [.recordPinFailure(badgeID: badge.id, locks: locks)]
+            var writes: [DirectoryWrite] = [.recordPinFailures(badgeID: badge.id, count: 1, locks: locks)]
             if locks { writes.append(.audit(.badgeLocked(userID: person.id, badgeID: badge.id, deviceID: device.id))) }
             return (locks ? .locked : .wrongPin(attemptsLeft: maxFailed - failures), DirectoryPlan(writes))
         }
@@ -103,6 +110,13 @@ package enum BadgeRules {
             .issueRefreshToken(refreshToken),
         ]
         writes += ShiftRules.start(shift, device: device, open: open).writes
+        if let permit = attempt.offlinePermit {
+            writes.append(
+                .storeOfflinePermit(
+                    OfflinePermitRecord(
+                        id: permit.id, sharedDeviceID: device.id, environmentID: device.environmentID, userID: person.id,
+                        badgeID: badge.id, issuedAt: now, expiresAt: permit.expiresAt)))
+        }
         writes.append(.audit(.badgeSignIn(userID: person.id, badgeID: badge.id, deviceID: device.id, pinIssuedBy: issuer)))
         return (.signedIn(shift), DirectoryPlan(writes))
     }

@@ -40,4 +40,14 @@ extension DirectoryChanges {
     package func endShift(provenBy proof: DPoPRules.AcceptedProof) async throws -> ShiftRecord? {
         try await store.endShift(provenBy: proof, now: Date())
     }
+
+    /// Reconciles the shifts the device whose key made `proof` reports from offline
+    /// (``OfflineShiftRules``), in order: one result per entry.
+    package func reconcileOfflineShifts(
+        _ reports: [OfflineShiftReport], proof: DPoPRules.AcceptedProof, running: RunningOfflineShift, maxFailedPins: Int,
+        skew: TimeInterval
+    ) async throws -> [OfflineShiftResult] {
+        try await store.reconcileOfflineShifts(
+            reports, proof: proof, running: running, maxFailedPins: maxFailedPins, skew: skew, now: Date())
+    }
 }

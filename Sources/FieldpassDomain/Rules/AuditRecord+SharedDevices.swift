@@ -1,3 +1,5 @@
+import Foundation
+
 /// The audit entries of shared devices: enrolled by an admin or manager, enrolled by the
 /// device itself, unenrolled.
 extension AuditRecord {
@@ -21,19 +23,30 @@ extension AuditRecord {
     }
 }
 
-/// The audit entries of shifts on shared devices, which the lifecycle feed passes on.
+/// The audit entries of shifts on shared devices, which the lifecycle feed passes on. A shift
+/// started offline says so, with the permit it started with and, since it is recorded later,
+/// its own times (epoch seconds).
 extension AuditRecord {
     package static func shiftStarted(_ shift: ShiftRecord) -> AuditRecord {
         AuditRecord(
             actor: userTarget(shift.userID), action: "shift.start", target: sharedDeviceTarget(shift.sharedDeviceID),
-            after: ["shift_id": shift.id, "user": shift.userID, "email": shift.email]
+            after: shiftFields(shift)
         )
     }
 
     package static func shiftEnded(_ shift: ShiftRecord, reason: ShiftEndReason, actor: String) -> AuditRecord {
-        AuditRecord(
-            actor: actor, action: "shift.end", target: sharedDeviceTarget(shift.sharedDeviceID),
-            after: ["shift_id": shift.id, "user": shift.userID, "email": shift.email, "reason": reason.rawValue]
-        )
+        var after = shiftFields(shift)
+        after["reason"] = reason.rawValue
+        if shift.offlinePermitID != nil, let endedAt = shift.endedAt { after["ended_at"] = String(Int(endedAt.timeIntervalSince1970)) }
+        return AuditRecord(actor: actor, action: "shift.end", target: sharedDeviceTarget(shift.sharedDeviceID), after: after)
+    }
+
+    private static func shiftFields(_ shift: ShiftRecord) -> [String: String] {
+        var fields = ["shift_id": shift.id, "user": shift.userID, "email": shift.email]
+        if let permit = shift.offlinePermitID {
+            fields["offline_permit"] = permit
+            fields["started_at"] = String(Int(shift.startedAt.timeIntervalSince1970))
+        }
+        return fields
     }
 }

@@ -41,8 +41,12 @@ package enum DirectoryWrite: Sendable, Equatable {
     /// The device enrolled with its key; its code no longer works.
     case enrollSharedDevice(id: String, keyThumbprint: String)
     case unenrollSharedDevice(id: String)
-    /// A shift on a shared device, and its `shift_started` event for the device's apps.
+    /// A shift on a shared device, from its ``ShiftRecord/startedAt``, and its `shift_started`
+    /// event for the device's apps.
     case startShift(ShiftRecord)
+    /// A shift that ran and ended offline, as reported: on record with its start and end
+    /// entries in the audit log, no event for the device's apps (they lived it) and no tokens.
+    case recordOfflineShift(ShiftRecord)
     /// The shift ends for `reason`, by `actor`, if it is still open: with its `shift_ended`
     /// event, its device record revoked (and so its tokens) and its audit entry
     /// (``AuditRecord/shiftEnded(_:reason:actor:)``). A shift another change ended meanwhile
@@ -53,8 +57,14 @@ package enum DirectoryWrite: Sendable, Equatable {
     case deleteBadge(userID: String)
     /// The badge's PIN, temporary or the worker's own; its failures forgotten, unlocked.
     case setBadgePin(badgeID: String, pinHash: String, temporary: Bool, issuedBy: String?)
-    /// One more wrong PIN; with `locks`, the badge locked.
-    case recordPinFailure(badgeID: String, locks: Bool)
+    /// `count` more wrong PINs; with `locks`, the badge locked.
+    case recordPinFailures(badgeID: String, count: Int, locks: Bool)
+    /// An offline permit issued with a badge sign-in.
+    case storeOfflinePermit(OfflinePermitRecord)
+    /// The person's live offline permits withdrawn now: their badge was revoked or replaced.
+    case withdrawOfflinePermits(userID: String)
+    /// The running total of wrong PINs the device reported for the permit, counted now.
+    case countOfflinePinFailures(permitID: String, total: Int)
     /// The device record of a shift started with a badge, signed in now.
     case createShiftDevice(id: String, userID: String, name: String)
     case audit(AuditRecord)
@@ -71,7 +81,7 @@ package enum DirectoryWrite: Sendable, Equatable {
             .updateScimGroup, .deleteScimGroup,
             .addRoleGroupMember, .removeRoleGroupMember, .recomputeRoles, .createSharedDevice, .enrollSharedDevice,
             .unenrollSharedDevice, .startShift, .endShift, .saveBadge, .deleteBadge, .setBadgePin,
-            .recordPinFailure,
+            .recordPinFailures, .storeOfflinePermit, .withdrawOfflinePermits, .countOfflinePinFailures, .recordOfflineShift,
             .createShiftDevice, .audit:
             []
         }

@@ -90,6 +90,8 @@ package enum LifecycleEventRules {
             shift.device = .init(id: deviceID)
             shift.reason = after["reason"]
             shift.after = after["shift_id"].map { ["shift_id": $0] }
+            // A shift that ran offline is told with its own times, once the device reported it.
+            for key in ["offline_permit", "started_at", "ended_at"] { shift.after?[key] = after[key] }
             return [shift]
         default:
             return []

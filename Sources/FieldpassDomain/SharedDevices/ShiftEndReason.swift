@@ -17,4 +17,7 @@ public enum ShiftEndReason: String, Codable, Sendable, CaseIterable {
     /// A spent refresh token of the shift came back, so a copy is in other hands: the shift's
     /// tokens are cut off, as any device's are on a reuse.
     case tokenReused = "token_reused"
+    /// It started and ended on the device without a network, and was reported when the device
+    /// was back (``OfflineShiftRules``).
+    case endedOffline = "ended_offline"
 }

@@ -20,10 +20,13 @@ public struct ShiftRecord: Codable, Sendable, Equatable {
     /// the audit log names them: such a shift is the issuer's word that the worker is there.
     /// `nil` for a shift started with the worker's own PIN or at the IdP.
     public var pinIssuedBy: String?
+    /// The offline permit the shift was started with on the device, without a network, and
+    /// reconciled later (``OfflineShiftRules``); `nil` for a shift started online.
+    public var offlinePermitID: String?
 
     public init(
         id: String, sharedDeviceID: String, userID: String, email: String, startedAt: Date, endedAt: Date? = nil,
-        endReason: ShiftEndReason? = nil, amr: [String]? = nil, pinIssuedBy: String? = nil
+        endReason: ShiftEndReason? = nil, amr: [String]? = nil, pinIssuedBy: String? = nil, offlinePermitID: String? = nil
     ) {
         self.id = id
         self.sharedDeviceID = sharedDeviceID
@@ -34,6 +37,7 @@ public struct ShiftRecord: Codable, Sendable, Equatable {
         self.endReason = endReason
         self.amr = amr
         self.pinIssuedBy = pinIssuedBy
+        self.offlinePermitID = offlinePermitID
     }
 
     /// Still running: its tokens work.

@@ -59,4 +59,17 @@ public protocol SharedDeviceStore: Sendable {
     /// Ends the open shifts past a limit at `now` (``ShiftLimits``), at most `limit` of them
     /// (the sweep comes back for the rest); answers how many ended.
     func endOverdueShifts(limits: ShiftLimits, now: Date, limit: Int) async throws -> Int
+
+    /// The offline permits of the device with the key that it keeps at `now`: unexpired, not
+    /// withdrawn, of people not disabled whose badge still works, oldest first. A key that is
+    /// no enrolled device's throws `DirectoryError.unknownDevice`.
+    func offlinePermits(keyThumbprint: String, now: Date) async throws -> [OfflinePermitRecord]
+
+    /// Reconciles what the device whose key made `proof` did offline, in one transaction that
+    /// records the proof's use (``OfflineShiftRules``): one result per entry, in order. A key
+    /// that is no enrolled device's throws `DirectoryError.unknownDevice` and changes nothing.
+    func reconcileOfflineShifts(
+        _ reports: [OfflineShiftReport], proof: DPoPRules.AcceptedProof, running: RunningOfflineShift, maxFailedPins: Int,
+        skew: TimeInterval, now: Date
+    ) async throws -> [OfflineShiftResult]
 }

@@ -93,8 +93,8 @@ extension StoreTransaction {
             try await execute(SharedDeviceTables.unenroll, timestamp, id)
         case .startShift(let shift):
             try await execute(
-                ShiftTables.insert, shift.id, shift.sharedDeviceID, environmentID, shift.userID, shift.email, timestamp,
-                ShiftTables.stored(shift.amr), shift.pinIssuedBy)
+                ShiftTables.insert, shift.id, shift.sharedDeviceID, environmentID, shift.userID, shift.email,
+                shift.startedAt.timeIntervalSince1970, ShiftTables.stored(shift.amr), shift.pinIssuedBy, shift.offlinePermitID)
             try await storeShiftEvent(.shiftStarted, shift, reason: nil, now: timestamp)
         case .endShift(let shift, let reason, let actor):
             // Ended meanwhile (a limit and an admin at once): its end is told once.
@@ -110,8 +110,27 @@ extension StoreTransaction {
             try await execute(BadgeTables.delete, userID)
         case .setBadgePin(let badgeID, let pinHash, let temporary, let issuedBy):
             try await execute(BadgeTables.setPin, pinHash, temporary, badgeID, issuedBy)
-        case .recordPinFailure(let badgeID, let locks):
-            try await execute(BadgeTables.recordFailure, locks ? timestamp : nil, badgeID)
+        case .recordOfflineShift(let shift):
+            try await execute(
+                OfflinePermitTables.insertEndedShift, shift.id, shift.sharedDeviceID, environmentID, shift.userID, shift.email,
+                shift.startedAt.timeIntervalSince1970, shift.endedAt?.timeIntervalSince1970, shift.endReason?.rawValue,
+                ShiftTables.stored(shift.amr), shift.offlinePermitID)
+            try await audit(
+                [
+                    .shiftStarted(shift),
+                    .shiftEnded(shift, reason: shift.endReason ?? .endedOffline, actor: AuditRecord.userTarget(shift.userID)),
+                ],
+                environmentID: environmentID, now: now)
+        case .recordPinFailures(let badgeID, let count, let locks):
+            try await execute(BadgeTables.recordFailures, count, locks ? timestamp : nil, badgeID)
+        case .storeOfflinePermit(let permit):
+            try await execute(
+                OfflinePermitTables.insert, permit.id, permit.sharedDeviceID, permit.environmentID, permit.userID, permit.badgeID,
+                permit.issuedAt.timeIntervalSince1970, permit.expiresAt.timeIntervalSince1970)
+        case .withdrawOfflinePermits(let userID):
+            try await execute(OfflinePermitTables.withdraw, timestamp, userID)
+        case .countOfflinePinFailures(let permitID, let total):
+            try await execute(OfflinePermitTables.countFailures, total, permitID)
         case .createShiftDevice(let id, let userID, let name):
             try await execute(BadgeTables.insertShiftDevice, id, userID, name, timestamp)
         case .audit(let entry):

@@ -32,7 +32,20 @@ extension ShiftRecord {
             email: try row.column("email"), startedAt: Date(timeIntervalSince1970: try row.column("started_at")),
             endedAt: try row.column("ended_at", as: Double?.self).map(Date.init(timeIntervalSince1970:)),
             endReason: try row.column("end_reason", as: String?.self).flatMap(ShiftEndReason.init(rawValue:)),
-            amr: ShiftTables.amr(try row.column("amr")), pinIssuedBy: try row.column("pin_issued_by"))
+            amr: ShiftTables.amr(try row.column("amr")), pinIssuedBy: try row.column("pin_issued_by"),
+            offlinePermitID: try row.column("offline_permit_id"))
+    }
+}
+
+extension OfflinePermitRecord {
+    init(row: some StoredRow) throws {
+        self.init(
+            id: try row.column("id"), sharedDeviceID: try row.column("shared_device_id"), environmentID: try row.column("environment_id"),
+            userID: try row.column("user_id"), badgeID: try row.column("badge_id"),
+            issuedAt: Date(timeIntervalSince1970: try row.column("issued_at")),
+            expiresAt: Date(timeIntervalSince1970: try row.column("expires_at")),
+            withdrawnAt: try row.column("withdrawn_at", as: Double?.self).map(Date.init(timeIntervalSince1970:)),
+            failedPinsCounted: try row.column("failed_pins_counted"))
     }
 }
 

@@ -202,6 +202,7 @@ package enum PostgresSchema {
         ("18-badges", BadgeTables.sql),
         ("19-shift-amr", ShiftTables.amrColumn),
         ("20-pin-issuers", BadgeTables.pinIssuerColumn + ShiftTables.pinIssuerColumn),
+        ("21-offline-permits", OfflinePermitTables.sql),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.

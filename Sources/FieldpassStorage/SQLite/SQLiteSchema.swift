@@ -216,6 +216,9 @@ enum SQLiteSchema {
         migrator.registerMigration("17-pin-issuers") { db in
             try db.execute(sql: BadgeTables.pinIssuerColumn + ShiftTables.pinIssuerColumn)
         }
+        migrator.registerMigration("18-offline-permits") { db in
+            try db.execute(sql: OfflinePermitTables.sql)
+        }
         return migrator
     }
 }
