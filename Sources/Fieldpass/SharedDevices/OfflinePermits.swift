@@ -53,7 +53,9 @@ struct OfflinePermits: Sendable {
     /// The permit a badge sign-in at `now` issues: `nil` when offline shifts are off.
     func issue(now: Date) throws(TokenError) -> OfflinePermitIssue? {
         guard ttl > 0 else { return nil }
-        return OfflinePermitIssue(id: try Crypto.randomToken(byteCount: 16), expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
+        // In whole seconds, as the permit's `exp` says it.
+        let expiresAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + TimeInterval(ttl)).rounded(.down))
+        return OfflinePermitIssue(id: try Crypto.randomToken(byteCount: 16), expiresAt: expiresAt)
     }
 
     /// The signed permit `id`, issued at `issuedAt` until `expiresAt`, for the person as

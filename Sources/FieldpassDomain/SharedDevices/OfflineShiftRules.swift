@@ -60,7 +60,9 @@ package enum OfflineShiftRules {
         guard let startedAt = report.startedAt else {
             return (.accepted(permitID: permit.id, shift: nil, new: false), DirectoryPlan(writes))
         }
-        if let refusal = refusal(startedAt: startedAt, endedAt: report.endedAt, permit: permit, facts: facts, skew: skew, now: now) {
+        if let refusal = refusal(
+            startedAt: startedAt, endedAt: report.endedAt, permit: permit, claims: claims, facts: facts, skew: skew, now: now)
+        {
             return (.refused(permitID: permit.id, refusal), DirectoryPlan(writes))
         }
         if let recorded = facts.recorded { return (.accepted(permitID: permit.id, shift: recorded, new: false), DirectoryPlan(writes)) }
@@ -96,13 +98,14 @@ package enum OfflineShiftRules {
 
     /// Why a shift started at `startedAt` may not have happened as reported, if it may not.
     private static func refusal(
-        startedAt: Date, endedAt: Date?, permit: OfflinePermitRecord, facts: Facts, skew: TimeInterval, now: Date
+        startedAt: Date, endedAt: Date?, permit: OfflinePermitRecord, claims: OfflineShiftReport.Permit, facts: Facts,
+        skew: TimeInterval, now: Date
     ) -> OfflineShiftRefusal? {
         let latest = now.addingTimeInterval(skew)
         if startedAt > latest || (endedAt ?? startedAt) > latest || startedAt < permit.issuedAt.addingTimeInterval(-skew) {
             return .impossibleTime
         }
-        if startedAt >= permit.expiresAt { return .expired }
+        if startedAt >= min(permit.expiresAt, claims.expiresAt) { return .expired }
         if facts.person == nil || facts.personDisabledAt.map({ $0 <= startedAt }) == true { return .userDisabled }
         if let withdrawnAt = permit.withdrawnAt, withdrawnAt <= startedAt { return .badgeRevoked }
         return nil
