@@ -26,6 +26,28 @@ extension SharedDevice {
         get throws { try offline?.running }
     }
 
+    /// Once back online: reports the device's offline shifts to Fieldpass, in order, and what
+    /// becomes of each. The running one, accepted, becomes a real shift: its tokens are kept in
+    /// the device's ``TokenStore`` for ``client``, and the worker goes on online. Refused, it is
+    /// over: wipe what its worker left. Reported shifts leave the device once Fieldpass has
+    /// answered; after a failure, call again. Offline sign-ins wait while this runs.
+    ///
+    /// Throws ``FieldpassClientError/notEnrolled`` once the device is unenrolled, and then
+    /// forgets every permit and offline shift: they are worth nothing anymore.
+    public func reconcileOfflineShifts() async throws -> OfflineReconciliation {
+        guard let offline else { return OfflineReconciliation(shifts: []) }
+        return try await offline.reconcile()
+    }
+
+    /// Once back online: drops the permits Fieldpass has withdrawn (a badge revoked or replaced,
+    /// a person disabled), so that their workers no longer sign in offline, and refreshes
+    /// Fieldpass's signing keys. Reconcile first: a withdrawn permit's running shift is refused
+    /// there with its reason. Throws ``FieldpassClientError/notEnrolled`` as
+    /// ``reconcileOfflineShifts()`` does.
+    public func refreshOfflinePermits() async throws {
+        try await offline?.refreshPermits()
+    }
+
     /// Keeps `permit` as an online badge sign-in does, with `jwks` as Fieldpass's keys: for
     /// tests that sign their own permits, with no server.
     package func keepOfflinePermit(_ permit: String, badge: String, pin: String, jwks: Data) async throws {
