@@ -134,7 +134,11 @@ let package = Package(
         // prove them with the device's key.
         .target(
             name: "FieldpassDevice",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                // Offline shifts: scrypt for the PIN verifier, RSA to check an RS256 permit.
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         // A text as a QR code in SVG, for the console's enrollment codes and badges.

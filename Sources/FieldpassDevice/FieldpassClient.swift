@@ -173,6 +173,13 @@ public actor FieldpassClient {
         _ = try await takeTokens()
     }
 
+    /// Whether the store holds tokens, once a refresh or sign-out under way has finished.
+    func holdsTokens() async throws -> Bool {
+        let before = pending
+        _ = await before?.result
+        return try await store.load() != nil
+    }
+
     /// Takes the tokens out of the store, `nil` when there were none. A refresh under way
     /// finishes first, and the tokens it saves are the ones taken; callers that ask for a token
     /// meanwhile get ``FieldpassClientError/notSignedIn``.

@@ -14,6 +14,10 @@ public import FoundationNetworking
 /// runs the onboarding every app knows, and the shift's tokens, bound to the device's key, are
 /// kept in the device's ``TokenStore`` for ``client`` to hand out. ``changes(after:)`` tells every
 /// app on the device when a shift starts and ends, whoever ended it.
+///
+/// With an ``OfflineStore``, a worker who signed in here online with a badge can take the device
+/// over again with no network (``signInOffline(badge:pin:now:)``), when Fieldpass hands out
+/// offline permits; ``reconcileOfflineShifts()`` reports those shifts once back online.
 public struct SharedDevice: Sendable {
     /// Who Fieldpass knows the device as, once enrolled.
     public struct Identity: Sendable, Equatable, Decodable {
@@ -31,16 +35,28 @@ public struct SharedDevice: Sendable {
     /// The shift's tokens: ``FieldpassClient/accessToken()`` for the app's calls, and
     /// ``FieldpassClient/signOut()``, which ends the shift as ``endShift()`` does.
     public let client: FieldpassClient
+    /// The offline permits and shifts, when the app gave a place to keep them.
+    let offline: OfflineShifts?
 
     /// - Parameters:
     ///   - server: Fieldpass's public URL.
     ///   - key: the device's key, which enrolled it.
     ///   - store: where the shift's tokens are kept; in memory unless the app says otherwise.
+    ///   - offlineStore: where the offline permits, the verifiers of the PINs and the offline
+    ///     shifts are kept (``FileOfflineStore``); without one the device ignores offline permits
+    ///     and nobody signs in offline.
+    ///   - pinHashing: the cost of each PIN verifier made from now on.
     ///   - session: the `URLSession` for every call.
-    public init(server: URL, key: any DPoPKey, store: any TokenStore = MemoryTokenStore(), session: URLSession = .shared) {
+    public init(
+        server: URL, key: any DPoPKey, store: any TokenStore = MemoryTokenStore(), offlineStore: (any OfflineStore)? = nil,
+        pinHashing: ScryptParameters = .standard, session: URLSession = .shared
+    ) {
         let prover = DPoPProver(key: key)
-        http = FieldpassHTTP(server: server, session: session, prover: prover)
-        client = FieldpassClient(http: http, store: store)
+        let http = FieldpassHTTP(server: server, session: session, prover: prover)
+        let client = FieldpassClient(http: http, store: store)
+        self.http = http
+        self.client = client
+        offline = offlineStore.map { OfflineShifts(store: $0, key: key, pinHashing: pinHashing, http: http, client: client) }
     }
 
     /// Redeems the one-time enrollment code (as shown, typed or scanned: case, spaces and
@@ -67,6 +83,11 @@ public struct SharedDevice: Sendable {
     /// `newPin` their own PIN when the one they typed is the temporary one an admin gave them.
     /// The shift's tokens, bound to the device's key, are saved in the device's ``TokenStore``
     /// for ``client``, and returned. Throws ``BadgeSignInError`` for what the worker can fix.
+    ///
+    /// The offline shift running on the device, if any, ends. When the answer has an offline
+    /// permit, the device keeps it with a verifier of the worker's own PIN (`newPin` when sent):
+    /// the shift has started by then, so a permit that cannot be kept is not an error, and the
+    /// worker will need the network next time.
     public func signIn(badge: String, pin: String, newPin: String? = nil) async throws -> TokenSet {
         var body = ["badge": badge, "pin": pin]
         body["new_pin"] = newPin
@@ -74,6 +95,14 @@ public struct SharedDevice: Sendable {
         guard status == 200 else { throw Self.badgeFailure(status: status, body: data) }
         let tokens = try TokenSet.decoding(answer: data, status: status)
         try await client.adopt(tokens)
+        if let offline {
+            let now = Date()
+            try? await offline.endRunning(at: now)
+            struct Permit: Decodable { var offline_permit: String }
+            if let permit = try? JSONDecoder().decode(Permit.self, from: data).offline_permit {
+                try? await offline.keep(permit: permit, badge: badge, pin: newPin ?? pin, keys: nil, now: now)
+            }
+        }
         return tokens
     }
 

@@ -1,0 +1,31 @@
+/// Why Fieldpass refused an offline shift when the device reported it. A refused shift that
+/// was running on the device is over: wipe what its worker left, as at the end of any shift.
+public enum OfflineShiftRefusal: Sendable, Equatable {
+    /// Fieldpass does not know the permit as one it signed (`permit_invalid`).
+    case permitInvalid
+    /// The permit is another device's (`not_this_device`).
+    case notThisDevice
+    /// The shift started after the permit expired (`expired`).
+    case expired
+    /// The person is disabled (`user_disabled`).
+    case userDisabled
+    /// The badge was revoked or replaced (`badge_revoked`).
+    case badgeRevoked
+    /// The shift started later than Fieldpass's clock says it is: the device's clock is wrong
+    /// (`in_the_future`).
+    case inTheFuture
+    /// A reason this library does not know yet, as Fieldpass wrote it.
+    case other(String)
+
+    init(reason: String?) {
+        switch reason {
+        case "permit_invalid": self = .permitInvalid
+        case "not_this_device": self = .notThisDevice
+        case "expired": self = .expired
+        case "user_disabled": self = .userDisabled
+        case "badge_revoked": self = .badgeRevoked
+        case "in_the_future": self = .inTheFuture
+        default: self = .other(reason ?? "")
+        }
+    }
+}
