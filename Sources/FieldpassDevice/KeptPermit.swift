@@ -18,6 +18,9 @@ struct KeptPermit: Codable, Sendable, Equatable {
     var failedPins = 0
     /// Wrong PINs not yet told to Fieldpass, which counts them toward the badge's lockout.
     var unreportedFailedPins = 0
+    /// Every wrong PIN typed against the permit on this device: what a report says, so that
+    /// Fieldpass, which remembers the total it counted, counts a report sent twice once.
+    var failedPinsTotal = 0
 
     var locked: Bool { failedPins >= maxFailedPins }
 
@@ -30,5 +33,6 @@ struct KeptPermit: Codable, Sendable, Equatable {
         case maxFailedPins = "max_failed_pins"
         case failedPins = "failed_pins"
         case unreportedFailedPins = "unreported_failed_pins"
+        case failedPinsTotal = "failed_pins_total"
     }
 }

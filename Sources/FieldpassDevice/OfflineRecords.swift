@@ -35,6 +35,6 @@ public struct OfflineRecords: Codable, Sendable, Equatable {
         guard permit.unreportedFailedPins > 0 else { return }
         shifts.append(
             RecordedOfflineShift(
-                id: UUID().uuidString, permit: permit.permit, shift: nil, endedAt: nil, failedPins: permit.unreportedFailedPins))
+                id: UUID().uuidString, permit: permit.permit, shift: nil, endedAt: nil, failedPins: permit.failedPinsTotal))
     }
 }

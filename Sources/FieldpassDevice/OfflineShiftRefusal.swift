@@ -11,9 +11,9 @@ public enum OfflineShiftRefusal: Sendable, Equatable {
     case userDisabled
     /// The badge was revoked or replaced (`badge_revoked`).
     case badgeRevoked
-    /// The shift started later than Fieldpass's clock says it is: the device's clock is wrong
-    /// (`in_the_future`).
-    case inTheFuture
+    /// The shift started or ended later than Fieldpass's clock says it is, or before its permit
+    /// was issued: the device's clock is wrong (`impossible_time`).
+    case impossibleTime
     /// A reason this library does not know yet, as Fieldpass wrote it.
     case other(String)
 
@@ -24,7 +24,7 @@ public enum OfflineShiftRefusal: Sendable, Equatable {
         case "expired": self = .expired
         case "user_disabled": self = .userDisabled
         case "badge_revoked": self = .badgeRevoked
-        case "in_the_future": self = .inTheFuture
+        case "impossible_time": self = .impossibleTime
         default: self = .other(reason ?? "")
         }
     }

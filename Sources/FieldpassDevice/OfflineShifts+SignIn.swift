@@ -23,6 +23,7 @@ extension OfflineShifts {
             guard kept.verifier.matches(badge: badge, pin: pin) else {
                 records.permits[index].failedPins += 1
                 records.permits[index].unreportedFailedPins += 1
+                records.permits[index].failedPinsTotal += 1
                 try store.save(records)
                 throw OfflineSignInError.wrongPin(attemptsLeft: max(0, kept.maxFailedPins - records.permits[index].failedPins))
             }
@@ -35,7 +36,7 @@ extension OfflineShifts {
             _ = records.endRunning(at: now)
             records.shifts.append(
                 RecordedOfflineShift(
-                    id: UUID().uuidString, permit: kept.permit, shift: shift, endedAt: nil, failedPins: kept.unreportedFailedPins))
+                    id: UUID().uuidString, permit: kept.permit, shift: shift, endedAt: nil, failedPins: kept.failedPinsTotal))
             records.permits[index].failedPins = 0
             records.permits[index].unreportedFailedPins = 0
             try store.save(records)

@@ -1,8 +1,8 @@
 import Foundation
 
 /// An entry a shared device owes Fieldpass (`POST /shared_devices/offline_shifts`): an offline
-/// shift, ended or running, with the wrong PINs typed on its permit before it; or, with no
-/// shift, wrong PINs alone that no shift followed. It leaves the device once Fieldpass has
+/// shift, ended or running, with the wrong PINs typed on its permit up to it, all told; or,
+/// with no shift, wrong PINs alone that no shift followed. It leaves the device once Fieldpass has
 /// answered for it.
 struct RecordedOfflineShift: Codable, Sendable, Equatable {
     /// The device's own name for the entry, so that an answer removes the very entries it was for.

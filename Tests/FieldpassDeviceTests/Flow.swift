@@ -9,10 +9,12 @@ import FoundationNetworking
 /// One server and IdP of the test's own; `dpop` is the configuration's `dpop` section, as YAML
 /// flow (`{nonce: true}`), when the test needs one.
 func withServer(
-    sessionTTL: Int = 600, limits: String = "{}", dpop: String? = nil, _ body: @escaping @Sendable (RunningFieldpass) async throws -> Void
+    sessionTTL: Int = 600, limits: String = "{}", dpop: String? = nil, sharedDevices: String? = nil,
+    _ body: @escaping @Sendable (RunningFieldpass) async throws -> Void
 ) async throws {
     try await MiniIdP.run { issuer in
-        let server = try await RunningFieldpass(issuer: issuer, sessionTTL: sessionTTL, limits: limits, dpop: dpop)
+        let server = try await RunningFieldpass(
+            issuer: issuer, sessionTTL: sessionTTL, limits: limits, dpop: dpop, sharedDevices: sharedDevices)
         defer { server.remove() }
         try await body(server)
     }

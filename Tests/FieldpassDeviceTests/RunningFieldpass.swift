@@ -16,8 +16,8 @@ final class RunningFieldpass: @unchecked Sendable {
 
     /// Writes the configuration for an environment signing in at `issuer` and starts the server.
     /// `limits` is the configuration's `limits` section, as YAML flow (`{events: {burst: 1}}`);
-    /// `dpop` its `dpop` section, if any.
-    init(issuer: String, sessionTTL: Int = 600, limits: String = "{}", dpop: String? = nil) async throws {
+    /// `dpop` its `dpop` section, if any, and `sharedDevices` its `shared_devices` section.
+    init(issuer: String, sessionTTL: Int = 600, limits: String = "{}", dpop: String? = nil, sharedDevices: String? = nil) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldpass-device-\(UUID().uuidString)")
         let keys = folder.appendingPathComponent("keys")
         try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
@@ -35,6 +35,7 @@ final class RunningFieldpass: @unchecked Sendable {
             sessions: {ttl: \(sessionTTL), sweep_interval: 1}
             limits: \(limits)
             \(dpop.map { "dpop: \($0)" } ?? "")
+            \(sharedDevices.map { "shared_devices: \($0)" } ?? "")
             environments:
               - id: dev
                 email_domains: [example.com]

@@ -6,7 +6,7 @@ import Testing
 /// the device's key once.
 @Suite struct SharedDeviceTests {
     /// A code from `fieldpass shared-devices enroll`, and the device id it printed.
-    private static func enrollment(_ server: RunningFieldpass, name: String) async throws -> (code: String, deviceID: String) {
+    static func enrollment(_ server: RunningFieldpass, name: String) async throws -> (code: String, deviceID: String) {
         let output = try await server.command(["shared-devices", "enroll", "--name", name])
         let lines = output.split(separator: "\n").map(String.init)
         let code = try #require(lines.first { $0.hasPrefix("Enrollment code, shown this once: ") }?.split(separator: " ").last, "\(output)")
@@ -33,7 +33,7 @@ import Testing
     }
 
     /// A worker signs in on `van` as on a personal phone: the sign-in page, then the realm filled.
-    private static func signIn(_ van: SharedDevice, _ server: RunningFieldpass, email: String) async throws {
+    static func signIn(_ van: SharedDevice, _ server: RunningFieldpass, email: String) async throws {
         let onboarding = try await van.signIn(email: email, device: DeviceInfo(name: "Van 7", platform: "android"))
         #expect(try await HTTP.get(onboarding.loginURL).0 == 200)
         for try await event in onboarding.events {

@@ -61,7 +61,8 @@ struct BadgeRulesTests {
 
     @Test func wrongPinsCountAndTheFifthLocksAudited() {
         let first = Self.signIn(Self.attempt(matched: false))
-        #expect(first.outcome == .wrongPin(attemptsLeft: 4) && first.plan.writes == [.recordPinFailures(badgeID: "b", count: 1, locks: false)])
+        #expect(
+            first.outcome == .wrongPin(attemptsLeft: 4) && first.plan.writes == [.recordPinFailures(badgeID: "b", count: 1, locks: false)])
         let fifth = Self.signIn(Self.attempt(matched: false), badge: Self.badge(failed: 4))
         #expect(fifth.outcome == .locked && fifth.plan.writes.first == .recordPinFailures(badgeID: "b", count: 1, locks: true))
         #expect(fifth.plan.writes.contains { if case .audit(let entry) = $0 { entry.action == "badge.lock" } else { false } })
