@@ -7,8 +7,9 @@ import Foundation
 struct SharedDevicesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shared-devices",
-        abstract: "Devices a crew shares: enroll them, list them with who holds them, end a shift, unenroll them.",
-        subcommands: [Enroll.self, List.self, EndShift.self, Unenroll.self]
+        abstract:
+            "Devices a crew shares: enroll them, list them with who holds them, their offline permits and shifts, end a shift, unenroll them.",
+        subcommands: [Enroll.self, List.self, Offline.self, EndShift.self, Unenroll.self]
     )
 
     struct Enroll: AsyncParsableCommand {
@@ -86,6 +87,33 @@ struct SharedDevicesCommand: AsyncParsableCommand {
         }
     }
 
+    struct Offline: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Whose offline permits a shared device holds, until when, and the shifts it reported from offline.")
+
+        @OptionGroup var device: SharedDeviceTarget
+
+        func run() async throws {
+            let deviceID = device.deviceID
+            let (permits, shifts) = try await device.withDevice { store, _, caller in
+                guard let permits = try await store.offlinePermitHolders(deviceID: deviceID, visibleTo: caller, now: Date()),
+                    let shifts = try await store.shifts(deviceID: deviceID, visibleTo: caller, limit: 100)
+                else { throw DirectoryError.unknownDevice }
+                return (permits, shifts.filter { $0.offlinePermitID != nil })
+            }
+            print("Offline permits (who may start a shift on it without a network): \(permits.isEmpty ? "none" : "")")
+            for holder in permits {
+                let withdrawn = holder.permit.withdrawnAt == nil ? "" : "  (badge revoked or replaced: refused when reported)"
+                print("  \(holder.email) (\(holder.permit.userID))  until \(holder.permit.expiresAt.formatted(.iso8601))\(withdrawn)")
+            }
+            print("Shifts reported from offline: \(shifts.isEmpty ? "none" : "")")
+            for shift in shifts {
+                let end = shift.endedAt.map { "to \($0.formatted(.iso8601)) (\(shift.endReason?.rawValue ?? "?"))" } ?? "still on shift"
+                print("  \(shift.email)  from \(shift.startedAt.formatted(.iso8601)) \(end)  \(shift.id)")
+            }
+        }
+    }
+
     struct EndShift: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "end-shift", abstract: "End the shift on a shared device: its worker's tokens stop working at once.")
@@ -109,10 +137,12 @@ struct SharedDevicesCommand: AsyncParsableCommand {
         func run() async throws {
             let deviceID = device.deviceID
             // Read first, to say what unenrolling it ended.
-            let before = try await device.withDevice { store, changes, caller in
-                guard let before = try await store.sharedDevice(id: deviceID, visibleTo: caller) else { throw DirectoryError.unknownDevice }
+            let (before, permits) = try await device.withDevice { store, changes, caller in
+                guard let before = try await store.sharedDevice(id: deviceID, visibleTo: caller),
+                    let permits = try await store.offlinePermitHolders(deviceID: deviceID, visibleTo: caller, now: Date())
+                else { throw DirectoryError.unknownDevice }
                 try await changes.unenrollSharedDevice(id: deviceID, by: caller)
-                return before
+                return (before, permits)
             }
             switch before.state {
             case .unenrolled:
@@ -123,6 +153,10 @@ struct SharedDevicesCommand: AsyncParsableCommand {
                 print("Unenrolled \(before.name) (\(before.id)): its key is refused from then on.")
                 if let holder = before.holder { print("The shift of \(holder.email) ended with it (unenrolled).") }
             }
+            guard !permits.isEmpty else { return }
+            // A lost device keeps its permits until they expire: the PINs they open are what to change.
+            print("It holds offline permits until they expire. If it is lost, reset these PINs:")
+            for holder in permits { print("  fieldpass badges reset-pin \(holder.email)") }
         }
     }
 }

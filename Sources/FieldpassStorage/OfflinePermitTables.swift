@@ -58,6 +58,18 @@ enum OfflinePermitTables {
         """
     }
 
+    /// The device's unexpired permits, withdrawn or not, with their people's emails, latest end
+    /// first: device, now.
+    static let unexpiredOfDevice = SharedStatement { value in
+        """
+        SELECT p.id, p.shared_device_id, p.environment_id, p.user_id, p.badge_id, p.issued_at, p.expires_at, p.withdrawn_at,
+               p.failed_pins_counted, u.email
+        FROM offline_permits p JOIN users u ON u.id = p.user_id
+        WHERE p.shared_device_id = \(value(1)) AND p.expires_at > \(value(2))
+        ORDER BY p.expires_at DESC, p.id
+        """
+    }
+
     /// The shift recorded with a permit and start: permit, start.
     static let recordedShift = SharedStatement { value in
         "SELECT \(ShiftTables.columns) FROM shifts WHERE offline_permit_id = \(value(1)) AND started_at = \(value(2))"

@@ -22,10 +22,12 @@ import httpx
 import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
+from selenium.webdriver.common.by import By
 
+from console_flows import console_sign_in
 from helpers import (
-    ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, FieldpassServer, MockIdP, SignedIn, assert_api_error, assert_json, http_client,
-    sign_in, start_server, unique_email,
+    ADMIN_EMAIL, DIRECTORY_ENVIRONMENTS, Browser, FieldpassServer, MockIdP, SignedIn, assert_api_error, assert_json, cli_output,
+    http_client, sign_in, start_server, unique_email,
 )
 from helpers.cluster import start_cluster
 from helpers.tokens import reforge
@@ -298,6 +300,52 @@ def test_a_report_is_bounded_and_checked_before_anything_is_recorded(offline_ser
     assert unproven.status_code in (400, 401), unproven.text
     stranger = Tablet(device_id="none", key=type(tablet.key)())
     assert_api_error(report(server, stranger, shift(permit, now - 10, now - 5)), 403, "shared_device_refused")
+
+
+def shared_devices_cli(server: FieldpassServer, *args: str) -> str:
+    result = server.cli("shared-devices", *args, "--env", "dev", "--config", str(server.config_path))
+    assert result.returncode == 0, cli_output(result)
+    return result.stdout
+
+
+def test_admins_see_whose_permits_a_tablet_holds_and_its_offline_shifts_in_the_api_the_cli_and_the_console_in_chromium(
+    offline_server: FieldpassServer, admin: SignedIn, browser: Browser,
+) -> None:
+    server = offline_server
+    tablet = enrolled_tablet(server, admin)
+    worker, _, answer = badge_holder(server, admin, tablet)
+    revoked, _, _ = badge_holder(server, admin, tablet)
+    assert server.api("DELETE", f"/admin/users/{revoked.user_id}/badge", token=admin.access_token).status_code == 204
+    now = time.time()
+    offline = results(report(server, tablet, shift(answer["offline_permit"], now - 5, now - 2)))[0]
+
+    page = assert_json(server.api("GET", f"/admin/shared_devices/{tablet.device_id}", token=admin.access_token))
+    held = {p["email"]: p for p in page["offline_permits"]}
+    assert set(held) == {worker.email, revoked.email}, page["offline_permits"]
+    assert (held[worker.email]["withdrawn"], held[revoked.email]["withdrawn"]) == (False, True)
+    assert set(held[worker.email]) == {"user_id", "email", "issued_at", "expires_at", "withdrawn"}, held
+    marked = {s["shift_id"]: s.get("offline") for s in page["shifts"]}
+    assert marked[offline["shift_id"]] is True and list(marked.values()).count(True) == 1, page["shifts"]
+
+    listing = shared_devices_cli(server, "offline", tablet.device_id)
+    assert f"{worker.email} ({worker.user_id})  until" in listing and "revoked or replaced" in listing, listing
+    assert offline["shift_id"] in listing and "ended_offline" in listing, listing
+
+    console_sign_in(browser, server, ADMIN_EMAIL)
+    browser.open(f"{server.url}/console/shared-devices/{tablet.device_id}")
+    assert "Offline permits" in browser.text and worker.email in browser.text_of("main"), browser.describe()
+    assert "revoked or replaced" in browser.text_of("main"), browser.describe()
+    assert browser.text_of("td strong.offline") == "offline", browser.describe()
+    # Unenrolling offers the PIN resets of whose permits it holds, each a click from their page.
+    offer = browser.driver.find_element(By.CSS_SELECTOR, "details.confirm form[action$='/unenroll']").get_attribute("innerHTML")
+    assert "reset the PINs of" in offer and f"/console/people/{worker.user_id}" in offer, offer
+    browser.open(f"{server.url}/console/people/{worker.user_id}")
+    assert "badge and PIN, offline" in browser.text_of("main"), browser.describe()
+
+    # Unenrolling names whose PINs to reset: their permits stay on the tablet until they expire.
+    unenrolled = shared_devices_cli(server, "unenroll", tablet.device_id)
+    assert f"fieldpass badges reset-pin {worker.email}" in unenrolled, unenrolled
+    assert_api_error(report(server, tablet, shift(answer["offline_permit"], now - 1, now)), 403, "shared_device_refused")
 
 
 @pytest.mark.postgres_only

@@ -222,6 +222,7 @@ struct ConsolePersonController: Sendable {
             signedInWith =
                 switch (shift.amr, temporaryPinBy) {
                 case (_, .some): "badge and a temporary PIN made by"
+                case (.some, nil) where shift.offlinePermitID != nil: "badge and PIN, offline"
                 case (.some, nil): "badge and PIN"
                 case (nil, nil): "identity provider"
                 }

@@ -84,14 +84,16 @@ struct ConsoleSharedDevicesController: Sendable {
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let caller = context.visit.identity.directoryCaller
         guard let id = try? deviceID(context), let device = try await store.sharedDevice(id: id, visibleTo: caller),
-            let shifts = try await store.shifts(deviceID: id, visibleTo: caller, limit: AdminSharedDevicesController.historyLength)
+            let shifts = try await store.shifts(deviceID: id, visibleTo: caller, limit: AdminSharedDevicesController.historyLength),
+            let permits = try await store.offlinePermitHolders(deviceID: id, visibleTo: caller, now: Date())
         else { return pages.notFound(context, what: "shared device", back: "/shared-devices") }
         var team: Linked?
         if device.teamID != nil { team = Self.team(device.teamID, try await teamNames(context)) }
         let view = DeviceView(
             chrome: pages.chrome(device.name, context, .sharedDevices), deviceID: device.id, name: ConsoleText(device.name), team: team,
             state: Self.state(device), enrolled: ConsolePages.time(device.enrolledAt), key: device.keyThumbprint,
-            holder: device.holder.map(Shift.init), canUnenroll: device.state != .unenrolled, shifts: shifts.map(Shift.init)
+            holder: device.holder.map(Shift.init), canUnenroll: device.state != .unenrolled, shifts: shifts.map(Shift.init),
+            permits: permits.map(Permit.init), hasPermits: !permits.isEmpty
         )
         return pages.renderer.page("shared-device", view)
     }
@@ -119,6 +121,8 @@ struct ConsoleSharedDevicesController: Sendable {
         let started: String?
         let ended: String?
         let reason: String?
+        /// Started offline with a permit, and reported when the device was back.
+        let offline: Bool
 
         init(_ shift: ShiftRecord) {
             userID = shift.userID
@@ -126,6 +130,23 @@ struct ConsoleSharedDevicesController: Sendable {
             started = ConsolePages.time(shift.startedAt)
             ended = ConsolePages.time(shift.endedAt)
             reason = shift.endReason.map { $0.rawValue.replacingOccurrences(of: "_", with: " ") }
+            offline = shift.offlinePermitID != nil
+        }
+    }
+
+    /// A person's offline permit the device holds: whose, until when, withdrawn or not. Its
+    /// person's PIN is what to reset when the device is lost.
+    struct Permit {
+        let userID: String
+        let email: ConsoleText
+        let until: String?
+        let withdrawn: Bool
+
+        init(_ holder: OfflinePermitHolder) {
+            userID = holder.permit.userID
+            email = ConsoleText(holder.email)
+            until = ConsolePages.time(holder.permit.expiresAt)
+            withdrawn = holder.permit.withdrawnAt != nil
         }
     }
 
@@ -198,5 +219,7 @@ struct ConsoleSharedDevicesController: Sendable {
         let holder: Shift?
         let canUnenroll: Bool
         let shifts: [Shift]
+        let permits: [Permit]
+        let hasPermits: Bool
     }
 }

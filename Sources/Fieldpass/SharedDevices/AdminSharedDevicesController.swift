@@ -54,10 +54,12 @@ struct AdminSharedDevicesController: Sendable {
     @Sendable func show(_ request: Request, context: IdentifiedRequestContext) async throws -> SharedDeviceResponse {
         let (id, caller) = (try deviceID(context), context.identity.directoryCaller)
         guard let device = try await store.sharedDevice(id: id, visibleTo: caller),
-            let shifts = try await store.shifts(deviceID: id, visibleTo: caller, limit: Self.historyLength)
+            let shifts = try await store.shifts(deviceID: id, visibleTo: caller, limit: Self.historyLength),
+            let permits = try await store.offlinePermitHolders(deviceID: id, visibleTo: caller, now: Date())
         else { throw DirectoryError.unknownDevice }
         var response = SharedDeviceResponse(device)
         response.shifts = shifts.map(ShiftResponse.init)
+        response.offlinePermits = permits.map(SharedDeviceResponse.OfflinePermit.init)
         return response
     }
 

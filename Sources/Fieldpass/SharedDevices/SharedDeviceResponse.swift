@@ -17,6 +17,34 @@ struct SharedDeviceResponse: ResponseEncodable {
     var holder: ShiftResponse?
     /// Its shifts, latest first: only on one device's own page.
     var shifts: [ShiftResponse]?
+    /// Whose offline permits it holds, until when: only on one device's own page.
+    var offlinePermits: [OfflinePermit]?
+
+    /// A person's latest unexpired offline permit on the device; `withdrawn` once their badge
+    /// was revoked or replaced (reconciliation refuses it from then on, the device may still
+    /// use it offline).
+    struct OfflinePermit: Encodable {
+        var userID: String
+        var email: String
+        var issuedAt: Date
+        var expiresAt: Date
+        var withdrawn: Bool
+
+        init(_ holder: OfflinePermitHolder) {
+            userID = holder.permit.userID
+            email = holder.email
+            issuedAt = holder.permit.issuedAt
+            expiresAt = holder.permit.expiresAt
+            withdrawn = holder.permit.withdrawnAt != nil
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case email, withdrawn
+            case userID = "user_id"
+            case issuedAt = "issued_at"
+            case expiresAt = "expires_at"
+        }
+    }
 
     init(_ record: SharedDeviceRecord) {
         deviceID = record.id
@@ -33,6 +61,7 @@ struct SharedDeviceResponse: ResponseEncodable {
 
     enum CodingKeys: String, CodingKey {
         case name, state, holder, shifts
+        case offlinePermits = "offline_permits"
         case deviceID = "device_id"
         case teamID = "team_id"
         case createdAt = "created_at"

@@ -10,6 +10,8 @@ struct ShiftResponse: ResponseEncodable {
     var startedAt: Date
     var endedAt: Date?
     var endReason: ShiftEndReason?
+    /// `true` for a shift started offline with a permit and reconciled later; absent otherwise.
+    var offline: Bool?
 
     init(_ shift: ShiftRecord) {
         shiftID = shift.id
@@ -18,10 +20,11 @@ struct ShiftResponse: ResponseEncodable {
         startedAt = shift.startedAt
         endedAt = shift.endedAt
         endReason = shift.endReason
+        offline = shift.offlinePermitID == nil ? nil : true
     }
 
     enum CodingKeys: String, CodingKey {
-        case email
+        case email, offline
         case shiftID = "shift_id"
         case userID = "user_id"
         case startedAt = "started_at"

@@ -65,6 +65,11 @@ public protocol SharedDeviceStore: Sendable {
     /// no enrolled device's throws `DirectoryError.unknownDevice`.
     func offlinePermits(keyThumbprint: String, now: Date) async throws -> [OfflinePermitRecord]
 
+    /// The people whose offline permits the device holds at `now`, each by their latest unexpired
+    /// one, withdrawn or not (a thief keeps both), most lasting first; `nil` for a device the
+    /// caller may not see. Unenrolling the device ends none: its permits expire.
+    func offlinePermitHolders(deviceID: String, visibleTo caller: DirectoryCaller, now: Date) async throws -> [OfflinePermitHolder]?
+
     /// Reconciles what the device whose key made `proof` did offline, in one transaction that
     /// records the proof's use (``OfflineShiftRules``): one result per entry, in order. A key
     /// that is no enrolled device's throws `DirectoryError.unknownDevice` and changes nothing.

@@ -17,6 +17,20 @@ extension TransactionalStore {
         }
     }
 
+    public func offlinePermitHolders(deviceID: String, visibleTo caller: DirectoryCaller, now: Date) async throws -> [OfflinePermitHolder]?
+    {
+        try await reading { transaction in
+            let caller = try await transaction.authorize(caller, .read)
+            guard let device = try await transaction.sharedDevice(id: deviceID, environmentID: caller.environmentID),
+                DirectoryAuthority.looksAfter(device, callerTeams: try await transaction.teams(of: caller), caller)
+            else { return nil }
+            var seen: Set<String> = []
+            return try await transaction.rows(OfflinePermitTables.unexpiredOfDevice, device.id, now.timeIntervalSince1970)
+                .map { OfflinePermitHolder(permit: try OfflinePermitRecord(row: $0), email: try $0.column("email")) }
+                .filter { seen.insert($0.permit.userID).inserted }
+        }
+    }
+
     public func reconcileOfflineShifts(
         _ reports: [OfflineShiftReport], proof: DPoPRules.AcceptedProof, running: RunningOfflineShift, maxFailedPins: Int,
         skew: TimeInterval, now: Date
