@@ -9,8 +9,9 @@ import Foundation
 struct TabletCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tablet",
-        abstract: "Play a crew's shared tablet: enroll it, sign a worker in with a badge, follow the shifts, end one.",
-        subcommands: [Enroll.self, SignIn.self, Status.self, Events.self, EndShift.self]
+        abstract:
+            "Play a crew's shared tablet: enroll it, sign a worker in with a badge (online or not), report offline shifts, follow the shifts, end one.",
+        subcommands: [Enroll.self, SignIn.self, Report.self, Status.self, Events.self, EndShift.self]
     )
 
     struct Enroll: AsyncParsableCommand {
@@ -73,8 +74,15 @@ struct TabletCommand: AsyncParsableCommand {
         @Option(name: .long, help: "With the temporary PIN: the worker's own PIN from now on.")
         var newPin: String?
 
+        @Flag(
+            name: .long,
+            help:
+                "Without the network: checked on the tablet against the worker's offline permit, reported later (fieldpass tablet report).")
+        var offline = false
+
         func run() async throws {
             let (tablet, server) = try await options.tablet()
+            if offline { return try await signInOffline(tablet) }
             do {
                 let before = try await tablet.currentShift
                 _ = try await tablet.signIn(badge: badge, pin: pin, newPin: newPin)
@@ -115,7 +123,10 @@ struct TabletCommand: AsyncParsableCommand {
         func run() async throws {
             let (tablet, server) = try await options.tablet()
             do {
-                if let shift = try await tablet.currentShift {
+                if let offline = try tablet.currentOfflineShift {
+                    Console.line(
+                        "\(offline.email) holds the tablet offline since \(offline.startedAt.formatted(.iso8601)) (not reported yet).")
+                } else if let shift = try await tablet.currentShift {
                     Console.line("\(shift.email) holds the tablet since \(shift.startedAt.formatted(.iso8601)) (shift \(shift.shiftID)).")
                 } else {
                     Console.line("Nobody holds the tablet.")

@@ -5,8 +5,9 @@ import Foundation
 
 /// Where `fieldpass tablet` keeps the tablet and which Fieldpass it talks to, shared by its
 /// commands so that several in a row act as one tablet: its DPoP key (its identity once
-/// enrolled) and the shift's tokens, each in a file of mode 0600 kept by the app library
-/// (``FileDPoPKeyStore``, ``FileTokenStore``), in a folder of mode 0700.
+/// enrolled), the shift's tokens and its offline permits, each in a file of mode 0600 kept by
+/// the app library (``FileDPoPKeyStore``, ``FileTokenStore``, ``FileOfflineStore``), in a folder
+/// of mode 0700.
 struct TabletOptions: ParsableArguments {
     @Option(
         name: .long,
@@ -31,6 +32,8 @@ struct TabletOptions: ParsableArguments {
 
     var keyPath: String { folder + "/device-key.pem" }
     var tokensPath: String { folder + "/shift-tokens.json" }
+    /// The offline permits and the offline shifts not reported yet (``FileOfflineStore``).
+    var offlinePath: String { folder + "/offline.json" }
 
     /// The server: `--server`, else the one the configuration names (as `make run` serves it).
     func serverURL() throws -> URL {
@@ -56,7 +59,10 @@ struct TabletOptions: ParsableArguments {
             throw CommandFailure("no tablet in \(folder): enroll one first (fieldpass tablet enroll CODE)")
         }
         let server = try serverURL()
-        return (SharedDevice(server: server, key: try await key(), store: FileTokenStore(path: tokensPath)), server)
+        let tablet = SharedDevice(
+            server: server, key: try await key(), store: FileTokenStore(path: tokensPath), offlineStore: FileOfflineStore(path: offlinePath)
+        )
+        return (tablet, server)
     }
 
     /// The tablet's key, made where the folder has none.

@@ -28,4 +28,17 @@ public enum OfflineShiftRefusal: Sendable, Equatable {
         default: self = .other(reason ?? "")
         }
     }
+
+    /// The reason as Fieldpass writes it (`permit_invalid`, …).
+    public var code: String {
+        switch self {
+        case .permitInvalid: "permit_invalid"
+        case .notThisDevice: "not_this_device"
+        case .expired: "expired"
+        case .userDisabled: "user_disabled"
+        case .badgeRevoked: "badge_revoked"
+        case .impossibleTime: "impossible_time"
+        case .other(let reason): reason
+        }
+    }
 }

@@ -31,6 +31,7 @@ from helpers import (
 )
 from helpers.cluster import start_cluster
 from helpers.tokens import reforge
+from helpers.swift_examples import app_page_blocks, build_swift_example
 from test_badges import MAX_FAILED_PINS, badge_sign_in, issue, started
 from test_offboarding import set_disabled
 from test_shifts import Tablet, current_shift, enrolled_tablet, me, shift_events
@@ -300,6 +301,23 @@ def test_a_report_is_bounded_and_checked_before_anything_is_recorded(offline_ser
     assert unproven.status_code in (400, 401), unproven.text
     stranger = Tablet(device_id="none", key=type(tablet.key)())
     assert_api_error(report(server, stranger, shift(permit, now - 10, now - 5)), 403, "shared_device_refused")
+
+
+# What Docs/app.md's offline example takes from the app around it.
+OFFLINE_EXAMPLE_PRELUDE = """import FieldpassDevice
+import Foundation
+
+let fieldpass = URL(string: "http://127.0.0.1:9")!
+let deviceKey = SoftwareDPoPKey()
+let tokens = MemoryTokenStore()
+let support = FileManager.default.temporaryDirectory
+let scanned = "fpb_example", typedPin = "38472910"
+"""
+
+
+def test_the_app_guides_offline_handover_builds_against_the_library(fieldpass_bin: Path, tmp_path: Path) -> None:
+    """Docs/app.md's offline block, as an app writes it, compiles and links with the library alone."""
+    build_swift_example(fieldpass_bin, tmp_path / "offline-app", OFFLINE_EXAMPLE_PRELUDE + app_page_blocks("offline-example")[0])
 
 
 def shared_devices_cli(server: FieldpassServer, *args: str) -> str:

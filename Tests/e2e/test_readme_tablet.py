@@ -2,7 +2,7 @@
 and the tablet program of Docs/app.md's "Shared devices", each run as written.
 
 `make run` is started from the checkout as a reader starts it (on ports, keys, a database and a
-home folder of its own). The README's five commands are taken from its section and run in the
+home folder of its own). The README's seven commands are taken from its section and run in the
 checkout, each as typed, with only the values a reader copies from one command's output into the
 next (the code, the badge, the temporary PIN) set to what the command before really printed; each
 line the README shows of a command's output must be one it printed (`…` standing for what
@@ -76,6 +76,11 @@ def assert_shows(shown: list[str], printed: str, command: str) -> None:
             f"README shows {line!r} after `{command}`, which printed (in order) no such line:\n{printed}")
 
 
+def carried_badge(carried: dict[str, str]) -> str:
+    """The badge the walkthrough's commands were given."""
+    return next(value for value in carried.values() if value.startswith("fpb_"))
+
+
 @pytest.fixture(scope="module")
 def local_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRun]:
     with serving_make_run(tmp_path_factory.mktemp("make-run")) as run:
@@ -84,7 +89,7 @@ def local_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRun]:
 
 def test_the_readme_tablet_walkthrough_runs_as_written(local_run: LocalRun) -> None:
     steps = walkthrough()
-    assert len(steps) == 5, [step.command for step in steps]
+    assert len(steps) == 7, [step.command for step in steps]
     # Alice is known from the walkthrough before: her device registered.
     with http_client() as client:
         assert client.post(f"{local_run.url}/register_device", json={"email": "alice@example.com"}).status_code == 201
@@ -110,10 +115,14 @@ def test_the_readme_tablet_walkthrough_runs_as_written(local_run: LocalRun) -> N
         assert_shows(shown, result.stdout, command)
     assert used == set(carried), f"the README shows {set(carried) - used} but no command after it uses it"
 
-    # The tablet kept its key, and only the key, as the README says: the shift's tokens are gone.
+    # The tablet kept its key and Alice's offline permit, as the README says: the shift's tokens
+    # are gone, and the permit file holds neither her badge nor her PIN.
     folder = local_run.home / ".local/share/fieldpass/tablet"
-    assert sorted(path.name for path in folder.iterdir()) == ["device-key.pem"], list(folder.iterdir())
-    assert (folder / "device-key.pem").stat().st_mode & 0o777 == 0o600
+    assert sorted(path.name for path in folder.iterdir()) == ["device-key.pem", "offline.json"], list(folder.iterdir())
+    for name in ("device-key.pem", "offline.json"):
+        assert (folder / name).stat().st_mode & 0o777 == 0o600, name
+    kept = (folder / "offline.json").read_text()
+    assert '"permits"' in kept and NEW_PIN not in kept and carried_badge(carried) not in kept, kept
     assert folder.stat().st_mode & 0o777 == 0o700
     listed = local_run.fieldpass("shared-devices", "list")
     assert re.search(r"  enrolled +Van 12$", listed.stdout, re.M), cli_output(listed)

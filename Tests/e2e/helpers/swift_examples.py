@@ -1,6 +1,6 @@
 """The Swift examples of Docs/app.md, built as an app builds them: compiled with `swiftc` and
-linked with the objects of `FieldpassDevice` and of swift-crypto's `Crypto` that the suite's
-binary was linked with, and nothing of the server."""
+linked with the objects of `FieldpassDevice` and of swift-crypto's `Crypto` and `CryptoExtras`
+that the suite's binary was linked with, and nothing of the server."""
 
 from __future__ import annotations
 
@@ -16,10 +16,14 @@ from .processes import WatchedCommand, cli_output
 
 APP_PAGE = Path(__file__).resolve().parents[3] / "Docs" / "app.md"
 
-# The library's target and those of swift-crypto's `Crypto` product (its P-256 and SHA-256), by
-# their build folders: what an app links. swift-crypto 4's graph; a newer one that adds a target
-# shows here as an undefined reference when the example is linked.
-LIBRARY_TARGETS = ("FieldpassDevice", "Crypto", "CryptoBoringWrapper", "CCryptoBoringSSL", "CCryptoBoringSSLShims", "CXKCP", "CXKCPShims")
+# The library's target and those of swift-crypto's `Crypto` product (its P-256 and SHA-256) and
+# `CryptoExtras` (scrypt and RSA for offline permits, with swift-asn1), by their build folders:
+# what an app links. swift-crypto 4's graph; a newer one that adds a target shows here as an
+# undefined reference when the example is linked.
+LIBRARY_TARGETS = (
+    "FieldpassDevice", "Crypto", "CryptoExtras", "SwiftASN1", "CryptoBoringWrapper", "CCryptoBoringSSL", "CCryptoBoringSSLShims",
+    "CXKCP", "CXKCPShims",
+)
 
 
 def app_page_blocks(marker: str) -> list[str]:
