@@ -164,5 +164,6 @@ def test_the_library_imports_foundation_and_swift_crypto_only() -> None:
         for match in re.finditer(r"^\s*(?:public |internal |@preconcurrency )*import (\w+)", file.read_text(encoding="utf-8"), re.MULTILINE)
     }
     # FoundationNetworking is Foundation's URLSession on Linux; Crypto is swift-crypto, the DPoP
-    # key's P-256 (CryptoKit on Apple platforms).
-    assert imports and imports <= {"Foundation", "FoundationNetworking", "Crypto"}, imports
+    # key's P-256 (CryptoKit on Apple platforms); CryptoExtras is swift-crypto's too, the offline
+    # PIN verifier's scrypt and RSA permits' signatures.
+    assert imports and imports <= {"Foundation", "FoundationNetworking", "Crypto", "CryptoExtras"}, imports
