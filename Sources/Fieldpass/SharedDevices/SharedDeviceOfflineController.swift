@@ -125,13 +125,17 @@ struct SharedDeviceOfflineController: Sendable {
     /// of a badge sign-in, `amr: ["pin", "badge", "offline"]`, once: an entry sent again is
     /// answered as before, without tokens.
     @Sendable func reconcile(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<Results> {
-        let report = try await JSONBody.decode(Report.self, from: request, context: context)
-        let reports = try Self.checked(report).map { entry in
+        let entries = try Self.checked(try await JSONBody.decode(Report.self, from: request, context: context))
+        let proof = try dpop.requiredProof(of: request, path: Self.shiftsPath)
+        // A key anyone can make costs no permit's signature check: only an acting device's does.
+        guard SharedDeviceRules.acting(try await store.sharedDevice(keyThumbprint: proof.thumbprint)) != nil else {
+            throw SharedDeviceShiftController.refused
+        }
+        let reports = entries.map { entry in
             OfflineShiftReport(
                 permit: permits.verify(entry.permit), startedAt: entry.startedAt.map(Date.init(timeIntervalSince1970:)),
                 endedAt: entry.endedAt.map(Date.init(timeIntervalSince1970:)), failedPins: entry.failedPins)
         }
-        let proof = try dpop.requiredProof(of: request, path: Self.shiftsPath)
         let now = Date()
         let refresh = try tokenIssuer.refreshToken()
         let window = tokenIssuer.refreshWindow(from: now)
