@@ -43,7 +43,7 @@ struct CommittedEventsStoreTests {
             let start = try await store.latestEventRowID()
             let received = Received(from: store)
             try await store.withTransactionOpen { connection in
-                _ = try await PostgresStore.append([(.sessionExpired, early.id)], on: connection, now: 0)
+                try await failSignIn(of: early.id, on: connection)
             } during: {
                 _ = try await store.failLogin(sessionID: late.id, error: "access_denied", description: "no", audited: false, now: Date())
                 #expect(received.all.map(\.sessionID) == [late.id])

@@ -20,7 +20,7 @@ struct FeedOrderTests {
             let follower = Follower { after in try await store.events(afterRowID: after, limit: 100).map { ($0.rowID, $0.sessionID) } }
             let seen = try await follower.follow(from: start, until: 2) {
                 try await Self.commitOutOfOrder(store) { connection in
-                    _ = try await PostgresStore.append([(.sessionExpired, early.id)], on: connection, now: 0)
+                    try await failSignIn(of: early.id, on: connection)
                 } second: {
                     _ = try await store.failLogin(
                         sessionID: late.id, error: "access_denied", description: "no", audited: false, now: Date())
@@ -119,4 +119,11 @@ struct Follower<Entry: Sendable>: Sendable {
         try await work()
         return try await reader.value
     }
+}
+
+/// A session's sign-in failed, its event stored in `connection`'s transaction, which the
+/// caller keeps open: an event committed late.
+func failSignIn(of sessionID: String, on connection: PostgresConnection) async throws {
+    let failure = LoginFailure(error: "access_denied", description: "no", audited: false)
+    try await PostgresStore.apply(SessionRules.failing(sessionID: sessionID, failure, now: 0), connection)
 }

@@ -176,22 +176,26 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
         }
     }
 
-    /// One statement, committed on its own, built from ``SessionRules/callback(state:now:)``
-    /// (which counts and stores nothing): the session taken and read, the callback's first
-    /// step in one round trip.
+    /// One statement, committed on its own (``consume(state:now:on:)``): the session taken and
+    /// read, the callback's first step in one round trip.
     public func consumeState(_ state: String, now: Date) async throws -> OnboardingSession? {
+        try await read { connection in try await Self.consume(state: state, now: now, on: connection) }
+    }
+
+    /// Takes the state of a waiting session and reads the session taken, in one statement built
+    /// from ``SessionRules/callback(state:now:)``, which counts and stores nothing.
+    static func consume(state: String, now: Date, on connection: PostgresConnection) async throws -> OnboardingSession? {
         let move = SessionRules.callback(state: state, now: now.timeIntervalSince1970)
-        return try await read { connection in
-            try await connection.first(
-                """
-                WITH s AS (
-                    UPDATE sessions SET state_used = true, status = \(move.transition.to.rawValue)
-                    WHERE \(move.selection, at: move.at) AND status = ANY(\(move.transition.fromValues))
-                    RETURNING *
-                )
-                SELECT \(unescaped: OnboardingStatements.sessionColumns) FROM s JOIN users u ON u.id = s.user_id
-                """
-            ).map(OnboardingSession.init(row:))
-        }
+        assert(move.events.isEmpty && move.outcomes.isEmpty, "a callback's move is folded as one that stores and counts nothing")
+        return try await connection.first(
+            """
+            WITH s AS (
+                UPDATE sessions SET state_used = true, status = \(move.transition.to.rawValue)
+                WHERE \(move.selection, at: move.at) AND status = ANY(\(move.transition.fromValues))
+                RETURNING *
+            )
+            SELECT \(unescaped: OnboardingStatements.sessionColumns) FROM s JOIN users u ON u.id = s.user_id
+            """
+        ).map(OnboardingSession.init(row:))
     }
 }

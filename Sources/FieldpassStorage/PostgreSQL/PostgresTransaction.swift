@@ -61,6 +61,11 @@ final class PostgresTransaction: StoreTransaction {
         try await PostgresStore.apply(move, connection)
     }
 
+    /// The state taken and the session read in one statement rather than two.
+    func consume(state: String, now: Date) async throws -> OnboardingSession? {
+        try await PostgresStore.consume(state: state, now: now, on: connection)
+    }
+
     func apply(_ members: MembershipBatch, at time: Double) async throws {
         try await connection.execute(members.statement(at: time))
     }

@@ -40,6 +40,10 @@ protocol StoreTransaction {
     /// move's event order. Returns the moved sessions in that order and the events stored.
     func apply(_ move: SessionMove) async throws -> (moved: [MovedSession], events: [StoredEvent])
 
+    /// Takes the state of a waiting session (``SessionRules/callback(state:now:)``) and reads the
+    /// session taken; `nil` when none waited with it. Two statements unless the dialect folds them.
+    func consume(state: String, now: Date) async throws -> OnboardingSession?
+
     /// People joining, or leaving, one team or role group, in as few statements as the dialect can.
     func apply(_ members: MembershipBatch, at time: Double) async throws
 
