@@ -1,6 +1,7 @@
 import FieldpassDevice
 import Foundation
 import Testing
+import Tokens
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -10,11 +11,11 @@ import FoundationNetworking
 /// flow (`{nonce: true}`), when the test needs one.
 func withServer(
     sessionTTL: Int = 600, limits: String = "{}", dpop: String? = nil, sharedDevices: String? = nil,
-    _ body: @escaping @Sendable (RunningFieldpass) async throws -> Void
+    algorithm: SigningAlgorithm = .es256, _ body: @escaping @Sendable (RunningFieldpass) async throws -> Void
 ) async throws {
     try await MiniIdP.run { issuer in
         let server = try await RunningFieldpass(
-            issuer: issuer, sessionTTL: sessionTTL, limits: limits, dpop: dpop, sharedDevices: sharedDevices)
+            issuer: issuer, sessionTTL: sessionTTL, limits: limits, dpop: dpop, sharedDevices: sharedDevices, algorithm: algorithm)
         defer { server.remove() }
         try await body(server)
     }

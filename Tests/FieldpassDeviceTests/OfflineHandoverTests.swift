@@ -1,14 +1,17 @@
 import FieldpassDevice
 import Foundation
 import Testing
+import Tokens
 
 /// The offline handover against the real `fieldpass serve`: Ada signs in online once with her
 /// badge, which leaves her permit on the van; the server stops; she takes the van over with
 /// badge and PIN alone; the server comes back and the van's report turns her offline shift
-/// into a real one, whose tokens the van then hands out.
+/// into a real one, whose tokens the van then hands out. With either of the keys Fieldpass
+/// signs with: the van checks an ES256 and an RS256 permit alike.
 @Suite struct OfflineHandoverTests {
-    @Test func aShiftStartedWithTheServerStoppedBecomesARealShiftWhenItIsBack() async throws {
-        try await withServer(sharedDevices: "{offline_permit_ttl: 3600}") { server in
+    @Test(arguments: SigningAlgorithm.allCases)
+    func aShiftStartedWithTheServerStoppedBecomesARealShiftWhenItIsBack(_ algorithm: SigningAlgorithm) async throws {
+        try await withServer(sharedDevices: "{offline_permit_ttl: 3600}", algorithm: algorithm) { server in
             let (code, _) = try await SharedDeviceTests.enrollment(server, name: "Van 3")
             let van = SharedDevice(
                 server: server.url, key: SoftwareDPoPKey(), offlineStore: MemoryOfflineStore(),

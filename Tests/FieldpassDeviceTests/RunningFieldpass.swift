@@ -16,15 +16,19 @@ final class RunningFieldpass: @unchecked Sendable {
 
     /// Writes the configuration for an environment signing in at `issuer` and starts the server.
     /// `limits` is the configuration's `limits` section, as YAML flow (`{events: {burst: 1}}`);
-    /// `dpop` its `dpop` section, if any, and `sharedDevices` its `shared_devices` section.
-    init(issuer: String, sessionTTL: Int = 600, limits: String = "{}", dpop: String? = nil, sharedDevices: String? = nil) async throws {
+    /// `dpop` its `dpop` section, if any, and `sharedDevices` its `shared_devices` section; it
+    /// signs with a new key of `algorithm`.
+    init(
+        issuer: String, sessionTTL: Int = 600, limits: String = "{}", dpop: String? = nil, sharedDevices: String? = nil,
+        algorithm: SigningAlgorithm = .es256
+    ) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldpass-device-\(UUID().uuidString)")
         let keys = folder.appendingPathComponent("keys")
         try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: keys.path)
         let pem = keys.appendingPathComponent("signing.pem").path
         _ = FileManager.default.createFile(
-            atPath: pem, contents: Data(try SigningKey.generate(.es256).pkcs8PEM().utf8), attributes: [.posixPermissions: 0o600]
+            atPath: pem, contents: Data(try SigningKey.generate(algorithm).pkcs8PEM().utf8), attributes: [.posixPermissions: 0o600]
         )
         let port = try FreePort.take()
         url = URL(string: "http://127.0.0.1:\(port)")!
