@@ -22,7 +22,13 @@ enum OfflinePermitTables {
         CREATE UNIQUE INDEX shifts_offline ON shifts(offline_permit_id, started_at) WHERE offline_permit_id IS NOT NULL;
         """
 
-    static let columns = "id, shared_device_id, environment_id, user_id, badge_id, issued_at, expires_at, withdrawn_at, failed_pins_counted"
+    private static let columnNames = [
+        "id", "shared_device_id", "environment_id", "user_id", "badge_id", "issued_at", "expires_at", "withdrawn_at", "failed_pins_counted",
+    ]
+    static let columns = columnNames.joined(separator: ", ")
+
+    /// The columns, of the table as `alias` names it in a join.
+    private static func columns(of alias: String) -> String { columnNames.map { "\(alias).\($0)" }.joined(separator: ", ") }
 
     /// Id, device, environment, person, badge, issued, expires.
     static let insert = SharedStatement { value in
@@ -46,15 +52,14 @@ enum OfflinePermitTables {
     static let one = SharedStatement { value in "SELECT \(columns) FROM offline_permits WHERE id = \(value(1))" }
 
     /// The device's permits that are unexpired and not withdrawn, of people not disabled whose
-    /// badge, still the one the permit was issued at, is unexpired, oldest first: device, now.
+    /// badge, still the one the permit was issued at, is unexpired, latest first: device, now.
     static let liveOfDevice = SharedStatement { value in
         """
-        SELECT p.id, p.shared_device_id, p.environment_id, p.user_id, p.badge_id, p.issued_at, p.expires_at, p.withdrawn_at,
-               p.failed_pins_counted
+        SELECT \(columns(of: "p"))
         FROM offline_permits p JOIN users u ON u.id = p.user_id JOIN badges b ON b.id = p.badge_id
         WHERE p.shared_device_id = \(value(1)) AND p.withdrawn_at IS NULL AND p.expires_at > \(value(2))
             AND u.disabled_at IS NULL AND b.expires_at > \(value(2))
-        ORDER BY p.issued_at, p.id
+        ORDER BY p.issued_at DESC, p.id DESC
         """
     }
 
@@ -62,8 +67,7 @@ enum OfflinePermitTables {
     /// first: device, now.
     static let unexpiredOfDevice = SharedStatement { value in
         """
-        SELECT p.id, p.shared_device_id, p.environment_id, p.user_id, p.badge_id, p.issued_at, p.expires_at, p.withdrawn_at,
-               p.failed_pins_counted, u.email
+        SELECT \(columns(of: "p")), u.email
         FROM offline_permits p JOIN users u ON u.id = p.user_id
         WHERE p.shared_device_id = \(value(1)) AND p.expires_at > \(value(2))
         ORDER BY p.expires_at DESC, p.id

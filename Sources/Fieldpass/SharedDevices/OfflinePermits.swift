@@ -71,13 +71,17 @@ struct OfflinePermits: Sendable {
             type: Self.type)
     }
 
-    /// What `token` says when it is a permit of ours: signed by a key we publish, of the
-    /// permit's type and issuer. Its times are not judged here but by ``OfflineShiftRules``,
-    /// against the shift's start. `nil` for anything else.
-    func verify(_ token: String, now: Date = Date()) -> OfflineShiftReport.Permit? {
-        let published = keys.published(now: now).verifier
+    /// What each of `tokens` says when it is a permit of ours: signed by a key we publish, of
+    /// the permit's type and issuer; `nil` for anything else. Their times are not judged here
+    /// but by ``OfflineShiftRules``, against each shift's start. One verifier serves them all.
+    func verify(_ tokens: [String], now: Date = Date()) -> [OfflineShiftReport.Permit?] {
         let verifier = JWTVerifier(
-            keys: published.keys, policy: JWTVerificationPolicy(issuer: issuer, type: Self.type, checksTimes: false))
+            keys: keys.published(now: now).verifier.keys,
+            policy: JWTVerificationPolicy(issuer: issuer, type: Self.type, checksTimes: false))
+        return tokens.map { Self.permit($0, verifier: verifier, now: now) }
+    }
+
+    private static func permit(_ token: String, verifier: JWTVerifier, now: Date) -> OfflineShiftReport.Permit? {
         guard let checked = try? verifier.verify(token, now: now).decode(Checked.self) else { return nil }
         return OfflineShiftReport.Permit(
             id: checked.jti, userID: checked.sub, environmentID: checked.env, keyThumbprint: checked.cnf.jkt,

@@ -54,9 +54,8 @@ struct SharedDeviceOfflineController: Sendable {
         } catch DirectoryError.unknownDevice {
             throw SharedDeviceShiftController.refused
         }
-        let latest = Dictionary(kept.map { ($0.userID, $0) }, uniquingKeysWith: { $0.issuedAt >= $1.issuedAt ? $0 : $1 })
         var answer: [Permits.Permit] = []
-        for permit in latest.values.sorted(by: { ($0.issuedAt, $0.id) < ($1.issuedAt, $1.id) }) {
+        for permit in kept {
             guard let facts = try await store.accessFacts(userID: permit.userID, environmentID: permit.environmentID) else { continue }
             let signed = try permits.sign(
                 id: permit.id, issuedAt: permit.issuedAt, expiresAt: permit.expiresAt, facts: facts, keyThumbprint: proof.thumbprint,
@@ -131,9 +130,9 @@ struct SharedDeviceOfflineController: Sendable {
         guard SharedDeviceRules.acting(try await store.sharedDevice(keyThumbprint: proof.thumbprint)) != nil else {
             throw SharedDeviceShiftController.refused
         }
-        let reports = entries.map { entry in
+        let reports = zip(entries, permits.verify(entries.map(\.permit))).map { entry, permit in
             OfflineShiftReport(
-                permit: permits.verify(entry.permit), startedAt: entry.startedAt.map(Date.init(timeIntervalSince1970:)),
+                permit: permit, startedAt: entry.startedAt.map(Date.init(timeIntervalSince1970:)),
                 endedAt: entry.endedAt.map(Date.init(timeIntervalSince1970:)), failedPins: entry.failedPins)
         }
         let now = Date()

@@ -37,9 +37,6 @@ public struct OfflinePermitRecord: Sendable, Equatable {
         self.failedPinsCounted = failedPinsCounted
     }
 
-    /// Still to be kept on the device at `now`: unexpired and not withdrawn (its person and
-    /// device are for the caller to check).
-    public func isLive(at now: Date) -> Bool { withdrawnAt == nil && expiresAt > now }
 }
 
 /// The permit a badge sign-in issues when offline shifts are on: its id and end, chosen with

@@ -56,7 +56,7 @@ package enum OfflineShiftRules {
         guard claims.keyThumbprint == keyThumbprint, permit.sharedDeviceID == facts.device.id else {
             return (.refused(permitID: permit.id, .notThisDevice), .unchanged)
         }
-        var writes = pinFailures(report.failedPins, permit: permit, badge: facts.badge, person: facts.person, maxFailedPins: maxFailedPins)
+        var writes = pinFailures(report.failedPins, permit: permit, badge: facts.badge, maxFailedPins: maxFailedPins)
         guard let startedAt = report.startedAt else {
             return (.accepted(permitID: permit.id, shift: nil, new: false), DirectoryPlan(writes))
         }
@@ -115,7 +115,7 @@ package enum OfflineShiftRules {
     /// the badge the permit was issued at while the person still holds it; locking it is
     /// audited as online.
     private static func pinFailures(
-        _ total: Int, permit: OfflinePermitRecord, badge: BadgeRecord?, person: UserRecord?, maxFailedPins: Int
+        _ total: Int, permit: OfflinePermitRecord, badge: BadgeRecord?, maxFailedPins: Int
     ) -> [DirectoryWrite] {
         let added = total - permit.failedPinsCounted
         guard added > 0 else { return [] }

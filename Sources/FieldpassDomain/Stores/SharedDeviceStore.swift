@@ -60,9 +60,9 @@ public protocol SharedDeviceStore: Sendable {
     /// (the sweep comes back for the rest); answers how many ended.
     func endOverdueShifts(limits: ShiftLimits, now: Date, limit: Int) async throws -> Int
 
-    /// The offline permits of the device with the key that it keeps at `now`: unexpired, not
-    /// withdrawn, of people not disabled whose badge still works, oldest first. A key that is
-    /// no enrolled device's throws `DirectoryError.unknownDevice`.
+    /// The offline permits of the device with the key that it keeps at `now`, each person's
+    /// latest that is unexpired, not withdrawn, of a person not disabled whose badge still
+    /// works, oldest first. A key that is no enrolled device's throws `DirectoryError.unknownDevice`.
     func offlinePermits(keyThumbprint: String, now: Date) async throws -> [OfflinePermitRecord]
 
     /// The people whose offline permits the device holds at `now`, each by their latest unexpired

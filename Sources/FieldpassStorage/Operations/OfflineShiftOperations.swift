@@ -12,8 +12,9 @@ extension TransactionalStore {
             guard let device = SharedDeviceRules.acting(try await transaction.sharedDevice(keyThumbprint: keyThumbprint)) else {
                 throw DirectoryError.unknownDevice
             }
-            return try await transaction.rows(OfflinePermitTables.liveOfDevice, device.id, now.timeIntervalSince1970)
+            let live = try await transaction.rows(OfflinePermitTables.liveOfDevice, device.id, now.timeIntervalSince1970)
                 .map(OfflinePermitRecord.init(row:))
+            return firstOfEachPerson(live, person: \.userID).reversed()
         }
     }
 
@@ -24,10 +25,9 @@ extension TransactionalStore {
             guard let device = try await transaction.sharedDevice(id: deviceID, environmentID: caller.environmentID),
                 DirectoryAuthority.looksAfter(device, callerTeams: try await transaction.teams(of: caller), caller)
             else { return nil }
-            var seen: Set<String> = []
-            return try await transaction.rows(OfflinePermitTables.unexpiredOfDevice, device.id, now.timeIntervalSince1970)
+            let holders = try await transaction.rows(OfflinePermitTables.unexpiredOfDevice, device.id, now.timeIntervalSince1970)
                 .map { OfflinePermitHolder(permit: try OfflinePermitRecord(row: $0), email: try $0.column("email")) }
-                .filter { seen.insert($0.permit.userID).inserted }
+            return firstOfEachPerson(holders, person: \.permit.userID)
         }
     }
 
@@ -86,4 +86,11 @@ extension StoreTransaction {
         }
         return facts
     }
+}
+
+/// The first of each person's permits in `permits`, in their order: each person's latest, for
+/// permits read latest first.
+private func firstOfEachPerson<Permit>(_ permits: [Permit], person: KeyPath<Permit, String>) -> [Permit] {
+    var seen: Set<String> = []
+    return permits.filter { seen.insert($0[keyPath: person]).inserted }
 }
