@@ -7,9 +7,6 @@ import StoreTestSupport
 /// by email, teams and devices by name, as they are named now.
 @Suite("Audit log named")
 struct AuditNamesStoreTests {
-    private static func proof(by key: String) -> DPoPRules.AcceptedProof {
-        DPoPRules.AcceptedProof(thumbprint: key, replayKey: UUID().uuidString, rememberUntil: Date().addingTimeInterval(65))
-    }
 
     @Test(arguments: StoreKind.allCases) func eachEntryComesWithTheNamesOfThePeopleTeamsAndDevicesItHoldsByID(
         _ kind: StoreKind
@@ -23,7 +20,7 @@ struct AuditNamesStoreTests {
             _ = try await store.addMember(userID: ada.id, teamID: team.id, by: admin, managed: .none, now: Date())
             let van = try await store.createSharedDevice(
                 name: "Van 12", teamID: team.id, codeHash: "code", enrollmentExpiresAt: Date() + 900, by: admin, now: Date())
-            _ = try await store.enrollSharedDevice(codeHash: "code", proof: Self.proof(by: "van-key"), now: Date())
+            _ = try await store.enrollSharedDevice(codeHash: "code", proof: freshProof(by: "van-key"), now: Date())
             // Ada starts a shift on the van with her badge and the temporary PIN the admin made.
             try await store.issueBadge(
                 BadgeRecord(
@@ -31,7 +28,7 @@ struct AuditNamesStoreTests {
                     expiresAt: Date() + 3600),
                 managersIssue: false, by: admin, now: Date())
             let attempt = BadgeAttempt(
-                badgeHash: "badge", checkedPinHash: "pin", pinMatched: true, newPinHash: "mine", proof: Self.proof(by: "van-key"),
+                badgeHash: "badge", checkedPinHash: "pin", pinMatched: true, newPinHash: "mine", proof: freshProof(by: "van-key"),
                 shiftID: UUID().uuidString, refreshTokenHash: UUID().uuidString, refreshTokenExpiresAt: Date() + 600,
                 refreshTokenMaxExpiresAt: Date() + 3600, settings: BadgeSettings(maxFailedPins: 3))
             guard case .signedIn = try await store.signInWithBadge(attempt, now: Date()) else {

@@ -26,16 +26,12 @@ struct BadgeSignInDoorStoreTests {
         }
     }
 
-    private static func proof(by key: String) -> DPoPRules.AcceptedProof {
-        DPoPRules.AcceptedProof(thumbprint: key, replayKey: UUID().uuidString, rememberUntil: Date() + 65)
-    }
-
     /// A try with `badge` and `pin` (and `newPin`) on the device whose key is `key`.
     private static func signIn(
         _ changes: DirectoryChanges, _ badge: String, pin: String, newPin: String? = nil, key: String, hasher: CountingHasher,
         admit: (SharedDeviceRecord) -> Void
     ) async throws -> (outcome: BadgeOutcome, environmentID: String?) {
-        let proof = proof(by: key)
+        let proof = freshProof(by: key)
         return try await changes.signInWithBadge(badgeHash: badge, pin: pin, newPin: newPin, proof: proof, hasher: hasher, admit: admit) {
             BadgeAttempt(
                 badgeHash: badge, checkedPinHash: $0.checked, pinMatched: $0.matched, newPinHash: $0.newPinHash, proof: proof,
@@ -55,7 +51,7 @@ struct BadgeSignInDoorStoreTests {
             let admin = try await environment.admin()
             _ = try await store.createSharedDevice(
                 name: "Van", teamID: nil, codeHash: "code", enrollmentExpiresAt: Date() + 900, by: admin, now: Date())
-            let device = try await changes.enrollSharedDevice(codeHash: "code", proof: Self.proof(by: "van-key"))
+            let device = try await changes.enrollSharedDevice(codeHash: "code", proof: freshProof(by: "van-key"))
             let worker = try await store.setRole(.worker, email: "w@example.com", by: admin, managed: .none, now: Date())
             try await store.issueBadge(
                 BadgeRecord(
@@ -89,8 +85,8 @@ struct BadgeSignInDoorStoreTests {
             #expect(try await store.badge(hash: "badge")?.pinHash == "hash:2468")
 
             // Ended by the device itself, once.
-            #expect(try await changes.endShift(provenBy: Self.proof(by: "van-key"))?.id == shift.id)
-            #expect(try await changes.endShift(provenBy: Self.proof(by: "van-key")) == nil)
+            #expect(try await changes.endShift(provenBy: freshProof(by: "van-key"))?.id == shift.id)
+            #expect(try await changes.endShift(provenBy: freshProof(by: "van-key")) == nil)
         }
     }
 }

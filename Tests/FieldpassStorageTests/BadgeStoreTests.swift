@@ -7,9 +7,6 @@ import Tokens
 
 @Suite("Badges in the store")
 struct BadgeStoreTests {
-    private static func proof(by key: String) -> DPoPRules.AcceptedProof {
-        DPoPRules.AcceptedProof(thumbprint: key, replayKey: UUID().uuidString, rememberUntil: Date().addingTimeInterval(65))
-    }
 
     private static func badge(for user: UserRecord, hash: String, pinHash: String = "pin-hash") -> BadgeRecord {
         BadgeRecord(
@@ -19,7 +16,7 @@ struct BadgeStoreTests {
 
     private static func attempt(_ hash: String, pinHash: String = "pin-hash", matched: Bool, newPin: String? = nil) -> BadgeAttempt {
         BadgeAttempt(
-            badgeHash: hash, checkedPinHash: pinHash, pinMatched: matched, newPinHash: newPin, proof: proof(by: "van-key"),
+            badgeHash: hash, checkedPinHash: pinHash, pinMatched: matched, newPinHash: newPin, proof: freshProof(by: "van-key"),
             shiftID: UUID().uuidString, refreshTokenHash: UUID().uuidString, refreshTokenExpiresAt: Date() + 600,
             refreshTokenMaxExpiresAt: Date() + 3600, settings: BadgeSettings(maxFailedPins: 3))
     }
@@ -30,7 +27,7 @@ struct BadgeStoreTests {
             let admin = try await environment.admin()
             _ = try await store.createSharedDevice(
                 name: "Van", teamID: nil, codeHash: "code", enrollmentExpiresAt: Date() + 900, by: admin, now: Date())
-            _ = try await store.enrollSharedDevice(codeHash: "code", proof: Self.proof(by: "van-key"), now: Date())
+            _ = try await store.enrollSharedDevice(codeHash: "code", proof: freshProof(by: "van-key"), now: Date())
             let worker = try await store.setRole(
                 .worker, email: "w@example.com", by: .cli(environmentID: "dev"), managed: .none, now: Date())
 
@@ -66,7 +63,7 @@ struct BadgeStoreTests {
             let refreshed = try await store.rotateRefreshToken(
                 RefreshRotation(
                     oldHash: signIn.refreshTokenHash, newHash: UUID().uuidString, sealedSuccessor: nil, ttl: 600, grace: 0,
-                    proof: Self.proof(by: "van-key")),
+                    proof: freshProof(by: "van-key")),
                 now: Date())
             guard case .rotated(let grant) = refreshed else {
                 Issue.record("the badge shift's refresh was refused: \(refreshed)")

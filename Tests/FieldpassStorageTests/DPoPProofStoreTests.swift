@@ -50,7 +50,7 @@ struct DPoPProofStoreTests {
             func rotate(_ old: String, to new: String, provenBy key: String?) async throws -> RefreshOutcome {
                 try await store.rotateRefreshToken(
                     RefreshRotation(
-                        oldHash: old, newHash: new, sealedSuccessor: nil, ttl: 3000, grace: 0, proof: key.map { Self.proof(by: $0) }),
+                        oldHash: old, newHash: new, sealedSuccessor: nil, ttl: 3000, grace: 0, proof: key.map { freshProof(by: $0) }),
                     now: Date())
             }
             #expect(try await rotate(first, to: "stolen", provenBy: nil) == .proofRequired)
@@ -78,7 +78,7 @@ struct DPoPProofStoreTests {
             let taken = try #require(try await store.consumeState(state, now: Date()))
             _ = try await store.completeLogin(CompletedLogin.test(taken), now: Date())
             let first = "hash-\(taken.id)"
-            let used = Self.proof(by: "device-key")
+            let used = freshProof(by: "device-key")
             #expect(try await store.recordDPoPProof(replayKey: used.replayKey, expiresAt: used.rememberUntil))
             let replayed = RefreshRotation(oldHash: first, newHash: "replayed", sealedSuccessor: nil, ttl: 3000, grace: 0, proof: used)
             await #expect(throws: DPoPRefusal.usedBefore) {
@@ -89,18 +89,15 @@ struct DPoPProofStoreTests {
             }
             #expect(try await store.liveRefreshToken(hash: "replayed", now: Date()) == nil, "no successor was stored")
             let fresh = RefreshRotation(
-                oldHash: first, newHash: "second", sealedSuccessor: nil, ttl: 3000, grace: 0, proof: Self.proof(by: "device-key"))
+                oldHash: first, newHash: "second", sealedSuccessor: nil, ttl: 3000, grace: 0, proof: freshProof(by: "device-key"))
             guard case .rotated = try await store.rotateRefreshToken(fresh, now: Date()) else {
                 Issue.record("the token was neither rotated nor revoked by the refused tries")
                 return
             }
             #expect(try await store.revokeRefreshToken(hash: "second", proof: nil, now: Date()) == .proofRequired)
-            #expect(try await store.revokeRefreshToken(hash: "second", proof: Self.proof(by: "device-key"), now: Date()) == .revoked)
+            #expect(try await store.revokeRefreshToken(hash: "second", proof: freshProof(by: "device-key"), now: Date()) == .revoked)
             #expect(try await store.liveRefreshToken(hash: "second", now: Date()) == nil)
         }
     }
 
-    static func proof(by key: String) -> DPoPRules.AcceptedProof {
-        DPoPRules.AcceptedProof(thumbprint: key, replayKey: UUID().uuidString, rememberUntil: Date().addingTimeInterval(65))
-    }
 }

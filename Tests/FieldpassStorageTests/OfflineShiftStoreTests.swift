@@ -9,9 +9,6 @@ import StoreTestSupport
 /// report recorded once, the running shift started from its own start.
 @Suite("Offline shifts in the store")
 struct OfflineShiftStoreTests {
-    private static func proof(by key: String = "van-key") -> DPoPRules.AcceptedProof {
-        DPoPRules.AcceptedProof(thumbprint: key, replayKey: UUID().uuidString, rememberUntil: Date() + 65)
-    }
 
     private static func running() -> RunningOfflineShift {
         RunningOfflineShift(
@@ -25,7 +22,7 @@ struct OfflineShiftStoreTests {
             let admin = try await environment.admin()
             let device = try await store.createSharedDevice(
                 name: "Van", teamID: nil, codeHash: "code", enrollmentExpiresAt: Date() + 900, by: admin, now: Date())
-            _ = try await store.enrollSharedDevice(codeHash: "code", proof: Self.proof(), now: Date())
+            _ = try await store.enrollSharedDevice(codeHash: "code", proof: freshProof(by: "van-key"), now: Date())
             let worker = try await store.setRole(.worker, email: "w@example.com", by: admin, managed: .none, now: Date())
             let badge = BadgeRecord(
                 id: UUID().uuidString, userID: worker.id, environmentID: "dev", badgeHash: "badge", pinHash: "hash", issuedAt: Date(),
@@ -36,7 +33,7 @@ struct OfflineShiftStoreTests {
             let permit = OfflinePermitIssue(id: "permit-1", expiresAt: issued + 3600)
             let outcome = try await store.signInWithBadge(
                 BadgeAttempt(
-                    badgeHash: "badge", checkedPinHash: "hash", pinMatched: true, newPinHash: "own", proof: Self.proof(),
+                    badgeHash: "badge", checkedPinHash: "hash", pinMatched: true, newPinHash: "own", proof: freshProof(by: "van-key"),
                     shiftID: UUID().uuidString, refreshTokenHash: UUID().uuidString, refreshTokenExpiresAt: issued + 600,
                     refreshTokenMaxExpiresAt: issued + 3600, settings: BadgeSettings(), offlinePermit: permit),
                 now: issued)
@@ -54,7 +51,7 @@ struct OfflineShiftStoreTests {
             let start = issued + 1
             let reports = [OfflineShiftReport(permit: claims, startedAt: start, endedAt: nil, failedPins: 1)]
             let first = try await store.reconcileOfflineShifts(
-                reports, proof: Self.proof(), running: Self.running(), maxFailedPins: 5, skew: 60, now: start + 5)
+                reports, proof: freshProof(by: "van-key"), running: Self.running(), maxFailedPins: 5, skew: 60, now: start + 5)
             guard case .accepted("permit-1", let shift?, true) = first.first else {
                 Issue.record("\(first)")
                 return
@@ -65,7 +62,7 @@ struct OfflineShiftStoreTests {
             #expect(try await store.badge(hash: "badge")?.failedPins == 1)
             // Again: the same answer, nothing recorded, the wrong PIN not counted twice.
             let again = try await store.reconcileOfflineShifts(
-                reports, proof: Self.proof(), running: Self.running(), maxFailedPins: 5, skew: 60, now: start + 6)
+                reports, proof: freshProof(by: "van-key"), running: Self.running(), maxFailedPins: 5, skew: 60, now: start + 6)
             #expect(again == [.accepted(permitID: "permit-1", shift: try await store.openShift(keyThumbprint: "van-key"), new: false)])
             #expect(try await store.badge(hash: "badge")?.failedPins == 1)
             let history = try #require(try await store.shifts(deviceID: device.id, visibleTo: admin, limit: 10))
@@ -78,7 +75,7 @@ struct OfflineShiftStoreTests {
             #expect(holders.map(\.email) == ["w@example.com"] && holders.first?.permit.withdrawnAt != nil)
             let later = Date() + 1
             let refused = try await store.reconcileOfflineShifts(
-                [OfflineShiftReport(permit: claims, startedAt: later, endedAt: later, failedPins: 1)], proof: Self.proof(),
+                [OfflineShiftReport(permit: claims, startedAt: later, endedAt: later, failedPins: 1)], proof: freshProof(by: "van-key"),
                 running: Self.running(), maxFailedPins: 5, skew: 60, now: later + 1)
             #expect(refused == [.refused(permitID: "permit-1", .badgeRevoked)])
         }

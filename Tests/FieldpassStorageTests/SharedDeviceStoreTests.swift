@@ -7,9 +7,6 @@ import StoreTestSupport
 
 @Suite("Shared devices in the store")
 struct SharedDeviceStoreTests {
-    private static func proof(by key: String) -> DPoPRules.AcceptedProof {
-        DPoPRules.AcceptedProof(thumbprint: key, replayKey: UUID().uuidString, rememberUntil: Date().addingTimeInterval(65))
-    }
 
     private static func create(
         _ store: any FieldpassStore, name: String = "Van 12", team: String? = nil, code: String, by caller: DirectoryCaller,
@@ -25,27 +22,27 @@ struct SharedDeviceStoreTests {
             let admin = try await environment.admin()
             let device = try await Self.create(store, code: "code-hash-1", by: admin)
             #expect(device.state == .awaitingEnrollment)
-            let enrolled = try await store.enrollSharedDevice(codeHash: "code-hash-1", proof: Self.proof(by: "van-key"), now: Date())
+            let enrolled = try await store.enrollSharedDevice(codeHash: "code-hash-1", proof: freshProof(by: "van-key"), now: Date())
             #expect(enrolled.id == device.id && enrolled.environmentID == "dev" && enrolled.keyThumbprint == "van-key")
             #expect(try await store.sharedDevice(id: device.id, visibleTo: admin)?.state == .enrolled)
             // Used: the same code again, by the same key or another, enrolls nothing.
             await #expect(throws: EnrollmentRefused.self) {
-                try await store.enrollSharedDevice(codeHash: "code-hash-1", proof: Self.proof(by: "other-key"), now: Date())
+                try await store.enrollSharedDevice(codeHash: "code-hash-1", proof: freshProof(by: "other-key"), now: Date())
             }
             // A key enrolls one device, ever.
             _ = try await Self.create(store, name: "Van 13", code: "code-hash-2", by: admin)
             await #expect(throws: EnrollmentRefused.self) {
-                try await store.enrollSharedDevice(codeHash: "code-hash-2", proof: Self.proof(by: "van-key"), now: Date())
+                try await store.enrollSharedDevice(codeHash: "code-hash-2", proof: freshProof(by: "van-key"), now: Date())
             }
             // An expired code, and an unknown one.
             _ = try await Self.create(store, name: "Van 14", code: "code-hash-3", by: admin, expiresIn: -1)
             for code in ["code-hash-3", "no-such-code"] {
                 await #expect(throws: EnrollmentRefused.self) {
-                    try await store.enrollSharedDevice(codeHash: code, proof: Self.proof(by: "fresh-key"), now: Date())
+                    try await store.enrollSharedDevice(codeHash: code, proof: freshProof(by: "fresh-key"), now: Date())
                 }
             }
             // Refused attempts wrote nothing: Van 13 enrolls with a key of its own.
-            let van13 = try await store.enrollSharedDevice(codeHash: "code-hash-2", proof: Self.proof(by: "fresh-key"), now: Date())
+            let van13 = try await store.enrollSharedDevice(codeHash: "code-hash-2", proof: freshProof(by: "fresh-key"), now: Date())
             #expect(van13.name == "Van 13")
             #expect(try await store.sharedDevices(visibleTo: admin).map(\.name) == ["Van 12", "Van 13", "Van 14"])
         }
@@ -55,13 +52,13 @@ struct SharedDeviceStoreTests {
         try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store
             _ = try await Self.create(store, code: "code-hash", by: try await environment.admin())
-            let proof = Self.proof(by: "van-key")
+            let proof = freshProof(by: "van-key")
             #expect(try await store.recordDPoPProof(replayKey: proof.replayKey, expiresAt: proof.rememberUntil))
             await #expect(throws: DPoPRefusal.self) {
                 try await store.enrollSharedDevice(codeHash: "code-hash", proof: proof, now: Date())
             }
             // The code still works with a fresh proof.
-            _ = try await store.enrollSharedDevice(codeHash: "code-hash", proof: Self.proof(by: "van-key"), now: Date())
+            _ = try await store.enrollSharedDevice(codeHash: "code-hash", proof: freshProof(by: "van-key"), now: Date())
         }
     }
 
@@ -102,7 +99,7 @@ struct SharedDeviceStoreTests {
             #expect(try await store.sharedDevice(id: northVan.id, visibleTo: .admin(manager))?.state == .unenrolled)
             // An unenrolled device's code no longer works.
             await #expect(throws: EnrollmentRefused.self) {
-                try await store.enrollSharedDevice(codeHash: "n", proof: Self.proof(by: "north-key"), now: Date())
+                try await store.enrollSharedDevice(codeHash: "n", proof: freshProof(by: "north-key"), now: Date())
             }
         }
     }
@@ -131,7 +128,7 @@ struct SharedDeviceStoreTests {
                     try await Self.create(store, name: name, code: "again-\(name)", by: admin)
                 }
             }
-            _ = try await store.enrollSharedDevice(codeHash: "van", proof: Self.proof(by: "van-key"), now: Date())
+            _ = try await store.enrollSharedDevice(codeHash: "van", proof: freshProof(by: "van-key"), now: Date())
             await #expect(throws: DirectoryError.sharedDeviceNameTaken) { try await Self.create(store, code: "enrolled", by: admin) }
             #expect(try await store.sharedDevices(visibleTo: admin).map(\.name) == ["Van 12"])
             // Another environment has names of its own.
@@ -177,7 +174,7 @@ struct SharedDeviceStoreTests {
         try await Self.oneOfTwoInstances(
             prepare: { store, admin, round in _ = try await Self.create(store, name: "Van \(round)", code: "race-\(round)", by: admin) }
         ) { store, _, round, side in
-            (try? await store.enrollSharedDevice(codeHash: "race-\(round)", proof: Self.proof(by: "\(side)-\(round)"), now: Date())) != nil
+            (try? await store.enrollSharedDevice(codeHash: "race-\(round)", proof: freshProof(by: "\(side)-\(round)"), now: Date())) != nil
         }
     }
 }

@@ -6,9 +6,6 @@ import StoreTestSupport
 
 @Suite("Shifts on shared devices in the store")
 struct ShiftStoreTests {
-    private static func proof(by key: String) -> DPoPRules.AcceptedProof {
-        DPoPRules.AcceptedProof(thumbprint: key, replayKey: UUID().uuidString, rememberUntil: Date().addingTimeInterval(65))
-    }
 
     /// A device of `dev` enrolled with `key`.
     private static func enrolledDevice(
@@ -16,7 +13,7 @@ struct ShiftStoreTests {
     ) async throws -> SharedDeviceRecord {
         _ = try await store.createSharedDevice(
             name: "Van \(key)", teamID: nil, codeHash: "code-\(key)", enrollmentExpiresAt: Date() + 900, by: admin, now: Date())
-        return try await store.enrollSharedDevice(codeHash: "code-\(key)", proof: proof(by: key), now: Date())
+        return try await store.enrollSharedDevice(codeHash: "code-\(key)", proof: freshProof(by: key), now: Date())
     }
 
     /// Runs `body` on a store of `kind` with its admin and a device enrolled with `van-key`.
@@ -51,7 +48,7 @@ struct ShiftStoreTests {
     {
         try await store.rotateRefreshToken(
             RefreshRotation(
-                oldHash: hash, newHash: UUID().uuidString, sealedSuccessor: nil, ttl: 600, grace: 0, proof: proof(by: key),
+                oldHash: hash, newHash: UUID().uuidString, sealedSuccessor: nil, ttl: 600, grace: 0, proof: freshProof(by: key),
                 shiftLimits: limits),
             now: now)
     }
@@ -92,10 +89,10 @@ struct ShiftStoreTests {
             let store = environment.store
 
             let alice = try await Self.signIn(environment, "alice@example.com", on: van)
-            #expect(try await store.endShift(provenBy: Self.proof(by: "van-key"), now: Date())?.endReason == .signedOut)
+            #expect(try await store.endShift(provenBy: freshProof(by: "van-key"), now: Date())?.endReason == .signedOut)
             #expect(try await Self.rotate(store, alice.refreshHash, key: "van-key") == .refused)
             // Signing out twice ends nothing more.
-            #expect(try await store.endShift(provenBy: Self.proof(by: "van-key"), now: Date()) == nil)
+            #expect(try await store.endShift(provenBy: freshProof(by: "van-key"), now: Date()) == nil)
 
             let bob = try await Self.signIn(environment, "bob@example.com", on: van)
             #expect(try await store.endShift(deviceID: van.id, by: admin, now: Date())?.id == bob.shift.id)
@@ -108,7 +105,7 @@ struct ShiftStoreTests {
             try await store.unenrollSharedDevice(id: van.id, by: admin, now: Date())
             #expect(try await Self.rotate(store, carol.refreshHash, key: "van-key") == .refused)
             await #expect(throws: DirectoryError.unknownDevice) {
-                try await store.endShift(provenBy: Self.proof(by: "van-key"), now: Date())
+                try await store.endShift(provenBy: freshProof(by: "van-key"), now: Date())
             }
             let reasons = try #require(try await store.shifts(deviceID: van.id, visibleTo: admin, limit: 10)).map(\.endReason)
             #expect(reasons == [.unenrolled, .endedByAdmin, .signedOut])
