@@ -33,6 +33,9 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v16)],
     products: [
         .executable(name: "fieldpass", targets: ["FieldpassCLI"]),
+        // `fieldpass onboard` and `fieldpass tablet`, which `fieldpass` runs: the app library's
+        // URLSession brings libcurl and its TLS, Kerberos and LDAP, which the server never loads.
+        .executable(name: "fieldpass-device", targets: ["FieldpassDeviceCLI"]),
         .library(name: "Fieldpass", targets: ["Fieldpass"]),
         .library(name: "FieldpassDomain", targets: ["FieldpassDomain"]),
         .library(name: "FieldpassStorage", targets: ["FieldpassStorage"]),
@@ -147,11 +150,16 @@ let package = Package(
             dependencies: ["CQRencode"],
             swiftSettings: swiftSettings
         ),
+        // What both command-line tools print and how they fail.
+        .target(
+            name: "CommandLineSupport",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "FieldpassCLI",
             dependencies: [
+                "CommandLineSupport",
                 "Fieldpass",
-                "FieldpassDevice",
                 "FieldpassDomain",
                 "FieldpassStorage",
                 "Tokens",
@@ -160,6 +168,18 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "FieldpassDeviceCLI",
+            dependencies: [
+                "CommandLineSupport",
+                "Fieldpass",
+                "FieldpassDevice",
+                "Tokens",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,5 @@
 public import ArgumentParser
+import CommandLineSupport
 import Fieldpass
 public import FieldpassDomain
 import Foundation

@@ -7,8 +7,18 @@ struct FieldpassCommand: AsyncParsableCommand {
         commandName: "fieldpass",
         abstract: "Device onboarding and authentication for field-service apps.",
         subcommands: [
-            ServeCommand.self, MigrateCommand.self, KeysCommand.self, RealmsCommand.self, AdminCommand.self, OnboardCommand.self,
-            ScimCommand.self, SharedDevicesCommand.self, BadgesCommand.self, TabletCommand.self,
+            ServeCommand.self, MigrateCommand.self, KeysCommand.self, RealmsCommand.self, AdminCommand.self,
+            DeviceCommandHandOver.Onboard.self, ScimCommand.self, SharedDevicesCommand.self, BadgesCommand.self,
+            DeviceCommandHandOver.Tablet.self,
         ]
     )
+
+    static func main() async {
+        do {
+            try DeviceCommandHandOver.run(CommandLine.arguments)
+        } catch {
+            exit(withError: error)
+        }
+        await main(nil)
+    }
 }

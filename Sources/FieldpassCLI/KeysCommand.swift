@@ -1,4 +1,5 @@
 public import ArgumentParser
+import CommandLineSupport
 import Fieldpass
 import Foundation
 public import Tokens

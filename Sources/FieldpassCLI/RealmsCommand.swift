@@ -1,7 +1,8 @@
 import ArgumentParser
+import CommandLineSupport
 import Fieldpass
-import Foundation
 import FieldpassDomain
+import Foundation
 
 /// `fieldpass realms mark-initialized PATH`: what a backend integration does when a realm is filled.
 struct RealmsCommand: AsyncParsableCommand {

@@ -54,10 +54,11 @@ def swiftc() -> str:
 
 
 def library_objects(fieldpass_bin: Path) -> list[str]:
-    """The objects of FieldpassDevice and of the swift-crypto targets it builds on, as the binary
-    under test was linked from them (SwiftPM's link list for the `fieldpass` product): exactly
-    the library as built, no stale object beside it, and nothing of the server."""
-    link_list = fieldpass_bin.parent / f"{fieldpass_bin.name}.product" / "Objects.LinkFileList"
+    """The objects of FieldpassDevice and of the swift-crypto targets it builds on, as
+    `fieldpass-device` beside the binary under test was linked from them (SwiftPM's link list
+    for that product, which `fieldpass onboard` and `fieldpass tablet` run): exactly the library
+    as built, no stale object beside it, and nothing of the server."""
+    link_list = fieldpass_bin.parent / "fieldpass-device.product" / "Objects.LinkFileList"
     assert link_list.is_file(), f"no SwiftPM link list at {link_list}: was {fieldpass_bin} built by `swift build`?"
     folders = tuple(f"/{target}.build/" for target in LIBRARY_TARGETS)
     objects = [

@@ -2,13 +2,13 @@ import Foundation
 
 /// Lines for the person at the terminal, written at once: each onboarding step must show
 /// as it happens, also when the output is piped to a file or another program.
-enum Console {
-    static func line(_ text: String) {
+package enum Console {
+    package static func line(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
     /// Rows under a header, each column as wide as its widest cell.
-    static func table(header: [String], rows: [[String]]) {
+    package static func table(header: [String], rows: [[String]]) {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         for row in all {

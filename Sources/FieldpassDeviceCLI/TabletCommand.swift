@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import FieldpassDevice
 import Foundation
 
@@ -8,9 +9,7 @@ import Foundation
 /// Fieldpass with `--server`. Its key and the shift's tokens stay in `--dir` between commands.
 struct TabletCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tablet",
-        abstract:
-            "Play a crew's shared tablet: enroll it, sign a worker in with a badge (online or not), report offline shifts, follow the shifts, end one.",
+        commandName: DeviceCommandName.tablet.name, abstract: DeviceCommandName.tablet.abstract,
         subcommands: [Enroll.self, SignIn.self, Report.self, Status.self, Events.self, EndShift.self]
     )
 

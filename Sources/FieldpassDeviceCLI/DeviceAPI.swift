@@ -1,10 +1,11 @@
 import AsyncHTTPClient
+import CommandLineSupport
 import Fieldpass
 import Foundation
 import NIOCore
-import Tokens
 import NIOFoundationEssentialsCompat
 import NIOHTTP1
+import Tokens
 
 /// The JWKS, fetched to check a device's token as a sync server would.
 struct DeviceAPI: Sendable {

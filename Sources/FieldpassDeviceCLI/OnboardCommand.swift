@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import FieldpassDevice
 import Foundation
 
@@ -8,8 +9,7 @@ import Foundation
 /// calls with a DPoP key, as an app with a key does, and prints the key's thumbprint.
 struct OnboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "onboard", abstract: "Onboard a device as a field worker's app would."
-    )
+        commandName: DeviceCommandName.onboard.name, abstract: DeviceCommandName.onboard.abstract)
 
     @Argument(help: "The worker's email address.")
     var email: String
