@@ -100,20 +100,22 @@ struct SettingsReader: Sendable {
     func issuerURL(_ key: [String]) throws(ConfigurationError) -> String {
         let (text, components) = try absoluteURL(key, default: nil)
         if components.scheme?.lowercased() == "http" {
-            guard LoopbackHost.contains(components.host ?? "") else {
+            guard LoopbackHost.contains(components.encodedHost ?? "") else {
                 throw ConfigurationError(key: dotted(key), "must use https (plain http is allowed only on loopback), not '\(text)'")
             }
         }
         return text
     }
 
+    /// `encodedHost`, not `host`: `host` decodes an IDNA name with ICU's UTS #46 tables, whose
+    /// loading alone keeps 1.2 MB resident; a check for loopback or for any host needs no decoding.
     private func absoluteURL(
         _ key: [String], default defaultValue: String?
     ) throws(ConfigurationError) -> (text: String, components: URLComponents) {
         let text = try string(key, default: defaultValue)
         guard let components = URLComponents(string: text),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            components.host?.isEmpty == false, components.query == nil, components.fragment == nil
+            components.encodedHost?.isEmpty == false, components.query == nil, components.fragment == nil
         else {
             throw ConfigurationError(key: dotted(key), "must be an absolute http(s) URL, not '\(text)'")
         }

@@ -19,7 +19,9 @@ struct YAMLConfigFlattener {
     func flatten(yaml: String) throws(ConfigurationError) -> [AbsoluteConfigKey: ConfigValue] {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: yaml)
+            // Every value is kept as its text and read by its setting, so no implicit types:
+            // Yams' default resolver compiles a regular expression per type, at each start.
+            root = try Yams.compose(yaml: yaml, .basic)
         } catch {
             throw ConfigurationError(key: "(file)", "is not valid YAML: \(error)")
         }
