@@ -14,6 +14,7 @@
 #   make e2e     only the end-to-end suite
 #   make bench   release build, then every performance figure on both stores (Benchmarks/)
 #   make bench-scim  release build, then how one company's big SCIM change holds up another's
+#   make startup-order  lists again the functions a start runs, which the linker puts side by side
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -220,7 +221,7 @@ clean:
 # ---- benchmarks (Benchmarks/README.md): figures and goals are printed and written to
 # bench-results/; a missed goal does not fail the target, a broken harness does.
 
-.PHONY: bench bench-short bench-scim bench-badges
+.PHONY: bench bench-short bench-scim bench-badges startup-order
 
 # Full run on a release build, both stores: ~10 s per figure, 10,000 sockets.
 bench: system-deps venv
@@ -230,6 +231,16 @@ bench: system-deps venv
 # Short run on the debug build, both stores: every figure, well under a minute per store.
 bench-short: system-deps venv build
 	$(BENCH_SHORT)
+
+# The functions a release instance runs from its start to its first idle seconds, on both
+# stores, which the linker puts side by side (Linker/startup-order.txt, scripts/startup-order);
+# then the release binary linked again with them. Run it after changing what starts.
+startup-order: system-deps
+	$(call apt_install,valgrind binutils gcc)
+	$(SWIFT_BUILD) -c release --product fieldpass
+	scripts/startup-order $(RELEASE_BIN)
+	rm -f $(RELEASE_BIN)
+	$(SWIFT_BUILD) -c release --product fieldpass
 
 # One company's SCIM PATCHes and role-group rename beside another company's requests, on a
 # release build: 10,000 members, three rounds.

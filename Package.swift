@@ -6,6 +6,9 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    // Each function in a section of its own, internal ones too, so that the linker can put the
+    // functions a start runs side by side (Linker/startup-order.txt).
+    .unsafeFlags(["-Xfrontend", "-function-sections"], .when(platforms: [.linux], configuration: .release)),
 ]
 
 #if arch(x86_64)
@@ -173,7 +176,16 @@ let package = Package(
             linkerSettings: [
                 // lld packs the binary's 70,000 relative relocations (DT_RELR, glibc 2.36): gold's
                 // table of them is 2 MB that every instance reads at start and keeps resident.
-                .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))
+                .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux])),
+                // The functions a start runs, side by side at the front of the text
+                // (scripts/startup-order): an idle instance keeps 5.6 MB less of it resident.
+                .unsafeFlags(
+                    [
+                        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Linker/startup-order.txt",
+                        "-Xlinker", "--no-warn-symbol-ordering",
+                    ],
+                    .when(platforms: [.linux], configuration: .release)
+                ),
             ]
         ),
         .executableTarget(
