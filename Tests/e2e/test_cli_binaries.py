@@ -38,6 +38,8 @@ def test_the_device_commands_are_handed_over_with_their_arguments(fieldpass_bin:
     assert help_text.returncode == 0, cli_output(help_text)
     assert "USAGE: fieldpass tablet sign-in" in help_text.stdout, help_text.stdout
     assert "--offline" in help_text.stdout, help_text.stdout
+    asked = run(fieldpass_bin, "help", "tablet", "sign-in")
+    assert asked.returncode == 0 and asked.stdout == help_text.stdout, cli_output(asked)
 
     # A mistake in the handed-over arguments is fieldpass-device's to report.
     wrong = run(fieldpass_bin, "onboard", "ada@example.com", "--no-such-option")
