@@ -7,7 +7,9 @@ import Synchronization
 /// whatever is still unplaced before it reads (``PostgresStore/placeCommitted(_:)``). The
 /// requests that arrive while a run is under way are served together by one more run, so at
 /// a thousand commits a second the feed costs a few placing transactions and notifications a
-/// second rather than one of each per commit. Runs are children of ``BackgroundWork``.
+/// second rather than one of each per commit; a feed whose readers can wait a little
+/// gathers more commits per run (``PostgresFeed/publishingDelay``). Runs are children of
+/// ``BackgroundWork``.
 final class FeedPublisher: Sendable {
     private struct Runs {
         var running: Set<PostgresFeed> = []
@@ -31,6 +33,8 @@ final class FeedPublisher: Sendable {
         guard starts else { return }
         let started = work.start {
             repeat {
+                // Cancelled at shutdown: publish at once, the last time.
+                try? await Task.sleep(for: feed.publishingDelay)
                 await publish(feed)
             } while self.runs.withLock { runs in
                 if runs.askedAgain.remove(feed) != nil { return true }

@@ -25,6 +25,15 @@ enum PostgresFeed: String, Sendable, CaseIterable {
     /// The values of `writer_xid, written` for a row stored unplaced.
     static let unplacedMark = "pg_current_xact_id(), nextval('feed_writes')"
 
+    /// How long a publishing run waits before it places, so that the commits of that time
+    /// are placed by one run (``FeedPublisher``). Realm and lifecycle changes are read by a
+    /// company's backend, which polls or long-polls for them: to it 10 ms is nothing, and
+    /// placing them one commit at a time took a fifth of PostgreSQL's CPU under a thousand
+    /// registrations a second (2026-12-07, `perf`). A device waits for its session's events.
+    var publishingDelay: Duration {
+        self == .sessionEvents ? .zero : .milliseconds(10)
+    }
+
     /// The `NOTIFY` payload that wakes this feed's readers (see ``PostgresChangeListener``).
     var payload: String { rawValue }
 
