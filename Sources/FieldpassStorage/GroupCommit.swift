@@ -12,8 +12,9 @@ protocol GroupedChange: Sendable {
 ///
 /// A burst of registrations then costs one `BEGIN`/`COMMIT` (one WAL sync) instead of one
 /// each. Every caller is answered only after the transaction
-/// that holds its change has committed ("stored before answered"); the stores run each
-/// change in a savepoint of its own, so one that fails is rolled back and fails alone.
+/// that holds its change has committed ("stored before answered"), and a change that fails
+/// is rolled back and fails alone: SQLite runs each in a savepoint of its own, PostgreSQL
+/// runs a batch again in savepoints when one of its changes failed (``SavepointPolicy``).
 final class GroupCommit<Change: GroupedChange>: Sendable {
     /// Applies `changes` in one transaction and returns, for each, how to answer its caller
     /// once that transaction has committed. Throws when it did not commit.

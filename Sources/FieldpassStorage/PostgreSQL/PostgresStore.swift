@@ -24,6 +24,7 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     /// flushes concurrent commits' WAL together. Smaller batches than SQLite's keep as many
     /// changes under way while each transaction stays short.
     let groupCommit = GroupCommit<PostgresChange>(maximumBatch: 32, concurrentTransactions: 4)
+    let savepoints = SavepointPolicy()
     /// Places and announces feeds after commits, one run per feed at a time (see ``FeedPublisher``).
     let publisher = FeedPublisher()
 
@@ -127,11 +128,11 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
     }
 
     /// The registration's device, its session and its count in one statement, built from the
-    /// device ``RegisteredDevice`` decided: besides the proof's round trip and the batch's
-    /// savepoint, two round trips for a newcomer (the person created with their audit entry,
-    /// then the statement), three for someone known (the insert that finds them taken, then
-    /// their row read and locked), and one more when the registration names an installation
-    /// whose live device a known person may have.
+    /// device ``RegisteredDevice`` decided: besides the proof's round trip, two round trips
+    /// for a newcomer (the person created with their audit entry, then the statement), three
+    /// for someone known (the insert that finds them taken, then their row read and locked),
+    /// and one more when the registration names an installation whose live device a known
+    /// person may have.
     public func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession {
         try await writingGrouped(announcing: .realms) { transaction in
             let now = registration.now.timeIntervalSince1970
