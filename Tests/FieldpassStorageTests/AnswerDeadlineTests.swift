@@ -7,19 +7,48 @@ import StoreTestSupport
 /// when the batch as a whole takes longer than that.
 @Suite("Answer deadline")
 struct AnswerDeadlineTests {
-    @Test func anOperationNeverAnsweredPassesItsDeadlineAfterTheTimeout() async throws {
-        let started = ContinuousClock.now
-        try await AnswerDeadline(timeout: .milliseconds(100)).passed()
-        #expect(ContinuousClock.now - started >= .milliseconds(100))
+    /// Each answered part moves the deadline a whole timeout on from the answer.
+    @Test func eachAnswerGivesTheNextPartTheWholeTimeoutAgain() async throws {
+        let deadline = AnswerDeadline(timeout: .seconds(60))
+        let first = deadline.due
+        try await Task.sleep(for: .milliseconds(20))
+        let answered = ContinuousClock.now
+        deadline.answered()
+        #expect(deadline.due >= answered + .seconds(60))
+        #expect(deadline.due > first)
     }
 
-    @Test func eachAnswerGivesTheNextPartTheWholeTimeoutAgain() async throws {
-        let deadline = AnswerDeadline(timeout: .milliseconds(300))
-        try await Task.sleep(for: .milliseconds(200))
-        deadline.answered()
-        let answered = ContinuousClock.now
-        try await deadline.passed()
-        #expect(ContinuousClock.now - answered >= .milliseconds(300))
+    /// The watch answers a waiter whose deadline passed, and only that one.
+    @Test func theWatchAnswersOnlyWaitersWhoseDeadlinePassed() async throws {
+        let watch = DeadlineWatch(every: .milliseconds(10))
+        let late = Waiter(AnswerDeadline(timeout: .zero))
+        let early = Waiter(AnswerDeadline(timeout: .seconds(60)))
+        let tickets = [watch.watch(late), watch.watch(early)]
+        let started = ContinuousClock.now
+        while !late.passed, ContinuousClock.now - started < .seconds(10) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(late.passed)
+        #expect(!early.passed)
+        for ticket in tickets { watch.forget(ticket) }
+    }
+
+    /// A caller cancelled while its operation never resumes is answered at once.
+    @Test func aCancelledCallerIsAnsweredWithoutItsOperation() async throws {
+        let parked = Parked()
+        let caller = Task {
+            try await AnswerDeadline(timeout: .seconds(60)).race {
+                await parked.wait()
+                return 1
+            }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let started = ContinuousClock.now
+        caller.cancel()
+        await #expect(throws: CancellationError.self) { try await caller.value }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(!parked.finished, "the operation was waited for")
+        parked.release()
     }
 
     /// PostgresNIO can lose a statement written to a connection that just closed; its caller
@@ -39,6 +68,21 @@ struct AnswerDeadlineTests {
 
     @Test func anOperationAnsweredInTimeGivesItsValue() async throws {
         #expect(try await AnswerDeadline(timeout: .seconds(60)).race { 7 } == 7)
+    }
+}
+
+/// A caller of an operation that only notes that its deadline passed.
+private final class Waiter: DeadlineWatch.Waiter {
+    let deadline: AnswerDeadline
+    private let answered = Atomic(false)
+    var passed: Bool { answered.load(ordering: .relaxed) }
+
+    init(_ deadline: AnswerDeadline) {
+        self.deadline = deadline
+    }
+
+    func deadlinePassed() {
+        answered.store(true, ordering: .relaxed)
     }
 }
 

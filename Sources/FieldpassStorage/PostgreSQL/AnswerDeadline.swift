@@ -17,32 +17,26 @@ final class AnswerDeadline: Sendable {
         deadline = Mutex(.now + timeout)
     }
 
+    /// When the operation counts as unanswered, unless a part of it is answered first.
+    var due: ContinuousClock.Instant { deadline.withLock { $0 } }
+
     /// A part of the operation was answered: the next one has `timeout` again.
     func answered() {
         deadline.withLock { $0 = .now + timeout }
     }
 
-    /// Returns once the deadline has passed without being moved; throws if cancelled.
-    func passed() async throws {
-        while true {
-            let instant = deadline.withLock { $0 }
-            guard instant > .now else { return }
-            try await Task.sleep(until: instant, clock: .continuous)
-        }
-    }
-
-    /// What `operation` returns, or nil once the deadline passes first. The operation is then
-    /// cancelled and not waited for (``LeftBehindOnCancel``): the caller is answered at its
-    /// deadline even when the operation never resumes.
+    /// What `operation` returns, or nil once the deadline passes first (``DeadlineWatch``).
+    /// The operation is then cancelled and not waited for (``PendingAnswer``): the caller is
+    /// answered at its deadline even when the operation never resumes. A cancelled caller is
+    /// answered `CancellationError` at once, likewise.
     func race<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T? {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await LeftBehindOnCancel.run(operation) }
-            group.addTask {
-                try await self.passed()
-                return nil
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? nil
+        let pending = PendingAnswer<T>(deadline: self)
+        let ticket = DeadlineWatch.shared.watch(pending)
+        defer { DeadlineWatch.shared.forget(ticket) }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in pending.start(continuation, operation) }
+        } onCancel: {
+            pending.end(with: .failure(CancellationError()))
         }
     }
 }
