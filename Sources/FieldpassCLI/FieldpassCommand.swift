@@ -1,4 +1,6 @@
 import ArgumentParser
+import NIOCore
+import NIOPosix
 
 /// `fieldpass`: the service and the tools around it.
 @main
@@ -19,6 +21,9 @@ struct FieldpassCommand: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+        // Tasks run on NIO's event loops, which hold the HTTP and PostgreSQL channels: an await
+        // on a channel resumes where the channel is, not after a wake-up of Swift's own pool.
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         await main(nil)
     }
 }
