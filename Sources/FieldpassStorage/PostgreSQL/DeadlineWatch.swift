@@ -46,7 +46,9 @@ final class DeadlineWatch: Sendable {
         _ = state.withLock { $0.waiting.removeValue(forKey: id) }
     }
 
-    /// Answers the waiters whose deadline passed, every `interval` until none waits.
+    /// Answers the waiters whose deadline passed, every `interval` until none waits. Its task
+    /// is nobody's to cancel: at shutdown the operations end, and it returns one `interval`
+    /// after the last one; the next ``watch(_:)`` starts it again.
     private func look() async {
         while true {
             try? await Task.sleep(for: interval)

@@ -15,7 +15,8 @@ final class PendingAnswer<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<T?, any Error>?
         var task: Task<Void, Never>?
-        var ended = false
+        /// How the caller was answered, once it was.
+        var ending: Result<T?, any Error>?
     }
     private let state = Mutex(State())
     let deadline: AnswerDeadline
@@ -24,31 +25,32 @@ final class PendingAnswer<T: Sendable>: Sendable {
         self.deadline = deadline
     }
 
-    /// Runs `operation` for `continuation`, unless the caller was answered already.
+    /// Runs `operation` for `continuation`; a caller that was cancelled, or whose deadline
+    /// passed, before this is answered so at once, and nothing runs.
     func start(_ continuation: CheckedContinuation<T?, any Error>, _ operation: @escaping @Sendable () async throws -> T) {
-        let endedAlready = state.withLock { state in
-            state.continuation = continuation
-            return state.ended
+        let endedBefore = state.withLock { state in
+            if state.ending == nil { state.continuation = continuation }
+            return state.ending
         }
-        guard !endedAlready else { return continuation.resume(throwing: CancellationError()) }
+        if let endedBefore { return continuation.resume(with: endedBefore) }
         // Task-local values (the transaction's lifecycle writes) are inherited.
         let task = Task {
             let result: Result<T?, any Error>
             do { result = .success(try await operation()) } catch { result = .failure(error) }
             self.end(with: result)
         }
-        let cancelled = state.withLock { state in
+        let endedMeanwhile = state.withLock { state in
             state.task = task
-            return state.ended
+            return state.ending != nil
         }
-        if cancelled { task.cancel() }
+        if endedMeanwhile { task.cancel() }
     }
 
     /// Answers the caller with `result`, if nothing answered it before, and cancels the
     /// operation if it still runs.
     func end(with result: Result<T?, any Error>) {
         let (continuation, task) = state.withLock { state in
-            state.ended = true
+            if state.ending == nil { state.ending = result }
             defer { state.continuation = nil }
             return (state.continuation, state.task)
         }

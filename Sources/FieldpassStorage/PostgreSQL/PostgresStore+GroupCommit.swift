@@ -77,15 +77,15 @@ extension PostgresStore {
     /// run twice, so after a batch with a failure the next ones take savepoints from the start
     /// (``SavepointPolicy``).
     func commit(_ batch: [PostgresChange]) async throws -> [@Sendable () -> Void] {
-        let inSavepoints = batch.count > 1 && savepoints.startWithSavepoints
+        let shared = batch.count > 1
         var applied: [AppliedChange]
         do {
-            applied = try await apply(batch, inSavepoints: inSavepoints)
+            applied = try await apply(batch, inSavepoints: shared && savepoints.startWithSavepoints)
         } catch let failed as FailedChange {
-            guard batch.count > 1 else { throw failed.error }
+            guard shared else { throw failed.error }
             applied = try await apply(batch, inSavepoints: true)
         }
-        if batch.count > 1 { savepoints.batchEnded(withFailure: applied.contains(where: \.failed)) }
+        if shared { savepoints.batchEnded(withFailure: applied.contains(where: \.failed)) }
         for feed in Set(batch.compactMap(\.publishes)) { publish(feed) }
         return applied.map(\.answer)
     }
