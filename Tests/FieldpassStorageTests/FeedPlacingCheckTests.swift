@@ -1,3 +1,4 @@
+import Foundation
 import PostgresNIO
 import Testing
 @testable import FieldpassStorage
@@ -32,6 +33,51 @@ struct FeedPlacingCheckTests {
         }
     }
 
+    /// A backlog of unplaced rows (a transaction left open a few seconds holds every later
+    /// row back) is placed with work that grows with the backlog, not with its square, also
+    /// where the table's statistics were taken with nothing unplaced and expect a handful
+    /// (``PostgresFeed/PlacedRowLookup``).
+    @Test func aBacklogIsPlacedWithWorkInProportionToIt() async throws {
+        try await StoreTestEnvironment.with(store: .postgres) { environment in
+            let store = try #require(environment.store as? PostgresStore)
+            let backlog = 2000
+            try await store.read { connection in
+                try await connection.execute("ALTER TABLE lifecycle_events SET (autovacuum_enabled = off)")
+            }
+            try await store.read { connection in
+                try await connection.execute(
+                    """
+                    INSERT INTO lifecycle_events (environment_id, body, at, feed_seq)
+                    SELECT 'dev', '{}', 0, -position FROM generate_series(1, 2000) AS position
+                    """
+                )
+            }
+            try await store.read { connection in try await connection.execute("ANALYZE lifecycle_events") }
+            try await store.read { connection in
+                try await connection.execute(
+                    """
+                    INSERT INTO lifecycle_events (environment_id, body, at, writer_xid, written)
+                    SELECT 'dev', '{}', 0, \(unescaped: PostgresFeed.unplacedMark) FROM generate_series(1, \(backlog))
+                    """
+                )
+            }
+            let placement = PostgresFeed.lifecycleEvents.placement(findingRowsBy: .key)
+            let plan = try await store.read { connection in
+                try await connection.value(PostgresQuery(unsafeSQL: "EXPLAIN (ANALYZE, FORMAT JSON) " + placement.sql), as: String.self)
+            }
+            let placed = try await store.read { connection in
+                try await connection.rows(
+                    "SELECT count(*) AS rows, min(feed_seq) AS first, max(feed_seq) AS last FROM lifecycle_events WHERE feed_seq > 0"
+                )
+            }
+            #expect(try Self.rowsRemovedByJoinFilters(in: try #require(plan)) <= backlog)
+            let row = try #require(placed.first)
+            #expect(try row.get("rows", as: Int64.self) == Int64(backlog))
+            #expect(try row.get("first", as: Int64.self) == 1)
+            #expect(try row.get("last", as: Int64.self) == Int64(backlog))
+        }
+    }
+
     /// A placing tells a reader whether rows up to a writer's still wait: yes while an older
     /// transaction that may yet commit an earlier row is open, no once it has ended and all
     /// were placed.
@@ -60,6 +106,18 @@ struct FeedPlacingCheckTests {
             }
             #expect(unplaced == 0)
         }
+    }
+
+    /// The rows that `EXPLAIN (ANALYZE, FORMAT JSON)`'s plan compared in its joins and threw
+    /// away: the work a nested loop over two sets did beyond the rows it kept.
+    private static func rowsRemovedByJoinFilters(in plan: String) throws -> Int {
+        func removed(_ node: [String: Any]) -> Int {
+            let own = node["Rows Removed by Join Filter"] as? Int ?? 0
+            let children = node["Plans"] as? [[String: Any]] ?? []
+            return own + children.map(removed).reduce(0, +)
+        }
+        let statements = try #require(try JSONSerialization.jsonObject(with: Data(plan.utf8)) as? [[String: Any]])
+        return statements.compactMap { $0["Plan"] as? [String: Any] }.map(removed).reduce(0, +)
     }
 
     /// Places the lifecycle feed; answers whether the rows up to `writer`'s still wait.

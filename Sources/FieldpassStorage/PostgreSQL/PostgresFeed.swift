@@ -99,14 +99,8 @@ enum PostgresFeed: String, Sendable, CaseIterable {
     /// it is given (none for NULL) are still unplaced. One round trip instead of a transaction's
     /// four: after a commit, the publishing that wakes the readers waits for no more.
     /// PL/pgSQL takes a new snapshot for each statement at READ COMMITTED, so the placement's
-    /// is taken after the lock, as the placement needs. Migration 12 replaces migration 11's
-    /// (``firstPlacingFunctionSQL``); a change to it is a new migration.
-    ///
-    /// Both checks ask for the oldest unplaced writer in the order of the `*_unplaced` index,
-    /// which that index answers without a sort. Migration 11 asked `EXISTS`, which a
-    /// connection that first planned it on a small table answers with a sequential scan,
-    /// expecting a match early, until the table is next analyzed: with nothing unplaced, the
-    /// lifecycle feed's check then read its whole table at every call.
+    /// is taken after the lock, as the placement needs. Migration 22 replaces migration 12's
+    /// (``indexCheckedPlacingFunctionSQL``); a change to it is a new migration.
     ///
     /// Its transaction commits without waiting for the WAL flush (`synchronous_commit` off),
     /// so the lock that every placer waits for is not held through a disk write. A placing
@@ -116,22 +110,46 @@ enum PostgresFeed: String, Sendable, CaseIterable {
     /// and places any newer ones after them. Whatever a reader did with a position and then
     /// stored durably was written to the WAL after the placing, which it flushes too.
     var placingFunctionSQL: String {
-        let oldestUnplacedWriter = "(SELECT writer_xid FROM \(table) WHERE \(position) IS NULL ORDER BY writer_xid LIMIT 1)"
-        return placingFunctionSQL(
-            creating: "CREATE OR REPLACE FUNCTION", anyUnplaced: "(\(oldestUnplacedWriter) IS NOT NULL)",
-            stillWaiting: "coalesce(\(oldestUnplacedWriter) <= up_to, false)"
+        placingFunctionSQL(creating: "CREATE OR REPLACE FUNCTION", checks: .byIndex, placement: placement(findingRowsBy: .key))
+    }
+
+    /// Migration 12's text of ``placingFunctionSQL``, kept as that migration applied it: its
+    /// placement found the rows again among the unplaced ones (``PlacedRowLookup/keyAmongUnplaced``).
+    var indexCheckedPlacingFunctionSQL: String {
+        placingFunctionSQL(
+            creating: "CREATE OR REPLACE FUNCTION", checks: .byIndex, placement: placement(findingRowsBy: .keyAmongUnplaced)
         )
     }
 
     /// Migration 11's text of ``placingFunctionSQL``, kept as that migration applied it.
     var firstPlacingFunctionSQL: String {
-        placingFunctionSQL(
-            creating: "CREATE FUNCTION", anyUnplaced: "EXISTS (SELECT 1 FROM \(table) WHERE \(position) IS NULL)",
-            stillWaiting: "EXISTS (SELECT 1 FROM \(table) WHERE \(position) IS NULL AND writer_xid <= up_to)"
-        )
+        placingFunctionSQL(creating: "CREATE FUNCTION", checks: .byExists, placement: placement(findingRowsBy: .keyAmongUnplaced))
     }
 
-    private func placingFunctionSQL(creating: String, anyUnplaced: String, stillWaiting: String) -> String {
+    /// How a placing asks whether any row, or any row up to a writer's, is unplaced.
+    private enum UnplacedCheck {
+        /// Migration 11's: `EXISTS`, which a connection that first planned it on a small table
+        /// answers with a sequential scan, expecting a match early, until the table is next
+        /// analyzed: with nothing unplaced, the lifecycle feed's check then read its whole
+        /// table at every call.
+        case byExists
+        /// The oldest unplaced writer in the order of the `*_unplaced` index, which that index
+        /// answers without a sort.
+        case byIndex
+    }
+
+    private func placingFunctionSQL(creating: String, checks: UnplacedCheck, placement: PostgresQuery) -> String {
+        let anyUnplaced: String
+        let stillWaiting: String
+        switch checks {
+        case .byExists:
+            anyUnplaced = "EXISTS (SELECT 1 FROM \(table) WHERE \(position) IS NULL)"
+            stillWaiting = "EXISTS (SELECT 1 FROM \(table) WHERE \(position) IS NULL AND writer_xid <= up_to)"
+        case .byIndex:
+            let oldestUnplacedWriter = "(SELECT writer_xid FROM \(table) WHERE \(position) IS NULL ORDER BY writer_xid LIMIT 1)"
+            anyUnplaced = "(\(oldestUnplacedWriter) IS NOT NULL)"
+            stillWaiting = "coalesce(\(oldestUnplacedWriter) <= up_to, false)"
+        }
         // One line per statement of the body: the migration splits its text at ";\n".
         let body = [
             "PERFORM set_config('synchronous_commit', 'off', true);",
@@ -156,6 +174,22 @@ enum PostgresFeed: String, Sendable, CaseIterable {
 
         """
 
+    /// How the placement's update finds the rows `ready` chose.
+    enum PlacedRowLookup {
+        /// By their key and `position IS NULL` (migrations 11 and 12). The planner may then
+        /// read the rows to update from the `*_unplaced` index too, and join the two sets in a
+        /// nested loop, since the statistics show few unplaced rows; PL/pgSQL keeps that plan
+        /// for the connection's life. A backlog of n rows (after a transaction left open a
+        /// few seconds) then cost n² comparisons, so each placing took longer than the
+        /// writes it placed: on 2026-12-07, 15,000 rows waited for seconds after a 3 s
+        /// transaction ended, and one placing ran for 19 s.
+        case keyAmongUnplaced
+        /// By their key alone: a lookup by the table's unique key for each row, however many
+        /// are unplaced. `ready` read only unplaced rows, and no other placing runs meanwhile
+        /// (``placingLock``), so none of them can have been placed since.
+        case key
+    }
+
     /// Gives the committed rows that may be placed the next positions of the feed's counter,
     /// in (transaction id, write order). Run holding ``placingLock``: the statement's snapshot
     /// is then taken after the previous placing committed. The rows that may be placed are
@@ -164,9 +198,11 @@ enum PostgresFeed: String, Sendable, CaseIterable {
     /// the snapshot is taken: a transaction of this database that commits in between is no
     /// longer listed there, but its rows are not in the snapshot either, so it must still
     /// count as running, or later rows would be placed before its own.
-    private var placement: PostgresQuery {
+    func placement(findingRowsBy lookup: PlacedRowLookup) -> PostgresQuery {
         let keyList = keys.joined(separator: ", ")
-        let join = keys.map { "t.\($0) = ready.\($0)" }.joined(separator: " AND ")
+        let join =
+            keys.map { "t.\($0) = ready.\($0)" }.joined(separator: " AND ")
+            + (lookup == .keyAmongUnplaced ? " AND t.\(position) IS NULL" : "")
         return PostgresQuery(
             unsafeSQL: """
                 WITH snapshot AS (SELECT pg_current_snapshot() AS s), oldest_running AS (
@@ -185,7 +221,7 @@ enum PostgresFeed: String, Sendable, CaseIterable {
                     RETURNING value - (SELECT count(*) FROM ready) AS value
                 )
                 UPDATE \(table) t SET \(position) = base.value + ready.n
-                FROM ready, base WHERE \(join) AND t.\(position) IS NULL
+                FROM ready, base WHERE \(join)
                 """
         )
     }

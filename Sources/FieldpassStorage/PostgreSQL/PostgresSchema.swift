@@ -192,8 +192,8 @@ package enum PostgresSchema {
         // Each feed placed in one round trip (see ``PostgresFeed/firstPlacingFunctionSQL``),
         // and the hubs' read of the session events with its placing.
         ("11-placing-functions", PostgresFeed.allCases.map(\.firstPlacingFunctionSQL).joined() + PostgresFeed.sessionEventsAfterSQL),
-        // The placing functions' checks read the `*_unplaced` index (see ``PostgresFeed/placingFunctionSQL``).
-        ("12-placing-checks-by-index", PostgresFeed.allCases.map(\.placingFunctionSQL).joined()),
+        // The placing functions' checks read the `*_unplaced` index (see ``PostgresFeed/indexCheckedPlacingFunctionSQL``).
+        ("12-placing-checks-by-index", PostgresFeed.allCases.map(\.indexCheckedPlacingFunctionSQL).joined()),
         ("13-device-installations", DeviceInstallations.sql),
         ("14-device-sign-ins", DeviceSignIns.sql),
         ("15-dpop", DPoPTables.sql),
@@ -203,6 +203,8 @@ package enum PostgresSchema {
         ("19-shift-amr", ShiftTables.amrColumn),
         ("20-pin-issuers", BadgeTables.pinIssuerColumn + ShiftTables.pinIssuerColumn),
         ("21-offline-permits", OfflinePermitTables.sql),
+        // Placing finds the rows it places by key alone (see ``PostgresFeed/PlacedRowLookup``).
+        ("22-placing-by-key", PostgresFeed.allCases.map(\.placingFunctionSQL).joined()),
     ]
 
     /// Any fixed number: the advisory lock that lets one instance migrate while the others wait.
