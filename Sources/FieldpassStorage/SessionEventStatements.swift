@@ -13,14 +13,20 @@ enum SessionEventStatements {
         """
     }
 
+    /// The feed after a row id as placed so far, in feed order: row id, limit.
+    static let placedFeed = SharedStatement { value in placedAfter(value(1), limit: value(2)) }
+
     /// The feed after a row id, in feed order: row id, limit. PostgreSQL's function first
     /// places what committed, without waiting for older transactions, in the same round trip.
     static let feed = SharedStatement(dialects: { dialect in
         let (after, limit) = (dialect.value(1), dialect.value(2))
         return dialect.isPostgres
-            ? "SELECT \(columns) FROM fieldpass_session_events_after(\(after), \(limit))"
-            : "SELECT \(columns) FROM session_events WHERE id > \(after) ORDER BY id LIMIT \(limit)"
+            ? "SELECT \(columns) FROM fieldpass_session_events_after(\(after), \(limit))" : placedAfter(after, limit: limit)
     })
+
+    private static func placedAfter(_ after: String, limit: String) -> String {
+        "SELECT \(columns) FROM session_events WHERE id > \(after) ORDER BY id LIMIT \(limit)"
+    }
 
     /// The feed's last row id. PostgreSQL's counter, not `MAX(id)`: ended sessions' token
     /// events are deleted, ids are never reused.

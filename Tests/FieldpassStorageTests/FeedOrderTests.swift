@@ -49,6 +49,27 @@ struct FeedOrderTests {
         }
     }
 
+    /// A hub's read gives the events placed so far without placing more (their writers'
+    /// publishing does); a read that finds none placed places them itself, so an event whose
+    /// writer never published is still read, one look later.
+    @Test func aReadPlacesOnlyWhenItFindsNothingPlaced() async throws {
+        try await StoreTestEnvironment.with(store: .postgres) { environment in
+            let store = try #require(environment.store as? PostgresStore)
+            let (published, _) = try await environment.register(email: "published@example.com")
+            let (unpublished, _) = try await environment.register(email: "unpublished@example.com")
+            let start = try await store.latestEventRowID()
+            _ = try await store.failLogin(sessionID: published.id, error: "access_denied", description: "no", audited: false, now: Date())
+            try await store.placeCommitted(PostgresFeed.sessionEvents)
+            // Stored and committed, but no publishing places it: as if its instance stopped.
+            try await store.write { connection in try await failSignIn(of: unpublished.id, on: connection) }
+            let first = try await store.events(afterRowID: start, limit: 10)
+            let next = try await store.events(afterRowID: first.last?.rowID ?? start, limit: 10)
+            #expect(first.map(\.sessionID) == [published.id])
+            #expect(next.map(\.sessionID) == [unpublished.id])
+            #expect((first + next).map(\.rowID) == [start + 1, start + 2])
+        }
+    }
+
     /// Placing commits without waiting for the WAL flush, so a crash may lose a placing that
     /// a reader already saw. The first placing after recovery must then give the same rows
     /// the same positions: here the lost placing is undone as recovery would leave it.

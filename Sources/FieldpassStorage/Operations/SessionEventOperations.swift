@@ -16,8 +16,19 @@ extension TransactionalStore {
     }
 
     /// The hubs read this feed; every commit's announcement wakes them again.
+    ///
+    /// The events placed so far come without placing: after a commit, its instance's
+    /// publishing places them and then wakes every hub, and a hub's read that placed as well
+    /// would queue on the placing lock for rows that publishing places anyway (on PostgreSQL,
+    /// two hubs' reads and one publishing per callback under a push, 2026-12-07). Only a
+    /// read that finds none places first: events whose writer stopped before its publishing
+    /// still come, late, at a hub's next look.
     public func events(afterRowID id: Int64, limit: Int) async throws -> [StoredEvent] {
-        try await reading { transaction in
+        let placed = try await reading { transaction in
+            try await transaction.rows(SessionEventStatements.placedFeed, id, Int64(limit)).map(StoredEvent.init(row:))
+        }
+        guard placed.isEmpty else { return placed }
+        return try await reading { transaction in
             try await transaction.rows(SessionEventStatements.feed, id, Int64(limit)).map(StoredEvent.init(row:))
         }
     }
