@@ -51,11 +51,19 @@ def free_port() -> int:
 
 
 def tail(path: Path, lines: int = 60) -> str:
+    return head_and_tail(path, head=0, lines=lines)
+
+
+def head_and_tail(path: Path, head: int = 20, lines: int = 60) -> str:
+    """The first `head` and the last `lines` lines: a Swift crash report starts with the trap's
+    message and ends with the other threads' backtraces."""
     try:
-        text = path.read_text(errors="replace")
+        text = path.read_text(errors="replace").splitlines()
     except OSError as error:
         return f"<cannot read {path}: {error}>"
-    return "\n".join(text.splitlines()[-lines:])
+    if len(text) <= head + lines:
+        return "\n".join(text)
+    return "\n".join([*text[:head], f"[... {len(text) - head - lines} lines ...]", *text[-lines:]])
 
 
 def _die_with_parent() -> None:
@@ -225,7 +233,7 @@ class WatchedCommand:
         self._queue.put(None)
 
     def output(self) -> str:
-        stderr = tail(self.stderr_path)
+        stderr = head_and_tail(self.stderr_path)
         return f"--- {self.name} stdout ---\n" + "\n".join(self.lines) + f"\n--- {self.name} stderr ---\n" + stderr
 
     def wait_for_line(self, matches: Callable[[str], bool], what: str, timeout: float = 15.0) -> str:
