@@ -53,14 +53,16 @@ enum ScimColumns {
 
     static let groups = "FROM scim_groups g LEFT JOIN teams t ON t.id = g.team_id WHERE g.environment_id = "
 
-    /// A group's members: its team's, or a role group's own; people SCIM removed are left out.
-    static let members = SharedStatement { value in
-        """
-        SELECT user_id FROM (
-            SELECT m.user_id FROM team_members m JOIN scim_groups g ON g.team_id = m.team_id WHERE g.id = \(value(1))
-            UNION SELECT r.user_id FROM scim_group_members r WHERE r.group_id = \(value(1))
-        ) x WHERE NOT EXISTS (SELECT 1 FROM scim_users s WHERE s.user_id = x.user_id AND s.removed_at IS NOT NULL)
-        ORDER BY user_id
-        """
-    }
+    /// A group's members, in id order, as one list (``SQLDialect/list(_:)``): its team's, or a
+    /// role group's own; people SCIM removed are left out.
+    static let members = SharedStatement(dialects: { sql in
+        let members = """
+            SELECT user_id AS item FROM (
+                SELECT m.user_id FROM team_members m JOIN scim_groups g ON g.team_id = m.team_id WHERE g.id = \(sql.value(1))
+                UNION SELECT r.user_id FROM scim_group_members r WHERE r.group_id = \(sql.value(1))
+            ) x WHERE NOT EXISTS (SELECT 1 FROM scim_users s WHERE s.user_id = x.user_id AND s.removed_at IS NOT NULL)
+            ORDER BY \(sql.bytewise("user_id"))
+            """
+        return "SELECT \(sql.list(members))"
+    })
 }

@@ -50,20 +50,14 @@ enum SignInStatements {
     static let accessFacts = SharedStatement(dialects: { sql in
         """
         SELECT \(UserStatements.columns),
-               \(list(sql, "SELECT m.team_id AS item FROM team_members m WHERE m.user_id = u.id ORDER BY \(sql.bytewise("m.team_id"))")) AS team_ids,
-               \(list(sql, """
+               \(sql.list("SELECT m.team_id AS item FROM team_members m WHERE m.user_id = u.id ORDER BY \(sql.bytewise("m.team_id"))")) AS team_ids,
+               \(sql.list("""
                    SELECT t.name AS item FROM team_members m JOIN teams t ON t.id = m.team_id
                    WHERE m.user_id = u.id ORDER BY \(sql.bytewise("m.team_id"))
                    """)) AS team_names,
-               \(list(sql, "SELECT g.realm_path AS item FROM realm_grants g WHERE g.user_id = u.id ORDER BY g.realm_path")) AS grant_paths,
-               \(list(sql, "SELECT g.access AS item FROM realm_grants g WHERE g.user_id = u.id ORDER BY g.realm_path")) AS grant_access
+               \(sql.list("SELECT g.realm_path AS item FROM realm_grants g WHERE g.user_id = u.id ORDER BY g.realm_path")) AS grant_paths,
+               \(sql.list("SELECT g.access AS item FROM realm_grants g WHERE g.user_id = u.id ORDER BY g.realm_path")) AS grant_access
         FROM users u WHERE id = \(sql.value(1)) AND environment_id = \(sql.value(2))
         """
     })
-
-    /// The column `item` of `query`'s rows as a list of text (a `[String]`), in their order:
-    /// SQLite aggregates the rows of a subquery with an ORDER BY in that order.
-    private static func list(_ sql: SQLDialect, _ query: String) -> String {
-        sql.isPostgres ? "ARRAY(\(query))" : "(SELECT json_group_array(item) FROM (\(query)))"
-    }
 }

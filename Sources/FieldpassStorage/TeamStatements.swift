@@ -25,9 +25,9 @@ enum TeamStatements {
         "SELECT id, name, created_at FROM teams WHERE id = \(value(1)) AND environment_id = \(value(2))"
     }
 
-    /// The team's members, in id order: team.
+    /// The team's members, in id order, as one list (``SQLDialect/list(_:)``): team.
     static let members = SharedStatement(dialects: { sql in
-        "SELECT user_id FROM team_members WHERE team_id = \(sql.value(1)) ORDER BY \(sql.bytewise("user_id"))"
+        "SELECT \(sql.list("SELECT user_id AS item FROM team_members WHERE team_id = \(sql.value(1)) ORDER BY \(sql.bytewise("user_id"))"))"
     })
 
     /// The id of the team of the environment with the name in any case, as each store's unique

@@ -27,7 +27,7 @@ extension StoreTransaction {
         let id: String = try row.column("id")
         return ScimGroupRecord(
             id: id, teamID: try row.column("team_id"), displayName: try row.column("display_name"),
-            externalID: try row.column("external_id"), members: try await values(ScimColumns.members, id),
+            externalID: try row.column("external_id"), members: try await list(ScimColumns.members, id),
             createdAt: Date(timeIntervalSince1970: try row.column("created_at")),
             updatedAt: Date(timeIntervalSince1970: try row.column("updated_at")))
     }
@@ -57,7 +57,7 @@ extension StoreTransaction {
     func team(id: String, environmentID: String, locking: Bool = false) async throws -> TeamRecord? {
         guard let row = try await first(TeamStatements.team, id, environmentID, locking: locking ? .teams : nil) else { return nil }
         return TeamRecord(
-            id: try row.column("id"), name: try row.column("name"), members: try await values(TeamStatements.members, id),
+            id: try row.column("id"), name: try row.column("name"), members: try await list(TeamStatements.members, id),
             createdAt: Date(timeIntervalSince1970: try row.column("created_at")))
     }
 }

@@ -88,6 +88,11 @@ extension StoreTransaction {
         try await rows(statement, values, locking: locking).first?.column(at: 0, as: Value.self)
     }
 
+    /// The list a statement of one value answers (``SQLDialect/list(_:)``); empty when none.
+    func list(_ statement: SharedStatement, _ values: (any StoredValue)?...) async throws -> [String] {
+        try await rows(statement, values, locking: nil).first?.column(at: 0, as: [String].self) ?? []
+    }
+
     /// The first column of every row.
     func values<Value: StoredValue>(
         _ statement: SharedStatement, _ values: (any StoredValue)?..., as type: Value.Type = Value.self
