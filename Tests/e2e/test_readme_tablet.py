@@ -178,10 +178,14 @@ def test_the_app_pages_tablet_runs_against_make_run(local_run: LocalRun, program
     issued = local_run.fieldpass("badges", "issue", email)
     badge, pin = re.search(r"Badge, shown this once: (\S+)", issued.stdout), re.search(r"temporary PIN (\d+)", issued.stdout)
     assert issued.returncode == 0 and badge and pin, cli_output(issued)
+    shown = len(program.lines)
     answer(program, "Badge:", badge.group(1))
     answer(program, "PIN:", pin.group(1))
     answer(program, "A PIN of your own:", NEW_PIN)
     program.wait_for_line(lambda line: line == f"change 3: {email} holds the tablet", "the badge shift's start, heard")
+    # The follower can hear the shift start before the program has asked who holds the tablet;
+    # unenrolled before that question, the program's top level would get `notEnrolled` and trap.
+    program.wait_for_line(lambda line: line == f"{email} holds the tablet", "who holds the tablet after the badge", since=shown)
 
     unenrolled = local_run.fieldpass("shared-devices", "unenroll", device_id)
     assert unenrolled.returncode == 0, cli_output(unenrolled)

@@ -236,10 +236,11 @@ class WatchedCommand:
         stderr = head_and_tail(self.stderr_path)
         return f"--- {self.name} stdout ---\n" + "\n".join(self.lines) + f"\n--- {self.name} stderr ---\n" + stderr
 
-    def wait_for_line(self, matches: Callable[[str], bool], what: str, timeout: float = 15.0) -> str:
-        """The first line (seen or to come) that `matches`; fails after `timeout` s, or when the
-        output ends without one."""
-        for line in self.lines:
+    def wait_for_line(self, matches: Callable[[str], bool], what: str, timeout: float = 15.0, since: int = 0) -> str:
+        """The first line (seen or to come) that `matches`, from the `since`-th line on (a
+        count of `lines` taken earlier: a line printed again later); fails after `timeout` s,
+        or when the output ends without one."""
+        for line in self.lines[since:]:
             if matches(line):
                 return line
         deadline = time.monotonic() + timeout
