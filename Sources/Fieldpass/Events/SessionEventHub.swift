@@ -9,13 +9,15 @@ public import ServiceLifecycle
 /// event feed in row order, for every instance's events, handing each event to the sockets of
 /// its session. The store's change signal wakes it for every event it reports (from any
 /// instance or process); it also looks every `safetyNetInterval` for events no signal
-/// reported. So a socket may get an event twice, or one of its session's events before an
-/// earlier one stored elsewhere: it tells them apart by `seq` (``EventSocketController``).
+/// reported, and places those left unplaced (``PlacingLooks``). So a socket may get an event
+/// twice, or one of its session's events before an earlier one stored elsewhere: it tells
+/// them apart by `seq` (``EventSocketController``).
 public actor SessionEventHub: Service {
     private let store: any OnboardingStore & StoreChanges
     private let logger: Logger
     private let ticker = Ticker()
     private var lastRowID: Int64?
+    private var placingLooks: PlacingLooks
     private var subscribers: [String: [Int: AsyncStream<StoredEvent>.Continuation]] = [:]
     private var nextSubscriberID = 0
     /// Live subscriptions over all sessions, kept beside `subscribers` so that admitting a
@@ -26,6 +28,7 @@ public actor SessionEventHub: Service {
     public init(store: any OnboardingStore & StoreChanges, logger: Logger) {
         self.store = store
         self.logger = logger
+        placingLooks = PlacingLooks(safetyNetInterval: store.safetyNetInterval)
         store.sessionEvents.observe { [ticker] in ticker.wake() }
         store.committedEvents.receive { [weak self] events in await self?.hand(events) }
     }
@@ -79,7 +82,9 @@ public actor SessionEventHub: Service {
         do {
             // Fixed at the first poll that reaches the store, if no subscriber came first.
             let after = try await startingPoint()
-            let events = try await store.events(afterRowID: after, limit: 1000)
+            let events =
+                placingLooks.places(at: .now)
+                ? try await store.events(afterRowID: after, limit: 1000) : try await store.placedEvents(afterRowID: after, limit: 1000)
             guard let last = events.last else { return }
             lastRowID = max(lastRowID ?? 0, last.rowID)
             hand(events)

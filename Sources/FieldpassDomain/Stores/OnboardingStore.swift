@@ -58,7 +58,12 @@ public protocol OnboardingStore: Sendable {
     func events(sessionID: String, after: Int) async throws -> [StoredEvent]
 
     /// Events of all sessions with a row id above `id`, in row order: the cross-process feed.
+    /// When none is placed yet, it first places what committed (on PostgreSQL, see ``placedEvents(afterRowID:limit:)``).
     func events(afterRowID id: Int64, limit: Int) async throws -> [StoredEvent]
+
+    /// The feed after `id` as placed so far, placing nothing: what a reader woken by a
+    /// commit's announcement reads, since the announcing instance placed the rows first.
+    func placedEvents(afterRowID id: Int64, limit: Int) async throws -> [StoredEvent]
 
     /// The highest event row id so far (0 when none).
     func latestEventRowID() async throws -> Int64

@@ -22,14 +22,18 @@ extension TransactionalStore {
     /// would queue on the placing lock for rows that publishing places anyway (on PostgreSQL,
     /// two hubs' reads and one publishing per callback under a push, 2026-12-07). Only a
     /// read that finds none places first: events whose writer stopped before its publishing
-    /// still come, late, at a hub's next look.
+    /// still come, late, at a hub's next look that places (``SessionEventHub``).
     public func events(afterRowID id: Int64, limit: Int) async throws -> [StoredEvent] {
-        let placed = try await reading { transaction in
-            try await transaction.rows(SessionEventStatements.placedFeed, id, Int64(limit)).map(StoredEvent.init(row:))
-        }
+        let placed = try await placedEvents(afterRowID: id, limit: limit)
         guard placed.isEmpty else { return placed }
         return try await reading { transaction in
             try await transaction.rows(SessionEventStatements.feed, id, Int64(limit)).map(StoredEvent.init(row:))
+        }
+    }
+
+    public func placedEvents(afterRowID id: Int64, limit: Int) async throws -> [StoredEvent] {
+        try await reading { transaction in
+            try await transaction.rows(SessionEventStatements.placedFeed, id, Int64(limit)).map(StoredEvent.init(row:))
         }
     }
 

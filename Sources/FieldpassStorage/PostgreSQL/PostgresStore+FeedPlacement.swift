@@ -7,8 +7,8 @@ extension PostgresStore {
     /// Rows whose positions must come after those of a transaction still open wait for it,
     /// and so does this call, at most ``placingWait``, after which the read goes on without
     /// them (a follower gets them at a later read: late, never skipped). The event hubs do not
-    /// wait: their read places what it can (``events(afterRowID:limit:)``), and the publishing
-    /// after every commit wakes them again.
+    /// wait: they read what the publishing after every commit placed, and place what is left
+    /// at their safety net's looks (``events(afterRowID:limit:)``).
     func placeCommitted(_ feed: PostgresFeed) async throws {
         guard let newest = try await read({ connection in try await connection.value(feed.newestUnplacedWriter, as: String.self) })
         else { return }
