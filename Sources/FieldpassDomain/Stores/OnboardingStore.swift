@@ -58,7 +58,8 @@ public protocol OnboardingStore: Sendable {
     func events(sessionID: String, after: Int) async throws -> [StoredEvent]
 
     /// Events of all sessions with a row id above `id`, in row order: the cross-process feed.
-    /// When none is placed yet, it first places what committed (on PostgreSQL, see ``placedEvents(afterRowID:limit:)``).
+    /// A read that finds none placed places what committed and reads again (PostgreSQL places
+    /// after commit; SQLite's rows are placed as they are written).
     func events(afterRowID id: Int64, limit: Int) async throws -> [StoredEvent]
 
     /// The feed after `id` as placed so far, placing nothing: what a reader woken by a
