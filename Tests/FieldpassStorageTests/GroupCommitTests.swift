@@ -31,6 +31,35 @@ struct GroupCommitTests {
         }
     }
 
+    /// A newcomer registering from several requests at once, some sharing a transaction, some
+    /// waiting on another's: one person and one realm, and every registration its own session.
+    @Test(arguments: StoreKind.allCases) func aNewcomerRegisteringManyTimesAtOnceIsCreatedOnce(_ kind: StoreKind) async throws {
+        try await StoreTestEnvironment.with(store: kind) { environment in
+            let store = environment.store
+            let start = try await store.realmFeedPosition()
+            let count = 40
+            let registered = try await withThrowingTaskGroup(of: (Int, OnboardingSession).self) { group in
+                for index in 0..<count {
+                    let installation = index.isMultiple(of: 2) ? nil : "tablet"
+                    group.addTask { (index, try await environment.register(email: "crowd@example.com", installID: installation).0) }
+                }
+                return try await group.reduce(into: [Int: OnboardingSession]()) { $0[$1.0] = $1.1 }
+            }
+            let sessions = (0..<count).compactMap { registered[$0] }
+            #expect(Set(sessions.map(\.id)).count == count)
+            #expect(Set(sessions.map(\.userID)).count == 1)
+            for session in sessions { #expect(try await store.session(id: session.id)?.userID == sessions[0].userID) }
+            #expect(try await store.users(environmentID: "dev").filter { $0.email == "crowd@example.com" }.count == 1)
+            let feed = try await store.realmFeed(environmentID: "dev", after: start, initialized: nil, limit: 100)
+            #expect(feed.map(\.email) == ["crowd@example.com"])
+            // The installation registered again is the one live device each time.
+            let tablets = Set(sessions.enumerated().filter { !$0.offset.isMultiple(of: 2) }.map(\.element.deviceID))
+            let phones = Set(sessions.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element.deviceID))
+            #expect(tablets.count == 1)
+            #expect(phones.count == count / 2 && phones.isDisjoint(with: tablets))
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func aFailingRegistrationFailsAloneAndLeavesNothing(_ kind: StoreKind) async throws {
         try await StoreTestEnvironment.with(store: kind) { environment in
             let store = environment.store

@@ -26,18 +26,7 @@ extension PostgresStore {
         _ connection: PostgresConnection, email: String, environmentID: String, now: Double, actor: String = "device"
     ) async throws -> (id: String, role: String, created: Bool) {
         let person = DirectoryRules.newPerson(email: email, actor: actor)
-        let creation: PostgresQuery = """
-            created AS (
-                INSERT INTO users (id, environment_id, email, role, created_at)
-                VALUES (\(person.id), \(environmentID), \(person.email), \(person.role.rawValue), \(now))
-                ON CONFLICT (environment_id, email) DO NOTHING
-                RETURNING id, role
-            ), realm AS (
-                INSERT INTO realms (path, environment_id, user_id, created_at, writer_xid, written)
-                SELECT \(person.realmPath), \(environmentID), id, \(now), \(unescaped: PostgresFeed.unplacedMark)
-                FROM created
-            )
-            """
+        let creation: PostgresQuery = "\(creating: person, in: environmentID, at: now)"
         // The audit of the creation is written by the same statement, for the created row only.
         let statement = try auditing(
             person.audit, environmentID: environmentID,
@@ -46,13 +35,17 @@ extension PostgresStore {
         var row = try await connection.first(statement.query)
         let created = row != nil
         if !created {
-            row = try await connection.first(
-                "SELECT id, role FROM users WHERE environment_id = \(environmentID) AND email = \(email) FOR UPDATE"
-            )
+            row = try await lockedUser(email: email, environmentID: environmentID, on: connection)
         } else if statement.storesEvents {
             LifecycleWrites.current?.wrote()
         }
         guard let row else { throw DirectoryError.unknownUser }
         return (try row.get("id"), try row.get("role"), created)
+    }
+
+    /// The id and role of the user with `email`, locked until the transaction ends.
+    static func lockedUser(email: String, environmentID: String, on connection: PostgresConnection) async throws -> PostgresRandomAccessRow?
+    {
+        try await connection.first("SELECT id, role FROM users WHERE environment_id = \(environmentID) AND email = \(email) FOR UPDATE")
     }
 }

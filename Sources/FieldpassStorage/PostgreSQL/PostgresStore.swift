@@ -127,54 +127,53 @@ public struct PostgresStore: OnboardingStore, DirectoryStore, CredentialStore, S
         return state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") || state == "25006"
     }
 
-    /// The registration's device, its session and its count in one statement, built from the
-    /// device ``RegisteredDevice`` decided: besides the proof's round trip, two round trips
-    /// for a newcomer (the person created with their audit entry, then the statement), three
-    /// for someone known (the insert that finds them taken, then their row read and locked),
-    /// and one more when the registration names an installation whose live device a known
-    /// person may have.
+    /// A registration in one statement for a newcomer (``registerNewcomer(_:on:)``), besides
+    /// the proof's round trip. For someone known, three: the newcomer's statement that finds
+    /// the email taken and writes nothing, their row read and locked, then the device, its
+    /// session and its count; and one more when the registration names an installation whose
+    /// live device they may have.
     public func registerDevice(_ registration: DeviceRegistration) async throws -> OnboardingSession {
         try await writingGrouped(announcing: .realms) { transaction in
-            let now = registration.now.timeIntervalSince1970
             try await transaction.takeProof(registration.dpopProof)
             // Locked: registrations and sign-ins of one person run one after another.
             try transaction.takeLocks(of: .users)
-            let user = try await Self.findOrCreateUser(
-                transaction.connection, email: registration.email, environmentID: registration.environmentID, now: now
-            )
-            let deviceID = try await transaction.registeredDeviceID(registration, personID: user.id, personCreated: user.created)
-            // Registering leaves a reused device's last_seen_at as it was (the update only makes
-            // RETURNING give the row): an install_id is no secret, so only a sign-in or a refresh
-            // says the device was seen.
+            if let newcomer = try await Self.registerNewcomer(registration, on: transaction) { return newcomer }
+            let connection = transaction.connection
+            guard let user = try await Self.lockedUser(email: registration.email, environmentID: registration.environmentID, on: connection)
+            else { throw DirectoryError.unknownUser }
+            let userID: String = try user.get("id")
+            let deviceID = try await transaction.registeredDeviceID(registration, personID: userID, personCreated: false)
+            let now = registration.now.timeIntervalSince1970
             guard
-                try await transaction.connection.value(
-                    """
-                    WITH device AS (
-                        INSERT INTO devices (id, user_id, name, platform, install_id, created_at, last_seen_at)
-                        VALUES (\(deviceID), \(user.id), \(registration.deviceName), \(registration.platform), \(registration.installID),
-                                \(now), \(now))
-                        ON CONFLICT (id) DO UPDATE SET last_seen_at = devices.last_seen_at
-                        RETURNING id
-                    ), counted AS (
-                        INSERT INTO onboarding_outcomes (environment_id, outcome, at)
-                        VALUES (\(registration.environmentID), \(OnboardingOutcome.registered.rawValue), \(now))
-                    )
-                    INSERT INTO sessions (id, user_id, device_id, environment_id, email, state, nonce, code_verifier,
-                                          user_code, login_id, csrf_token, status, created_at, expires_at,
-                                          app_redirect_uri, app_state, dpop_jkt)
-                    SELECT \(registration.sessionID), \(user.id), device.id, \(registration.environmentID),
-                           \(registration.email), \(registration.state), \(registration.nonce), \(registration.codeVerifier),
-                           \(registration.userCode), \(registration.confirmation?.loginID), \(registration.confirmation?.csrfToken),
-                           \(SessionRules.registered.rawValue), \(now), \(registration.expiresAt.timeIntervalSince1970),
-                           \(registration.appReturn?.uri), \(registration.appReturn?.state), \(registration.dpopThumbprint)
-                    FROM device
-                    RETURNING device_id
-                    """,
+                try await connection.value(
+                    "WITH person AS (SELECT \(userID) AS id), \(registering: registration, deviceID: deviceID, at: now) SELECT device_id FROM session",
                     as: String.self
                 ) != nil
             else { throw StoreInconsistency("no device for a registration") }
-            return registration.pendingSession(userID: user.id, deviceID: deviceID, role: user.role)
+            return registration.pendingSession(userID: userID, deviceID: deviceID, role: try user.get("role"))
         }
+    }
+
+    /// Creates the person with their personal realm, audit entry and lifecycle event, and
+    /// writes their device, its session and its count, in one statement; `nil`, with nothing
+    /// written, when the email is taken. Race-safe as ``findOrCreateUser(_:email:environmentID:now:actor:)``.
+    private static func registerNewcomer(
+        _ registration: DeviceRegistration, on transaction: PostgresTransaction
+    ) async throws -> OnboardingSession? {
+        let person = DirectoryRules.newPerson(email: registration.email, actor: "device")
+        let deviceID = try await transaction.registeredDeviceID(registration, personID: person.id, personCreated: true)
+        let now = registration.now.timeIntervalSince1970
+        let writes: PostgresQuery = """
+            \(creating: person, in: registration.environmentID, at: now), person AS (SELECT id FROM created), \
+            \(registering: registration, deviceID: deviceID, at: now)
+            """
+        let statement = try auditing(
+            person.audit, environmentID: registration.environmentID, now: registration.now,
+            following: (writes, eachRowOf: "created"), then: "SELECT device_id FROM session"
+        )
+        guard try await transaction.connection.value(statement.query, as: String.self) != nil else { return nil }
+        if statement.storesEvents { LifecycleWrites.current?.wrote() }
+        return registration.pendingSession(userID: person.id, deviceID: deviceID, role: person.role.rawValue)
     }
 
     /// One statement, committed on its own (``consume(state:now:on:)``): the session taken and
