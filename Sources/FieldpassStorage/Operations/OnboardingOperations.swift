@@ -36,11 +36,12 @@ extension TransactionalStore {
     }
 
     /// One transaction, so one WAL flush where taking the state and failing the session on
-    /// their own would wait for two.
+    /// their own would wait for two; shared with the writes that arrive with it, as a
+    /// registration's is, so that callbacks refused together share their commit too.
     public func refuseState(
         _ state: String, now: Date, failure: @escaping @Sendable (OnboardingSession) -> LoginFailure
     ) async throws -> RefusedSignIn? {
-        let refused = try await writing { transaction -> RefusedSignIn? in
+        let refused = try await writingGrouped(announcing: nil) { transaction -> RefusedSignIn? in
             guard let session = try await transaction.consume(state: state, now: now) else { return nil }
             let decided = failure(session)
             let events = try await transaction.fail(sessionID: session.id, decided, now: now)
