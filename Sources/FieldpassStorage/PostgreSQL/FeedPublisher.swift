@@ -33,8 +33,9 @@ final class FeedPublisher: Sendable {
         guard starts else { return }
         let started = work.start {
             repeat {
-                // Cancelled at shutdown: publish at once, the last time.
-                try? await Task.sleep(for: feed.publishingDelay)
+                // Cancelled at shutdown: publish at once, the last time. A sleep of zero still
+                // costs a timer, once per run.
+                if feed.publishingDelay > .zero { try? await Task.sleep(for: feed.publishingDelay) }
                 await publish(feed)
             } while self.runs.withLock { runs in
                 if runs.askedAgain.remove(feed) != nil { return true }
