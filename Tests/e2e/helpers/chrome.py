@@ -17,6 +17,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
@@ -180,10 +181,19 @@ class Browser:
         field.clear()
         field.send_keys(sub)
         button = field.find_element(By.XPATH, "ancestor::form//button[@type='submit']")
-        if new_page:
-            self._click_and_wait(button)
-        else:
+        if not new_page:
             button.click()
+            return
+        idp = _origin(self.url)
+        self._click_and_wait(button)
+        # The IdP answers with a redirect to the client's callback. Under load, Chromium has
+        # reported the IdP's page gone and loaded while that redirect was still pending, and
+        # the test's next navigation then cancelled it: wait until the browser has left.
+        WebDriverWait(self.driver, self.timeout).until(
+            lambda driver: _origin(driver.current_url) != idp
+            and driver.execute_script("return document.readyState") == "complete",
+            "the browser did not leave the IdP",
+        )
 
     def deny_at_idp(self) -> None:
         """On oidc-provider-mock's authorization page: refuse, as a conforming IdP's "Deny"
@@ -255,6 +265,11 @@ class Browser:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(png)
         return path
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def _gone(element: WebElement) -> bool:
