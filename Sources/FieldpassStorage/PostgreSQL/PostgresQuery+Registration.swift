@@ -23,10 +23,12 @@ extension PostgresQuery.StringInterpolation {
         appendLiteral(", \(PostgresFeed.unplacedMark) FROM created)")
     }
 
-    /// The common table expressions `device` (the registration's device, `deviceID`, whose
-    /// `last_seen_at` stays as it was when it exists), `counted` and `session` (the
-    /// registration's session, returning its `device_id`), written once for each row of the
-    /// earlier expression `person` (the id of the person registering), none when it has none.
+    /// The common table expressions `device` (the registration's device, `deviceID`), `counted`
+    /// and `session` (the registration's session, returning its `device_id`), written once for
+    /// each row of the earlier expression `person` (the id of the person registering), none
+    /// when it has none. A reused device keeps its `last_seen_at` (the update only makes
+    /// `RETURNING` give the row): an install_id is no secret, so only a sign-in or a refresh
+    /// says the device was seen.
     mutating func appendInterpolation(registering registration: DeviceRegistration, deviceID: String, at now: Double) {
         appendLiteral("device AS (INSERT INTO devices (id, user_id, name, platform, install_id, created_at, last_seen_at) SELECT ")
         appendInterpolation(deviceID)

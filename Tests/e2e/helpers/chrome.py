@@ -186,9 +186,10 @@ class Browser:
             return
         idp = _origin(self.url)
         self._click_and_wait(button)
-        # The IdP answers with a redirect to the client's callback. Under load, Chromium has
-        # reported the IdP's page gone and loaded while that redirect was still pending, and
-        # the test's next navigation then cancelled it: wait until the browser has left.
+        # The IdP answers with a redirect to the client's callback. Under load, Chromium can
+        # report the IdP's page gone and loaded while that redirect is still pending (the
+        # likeliest reading of one CI failure), and a navigation started then cancels it:
+        # wait until the browser has left.
         WebDriverWait(self.driver, self.timeout).until(
             lambda driver: _origin(driver.current_url) != idp
             and driver.execute_script("return document.readyState") == "complete",
